@@ -1,0 +1,53 @@
+// The Backend interface: one implementation per compiler under test or
+// reference. A backend runs a graph on concrete inputs and returns its
+// outputs, or an error that says what went wrong.
+#pragma once
+
+#include "core/Error.h"
+#include "core/Graph.h"
+#include "core/Tensor.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cc {
+
+using Inputs = std::vector<Tensor>;  // in the order of Graph::inputs
+using Outputs = std::vector<Tensor>; // in the order of Graph::outputs
+
+struct Support {
+  bool ok = true;
+  std::string reason; // why not, when !ok (unsupported is not a bug)
+  static Support yes() { return {}; }
+  static Support no(std::string why) { return {false, std::move(why)}; }
+};
+
+// Time spent in each stage of a run, in seconds, keyed by stage name
+// ("emit", "lower", "jit", "execute", "reference").
+using StageTimes = std::map<std::string, double>;
+
+struct RunOptions {
+  double timeoutSeconds = 30;
+  StageTimes *times = nullptr; // filled when non-null
+};
+
+// Failure codes a backend reports besides ErrorCode::{Undefined,Unsupported}:
+namespace ErrorCode {
+// The compiler under test rejected or broke on valid input (its pipeline
+// failed, its output failed the verifier, it crashed or hung). This is a
+// finding, unlike a plain error in crosscheck's own input.
+inline constexpr const char *CompilerFailure = "compiler-failure";
+inline constexpr const char *Timeout = "timeout";
+} // namespace ErrorCode
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual Support supports(const Graph &g) const = 0;
+  virtual Expected<Outputs> run(const Graph &g, const Inputs &inputs,
+                                const RunOptions &options) = 0;
+};
+
+} // namespace cc

@@ -1,0 +1,80 @@
+// Errors as values: every fallible function in crosscheck returns Expected<T>
+// (or Error for no value). A failure carries one clear, user-facing message.
+#pragma once
+
+#include <cassert>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace cc {
+
+class Error {
+public:
+  Error() = default; // success
+  // `code` classifies failures a caller may act on (see ErrorCode below).
+  static Error failure(std::string message, std::string code = "") {
+    Error e;
+    e.msg = std::move(message);
+    e.errCode = std::move(code);
+    return e;
+  }
+  static Error success() { return Error(); }
+  explicit operator bool() const { return msg.has_value(); } // true on failure
+  const std::string &message() const { return *msg; }
+  const std::string &code() const { return errCode; }
+  // Prefixes context ("in node 3 (add): ...") while keeping one line.
+  Error withContext(const std::string &ctx) const {
+    return msg ? failure(ctx + ": " + *msg, errCode) : Error();
+  }
+
+private:
+  std::optional<std::string> msg;
+  std::string errCode;
+};
+
+// Codes of failures that callers distinguish from plain errors.
+namespace ErrorCode {
+// The TOSA spec leaves the result undefined (the reference refuses to invent
+// a value; the generator must avoid it).
+inline constexpr const char *Undefined = "undefined-behaviour";
+// A backend cannot express this graph: not a bug in the compiler under test.
+inline constexpr const char *Unsupported = "unsupported";
+} // namespace ErrorCode
+
+inline Error makeError(std::string message) {
+  return Error::failure(std::move(message));
+}
+
+template <typename T> class Expected {
+public:
+  Expected(T value) : v(std::move(value)) {}
+  Expected(Error err) : v(std::move(err)) { assert(std::get<Error>(v)); }
+  explicit operator bool() const { return v.index() == 0; } // true on success
+  T &operator*() { return std::get<0>(v); }
+  const T &operator*() const { return std::get<0>(v); }
+  T *operator->() { return &std::get<0>(v); }
+  const T *operator->() const { return &std::get<0>(v); }
+  const Error &error() const { return std::get<1>(v); }
+  Error takeError() const { return *this ? Error() : std::get<1>(v); }
+
+private:
+  std::variant<T, Error> v;
+};
+
+} // namespace cc
+
+// Propagates a failure out of the calling function.
+#define CC_TRY(expr)                                                           \
+  do {                                                                         \
+    if (::cc::Error ccErr_ = (expr))                                           \
+      return ccErr_;                                                           \
+  } while (0)
+
+// Binds `var` to the value of an Expected or propagates its failure.
+#define CC_ASSIGN(var, expr)                                                   \
+  auto var##OrErr_ = (expr);                                                   \
+  if (!var##OrErr_)                                                            \
+    return var##OrErr_.error();                                                \
+  auto &var = *var##OrErr_

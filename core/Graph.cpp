@@ -1,0 +1,183 @@
+#include "core/Graph.h"
+#include "core/OpTable.h"
+
+#include <set>
+
+namespace cc {
+
+std::string_view attrKindName(AttrKind k) {
+  switch (k) {
+  case AttrKind::Int: return "int";
+  case AttrKind::Float: return "float";
+  case AttrKind::Bool: return "bool";
+  case AttrKind::String: return "string";
+  case AttrKind::Ints: return "int list";
+  case AttrKind::Floats: return "float list";
+  case AttrKind::Type: return "dtype";
+  case AttrKind::Tensor: return "tensor";
+  }
+  return "?";
+}
+
+ValueId Graph::addInput(std::string n, TensorType type) {
+  ValueId id = ValueId(values.size());
+  values.push_back({std::move(n), std::move(type), -1});
+  inputs.push_back(id);
+  return id;
+}
+
+ValueId Graph::lookup(const std::string &n) const {
+  for (size_t i = 0; i < values.size(); ++i)
+    if (values[i].name == n)
+      return ValueId(i);
+  return -1;
+}
+
+Expected<std::vector<ValueId>> Graph::addNode(const std::string &op,
+                                              std::vector<ValueId> operands,
+                                              Attrs attrs) {
+  const OpDef *def = findOp(op);
+  if (!def)
+    return makeError("unknown op '" + op + "'");
+  attrs = withDefaults(*def, std::move(attrs));
+  std::vector<TensorType> types;
+  for (ValueId v : operands) {
+    if (v < 0 || size_t(v) >= values.size())
+      return makeError(op + ": operand %" + std::to_string(v) + " does not exist");
+    types.push_back(values[v].type);
+  }
+  auto resultTypes = def->infer(types, attrs);
+  if (!resultTypes)
+    return resultTypes.error().withContext(op);
+  Node node{op, std::move(operands), {}, std::move(attrs)};
+  int32_t index = int32_t(nodes.size());
+  for (TensorType &t : *resultTypes) {
+    ValueId id = ValueId(values.size());
+    values.push_back({"v" + std::to_string(id), std::move(t), index});
+    node.results.push_back(id);
+  }
+  nodes.push_back(std::move(node));
+  return nodes.back().results;
+}
+
+Expected<ValueId> Graph::add(const std::string &op, std::vector<ValueId> operands,
+                             Attrs attrs) {
+  auto r = addNode(op, std::move(operands), std::move(attrs));
+  if (!r)
+    return r.error();
+  if (r->size() != 1)
+    return makeError(op + " has " + std::to_string(r->size()) + " results, expected 1");
+  return r->front();
+}
+
+namespace {
+bool validName(const std::string &n) {
+  if (n.empty())
+    return false;
+  for (char c : n)
+    if (!(isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'))
+      return false;
+  return true;
+}
+} // namespace
+
+Error verify(const Graph &g) {
+  std::set<std::string> names;
+  for (size_t i = 0; i < g.values.size(); ++i) {
+    const ValueInfo &v = g.values[i];
+    if (!validName(v.name))
+      return makeError("value " + std::to_string(i) + " has an invalid name '" +
+                       v.name + "' (use letters, digits, '_' and '.')");
+    if (!names.insert(v.name).second)
+      return makeError("value name '" + v.name + "' is defined twice");
+    for (int64_t d : v.type.shape)
+      if (d <= 0)
+        return makeError("value '" + v.name + "' has type " + v.type.str() +
+                         " with a non-positive dimension");
+    if (v.type.dtype == DType::f64 || v.type.dtype == DType::i64)
+      return makeError("value '" + v.name + "' has type " + v.type.str() +
+                       ": " + std::string(dtypeName(v.type.dtype)) +
+                       " is internal to crosscheck and not a graph type");
+  }
+  // defined[v]: v is available at this point of the walk.
+  std::vector<bool> defined(g.values.size(), false);
+  for (ValueId in : g.inputs) {
+    if (in < 0 || size_t(in) >= g.values.size())
+      return makeError("graph input id " + std::to_string(in) + " does not exist");
+    if (g.values[in].producer != -1)
+      return makeError("graph input '" + g.values[in].name + "' is produced by a node");
+    defined[in] = true;
+  }
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const Node &node = g.nodes[n];
+    std::string where = "node " + std::to_string(n) + " (" + node.op + ")";
+    const OpDef *def = findOp(node.op);
+    if (!def)
+      return makeError(where + ": unknown op '" + node.op + "'");
+    int count = int(node.operands.size());
+    if (count < def->minOperands ||
+        (def->maxOperands >= 0 && count > def->maxOperands))
+      return makeError(where + ": has " + std::to_string(count) +
+                       " operands, expects " + std::to_string(def->minOperands) +
+                       (def->maxOperands == def->minOperands
+                            ? ""
+                            : def->maxOperands < 0
+                                  ? " or more"
+                                  : " to " + std::to_string(def->maxOperands)));
+    std::vector<TensorType> types;
+    for (ValueId v : node.operands) {
+      if (v < 0 || size_t(v) >= g.values.size())
+        return makeError(where + ": operand id " + std::to_string(v) + " does not exist");
+      if (!defined[v])
+        return makeError(where + ": uses '" + g.values[v].name +
+                         "' before it is defined");
+      types.push_back(g.values[v].type);
+    }
+    if (!types.empty() && !def->allows(types[0].dtype))
+      return makeError(where + ": dtype " +
+                       std::string(dtypeName(types[0].dtype)) +
+                       " is not allowed for " + node.op);
+    for (const auto &[name, value] : node.attrs.all()) {
+      const AttrSpec *spec = def->attr(name);
+      if (!spec)
+        return makeError(where + ": unknown attribute '" + name + "'");
+      if (kindOf(value) != spec->kind)
+        return makeError(where + ": attribute '" + name + "' must be " +
+                         std::string(attrKindName(spec->kind)));
+    }
+    for (const AttrSpec &spec : def->attrs)
+      if (!node.attrs.has(spec.name))
+        return makeError(where + ": missing attribute '" + spec.name + "'");
+    auto inferred = def->infer(types, node.attrs);
+    if (!inferred)
+      return inferred.error().withContext(where);
+    if (inferred->size() != node.results.size())
+      return makeError(where + ": has " + std::to_string(node.results.size()) +
+                       " results, expects " + std::to_string(inferred->size()));
+    for (size_t r = 0; r < node.results.size(); ++r) {
+      ValueId v = node.results[r];
+      if (v < 0 || size_t(v) >= g.values.size())
+        return makeError(where + ": result id " + std::to_string(v) + " does not exist");
+      if (defined[v])
+        return makeError(where + ": result '" + g.values[v].name +
+                         "' is defined twice");
+      if (g.values[v].producer != int32_t(n))
+        return makeError(where + ": result '" + g.values[v].name +
+                         "' records the wrong producer");
+      if (!(g.values[v].type == (*inferred)[r]))
+        return makeError(where + ": result '" + g.values[v].name + "' has type " +
+                         g.values[v].type.str() + " but " + node.op +
+                         " gives " + (*inferred)[r].str());
+      defined[v] = true;
+    }
+  }
+  if (g.outputs.empty())
+    return makeError("graph has no outputs");
+  for (ValueId v : g.outputs) {
+    if (v < 0 || size_t(v) >= g.values.size() || !defined[v])
+      return makeError("graph output id " + std::to_string(v) + " is not defined");
+  }
+  return Error();
+}
+
+} // namespace cc

@@ -1,0 +1,158 @@
+#include "core/OpTable.h"
+#include "core/ops/Families.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <unordered_map>
+
+namespace cc {
+
+namespace {
+struct Table {
+  std::vector<OpDef> ops;
+  std::unordered_map<std::string, size_t> index;
+  Table() {
+    addElementwiseOps(ops);
+    addLogicalOps(ops);
+    addConversionOps(ops);
+    addReductionOps(ops);
+    addLinalgOps(ops);
+    addDataMovementOps(ops);
+    for (size_t i = 0; i < ops.size(); ++i)
+      index.emplace(ops[i].name, i);
+  }
+};
+const Table &table() {
+  static const Table t;
+  return t;
+}
+} // namespace
+
+const OpDef *findOp(const std::string &name) {
+  const Table &t = table();
+  auto it = t.index.find(name);
+  return it == t.index.end() ? nullptr : &t.ops[it->second];
+}
+
+const std::vector<OpDef> &allOps() { return table().ops; }
+
+const AttrSpec *OpDef::attr(const std::string &n) const {
+  for (const AttrSpec &a : attrs)
+    if (a.name == n)
+      return &a;
+  return nullptr;
+}
+
+bool OpDef::allows(DType t) const {
+  return std::find(dtypes.begin(), dtypes.end(), t) != dtypes.end();
+}
+
+Attrs withDefaults(const OpDef &op, Attrs attrs) {
+  for (const AttrSpec &a : op.attrs)
+    if (!attrs.has(a.name) && a.defaultValue)
+      attrs.set(a.name, *a.defaultValue);
+  return attrs;
+}
+
+Tensor EvalArgs::makeResult(size_t i) const {
+  TensorType t = resultTypes.at(i);
+  if (precision == Precision::F64 && isFloat(t.dtype))
+    t.dtype = DType::f64;
+  return Tensor(std::move(t));
+}
+
+EmitContext::EmitContext(const Graph &graph, int version)
+    : syntaxVersion(version), g(graph) {}
+
+std::string EmitContext::name(ValueId v) const {
+  return "%" + g.values.at(v).name;
+}
+
+std::string EmitContext::fresh() { return "%_c" + std::to_string(counter++); }
+
+void EmitContext::line(const std::string &t) { text += "    " + t + "\n"; }
+
+} // namespace cc
+
+namespace cc {
+
+namespace {
+// One element as an MLIR dense literal. Finite floats print in decimal with
+// enough digits to round-trip; NaN and infinities print as their hex bit
+// pattern, which MLIR's parser accepts for float elements.
+std::string elementLiteral(const Tensor &t, int64_t i) {
+  DType d = t.dtype();
+  if (d == DType::i1)
+    return t.getI(i) ? "true" : "false";
+  if (isInt(d))
+    return std::to_string(t.getI(i));
+  double v = t.getF(i);
+  if (std::isfinite(v)) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", v);
+    std::string s = buf;
+    if (s.find_first_of(".eEn") == std::string::npos)
+      s += ".0";
+    return s;
+  }
+  uint64_t bits = 0;
+  int hexDigits = bitWidth(d) / 4;
+  if (d == DType::f32) {
+    float f = float(v);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    bits = u;
+  } else if (d == DType::f16 || d == DType::bf16) {
+    uint16_t u;
+    std::memcpy(&u, t.data() + i * 2, 2);
+    bits = u;
+  } else {
+    std::memcpy(&bits, &v, 8);
+  }
+  char buf[32];
+  snprintf(buf, sizeof buf, "0x%0*llX", hexDigits, (unsigned long long)bits);
+  return buf;
+}
+
+void appendNested(std::string &out, const Tensor &t, size_t dim, int64_t &flat) {
+  const Shape &s = t.shape();
+  if (dim == s.size()) {
+    out += elementLiteral(t, flat++);
+    return;
+  }
+  out += '[';
+  for (int64_t k = 0; k < s[dim]; ++k) {
+    if (k)
+      out += ", ";
+    appendNested(out, t, dim + 1, flat);
+  }
+  out += ']';
+}
+} // namespace
+
+std::string denseLiteral(const Tensor &t) {
+  bool allSame = t.size() > 0;
+  for (int64_t i = 1; i < t.size() && allSame; ++i)
+    allSame = std::memcmp(t.data(), t.data() + i * byteSize(t.dtype()),
+                          byteSize(t.dtype())) == 0;
+  std::string out = "dense<";
+  if (allSame) {
+    out += elementLiteral(t, 0);
+  } else {
+    int64_t flat = 0;
+    appendNested(out, t, 0, flat);
+  }
+  return out + "> : " + t.type().mlir();
+}
+
+std::string EmitContext::constant(const Tensor &t) {
+  std::string n = fresh();
+  const char *attr = syntaxVersion >= 21 ? "values" : "value";
+  line(n + " = \"tosa.const\"() <{" + attr + " = " + denseLiteral(t) +
+       "}> : () -> " + t.type().mlir());
+  return n;
+}
+
+} // namespace cc
