@@ -14,5 +14,8 @@ std::string npyBytes(const Tensor &t);
 Expected<Tensor> parseNpy(const std::string &bytes);
 Error writeNpy(const std::string &path, const Tensor &t);
 Expected<Tensor> readNpy(const std::string &path);
+// Reads a .npy file as a tensor of exactly `type`: the shape must match and
+// every value must convert to type's dtype without change.
+Expected<Tensor> readNpyAs(const std::string &path, const TensorType &type);
 
 } // namespace cc

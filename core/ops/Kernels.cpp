@@ -1,0 +1,150 @@
+#include "core/ops/Kernels.h"
+
+namespace cc {
+
+Expected<Shape> broadcastShape(const std::vector<TensorType> &operands) {
+  if (operands.empty())
+    return Shape{};
+  Shape shape = operands[0].shape;
+  for (size_t k = 1; k < operands.size(); ++k) {
+    const Shape &s = operands[k].shape;
+    if (s.size() != shape.size())
+      return makeError("operand " + std::to_string(k) + " has type " +
+                       operands[k].str() + " of rank " +
+                       std::to_string(s.size()) + ", expected rank " +
+                       std::to_string(shape.size()) +
+                       " (TOSA broadcasting needs equal ranks)");
+    for (size_t d = 0; d < s.size(); ++d) {
+      if (s[d] == shape[d] || s[d] == 1)
+        continue;
+      if (shape[d] != 1)
+        return makeError("operand " + std::to_string(k) + " has type " +
+                         operands[k].str() + ": dimension " +
+                         std::to_string(d) + " is " + std::to_string(s[d]) +
+                         ", which does not broadcast with " +
+                         std::to_string(shape[d]));
+      shape[d] = s[d];
+    }
+  }
+  return shape;
+}
+
+Error requireSameDType(const std::vector<TensorType> &operands, size_t first) {
+  for (size_t k = first + 1; k < operands.size(); ++k)
+    if (operands[k].dtype != operands[first].dtype)
+      return makeError("operand " + std::to_string(k) + " has type " +
+                       operands[k].str() + " but operand " +
+                       std::to_string(first) + " has " +
+                       operands[first].str() + " (dtypes must match)");
+  return Error();
+}
+
+Error requireDType(const TensorType &t, const std::vector<DType> &allowed,
+                   const std::string &what) {
+  for (DType d : allowed)
+    if (t.dtype == d)
+      return Error();
+  std::string list;
+  for (DType d : allowed)
+    list += (list.empty() ? "" : ", ") + std::string(dtypeName(d));
+  return makeError(what + " has type " + t.str() + ", expected one of " +
+                   list);
+}
+
+BroadcastIndex::BroadcastIndex(const Shape &result, const Shape &operand)
+    : resultShape(result), operandStrides(rowMajorStrides(operand)),
+      identity(result == operand) {
+  for (size_t d = 0; d < operand.size(); ++d)
+    if (operand[d] == 1)
+      operandStrides[d] = 0;
+}
+
+int64_t BroadcastIndex::operator()(int64_t flat) const {
+  if (identity)
+    return flat;
+  int64_t index = 0;
+  for (int64_t d = int64_t(resultShape.size()) - 1; d >= 0; --d) {
+    index += (flat % resultShape[d]) * operandStrides[d];
+    flat /= resultShape[d];
+  }
+  return index;
+}
+
+std::string indexString(const Shape &shape, int64_t flat) {
+  std::vector<int64_t> idx(shape.size());
+  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+    idx[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  std::string s = "[";
+  for (size_t d = 0; d < idx.size(); ++d)
+    s += (d ? "," : "") + std::to_string(idx[d]);
+  return s + "]";
+}
+
+Error undefinedAt(const Shape &shape, int64_t flat, const std::string &why) {
+  return Error::failure("element " + indexString(shape, flat) + ": " + why +
+                            " (undefined in TOSA 1.0)",
+                        ErrorCode::Undefined);
+}
+
+std::vector<EmitOperand> operandsOf(const EmitContext &ctx, const Node &node) {
+  std::vector<EmitOperand> out;
+  for (ValueId v : node.operands)
+    out.push_back({ctx.name(v), ctx.type(v)});
+  return out;
+}
+
+EmitOperand constOperand(EmitContext &ctx, const Tensor &t) {
+  return {ctx.constant(t), t.type().mlir()};
+}
+
+void emitOp(EmitContext &ctx, const Node &node, const std::string &op,
+            const std::vector<EmitOperand> &operands,
+            const std::string &attrDict) {
+  std::string results, names, types, resultTypes;
+  for (size_t r = 0; r < node.results.size(); ++r) {
+    results += (r ? ", " : "") + ctx.name(node.results[r]);
+    resultTypes += (r ? ", " : "") + ctx.type(node.results[r]);
+  }
+  for (size_t k = 0; k < operands.size(); ++k) {
+    names += (k ? ", " : "") + operands[k].name;
+    types += (k ? ", " : "") + operands[k].type;
+  }
+  if (node.results.size() != 1)
+    resultTypes = "(" + resultTypes + ")";
+  std::string attrs = attrDict.empty() ? "" : " {" + attrDict + "}";
+  ctx.line(results + " = " + op + " " + names + attrs + " : (" + types +
+           ") -> " + resultTypes);
+}
+
+AttrSpec nanModeSpec() {
+  return {"nan_mode", AttrKind::String, AttrValue(std::string("PROPAGATE")),
+          "NaN handling: \"PROPAGATE\" (a NaN operand gives NaN) or "
+          "\"IGNORE\" (the other operand wins)"};
+}
+
+Error checkNanMode(const Attrs &attrs) {
+  const AttrValue *v = attrs.find("nan_mode");
+  if (!v)
+    return Error();
+  const std::string *s = std::get_if<std::string>(v);
+  if (!s || (*s != "PROPAGATE" && *s != "IGNORE"))
+    return makeError("attribute 'nan_mode' must be \"PROPAGATE\" or \"IGNORE\"");
+  return Error();
+}
+
+Expected<std::string> nanModeAttr(const EmitContext &ctx, const Node &node) {
+  const AttrValue *v = node.attrs.find("nan_mode");
+  const std::string *mode = v ? std::get_if<std::string>(v) : nullptr;
+  if (!mode || *mode == "PROPAGATE")
+    return std::string();
+  if (ctx.syntaxVersion <= 19)
+    return Error::failure("nan_mode " + *mode + " of " + node.op +
+                              " cannot be expressed in MLIR " +
+                              std::to_string(ctx.syntaxVersion) + "'s TOSA",
+                          ErrorCode::Unsupported);
+  return "nan_mode = #tosa.nan_mode<" + *mode + ">";
+}
+
+} // namespace cc

@@ -1,0 +1,136 @@
+// Internal helpers shared by the op families: TOSA 1.0 broadcasting, index
+// mapping, a generic elementwise kernel and TOSA emission of simple ops.
+#pragma once
+
+#include "core/OpTable.h"
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace cc {
+
+// TOSA 1.0 broadcasting of `operands` (all of them): equal ranks, and in
+// each dimension all sizes equal or 1. Returns the broadcast shape, or an
+// error naming the first offending operand and dimension.
+Expected<Shape> broadcastShape(const std::vector<TensorType> &operands);
+
+// Error unless operands `first`..end all have the dtype of operand `first`.
+Error requireSameDType(const std::vector<TensorType> &operands,
+                       size_t first = 0);
+
+// Error unless `t` is one of `allowed`; `what` names the operand.
+Error requireDType(const TensorType &t, const std::vector<DType> &allowed,
+                   const std::string &what);
+
+// Maps a flat row-major index of a broadcast result to the flat index of an
+// operand whose size-1 dimensions are broadcast.
+class BroadcastIndex {
+public:
+  BroadcastIndex(const Shape &result, const Shape &operand);
+  int64_t operator()(int64_t flat) const;
+
+private:
+  Shape resultShape;
+  std::vector<int64_t> operandStrides; // 0 in broadcast dimensions
+  bool identity;
+};
+
+// "[1,0,2]": the multi-index of a flat row-major index.
+std::string indexString(const Shape &shape, int64_t flat);
+
+// ErrorCode::Undefined failure naming the element ("element [1,2]: why").
+Error undefinedAt(const Shape &shape, int64_t flat, const std::string &why);
+
+// One element computed by an elementwise kernel: a value, or `why` the spec
+// leaves it undefined.
+template <typename T> struct Elem {
+  T value{};
+  const char *undefined = nullptr;
+  Elem(T v) : value(v) {}
+  static Elem why(const char *reason) {
+    Elem e{T{}};
+    e.undefined = reason;
+    return e;
+  }
+};
+
+// Reads element i of t as T (double: any dtype through asDouble; int64_t:
+// integer dtypes through getI).
+template <typename T> T readAs(const Tensor &t, int64_t i) {
+  if constexpr (std::is_floating_point_v<T>)
+    return t.asDouble(i);
+  else
+    return t.getI(i);
+}
+
+// Writes v into element i of t, rounding (float result) or wrapping
+// (integer result) to the storage dtype.
+template <typename T> void writeAs(Tensor &t, int64_t i, T v) {
+  if (isFloat(t.dtype()))
+    t.setF(i, double(v));
+  else
+    t.setI(i, int64_t(v));
+}
+
+// Generic broadcasting elementwise kernel for result 0: fn(const T *x) gets
+// the operands' elements (x[0], x[1], ...) read as T and returns Elem<T>.
+// Works under both precisions, since EvalArgs::makeResult picks the storage
+// and writeAs rounds or wraps into it.
+template <typename T, typename Fn>
+Expected<std::vector<Tensor>> mapElements(const EvalArgs &args, Fn fn) {
+  Tensor out = args.makeResult();
+  const Shape &shape = out.shape();
+  std::vector<BroadcastIndex> maps;
+  for (const Tensor *t : args.operands)
+    maps.emplace_back(shape, t->shape());
+  std::vector<T> x(args.operands.size());
+  for (int64_t i = 0, n = out.size(); i < n; ++i) {
+    for (size_t k = 0; k < x.size(); ++k)
+      x[k] = readAs<T>(*args.operands[k], maps[k](i));
+    Elem<T> r = fn(x.data());
+    if (r.undefined)
+      return undefinedAt(shape, i, r.undefined);
+    writeAs<T>(out, i, r.value);
+  }
+  std::vector<Tensor> results;
+  results.push_back(std::move(out));
+  return results;
+}
+
+// --- Emission ---------------------------------------------------------------
+
+// An SSA operand with its MLIR type.
+struct EmitOperand {
+  std::string name;
+  std::string type;
+};
+
+// The node's graph operands.
+std::vector<EmitOperand> operandsOf(const EmitContext &ctx, const Node &node);
+
+// A tosa.const holding `t`, as an operand.
+EmitOperand constOperand(EmitContext &ctx, const Tensor &t);
+
+// Writes `%r = <op> %a, %b {attrs} : (ta, tb) -> tr` for the node's results.
+// `attrDict` is the inside of the braces ("" for none).
+void emitOp(EmitContext &ctx, const Node &node, const std::string &op,
+            const std::vector<EmitOperand> &operands,
+            const std::string &attrDict = "");
+
+// Same with the node's own operands.
+inline void emitOp(EmitContext &ctx, const Node &node, const std::string &op,
+                   const std::string &attrDict = "") {
+  emitOp(ctx, node, op, operandsOf(ctx, node), attrDict);
+}
+
+// The TOSA nan_mode attribute ("nan_mode = #tosa.nan_mode<IGNORE>" in MLIR
+// 22) for a node's "nan_mode" string attribute; "" for the default
+// PROPAGATE. MLIR 19 has no nan_mode: IGNORE is then ErrorCode::Unsupported.
+Expected<std::string> nanModeAttr(const EmitContext &ctx, const Node &node);
+
+// Attribute spec and validity check of the "nan_mode" attribute.
+AttrSpec nanModeSpec();
+Error checkNanMode(const Attrs &attrs);
+
+} // namespace cc

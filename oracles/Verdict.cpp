@@ -1,0 +1,80 @@
+#include "oracles/Verdict.h"
+
+#include "backends/Backend.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace cc {
+
+namespace {
+constexpr std::pair<Kind, std::string_view> kKindNames[] = {
+    {Kind::Crash, "crash"},
+    {Kind::Timeout, "timeout"},
+    {Kind::Verifier, "verifier"},
+    {Kind::PassFailure, "pass-failure"},
+    {Kind::Miscompile, "miscompile"},
+    {Kind::TvIncorrect, "tv-incorrect"},
+};
+
+bool contains(const std::string &haystack, std::string_view needle) {
+  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(),
+                        needle.end(), [](char a, char b) {
+                          return std::tolower(uint8_t(a)) == b;
+                        });
+  return it != haystack.end();
+}
+
+// A message without numbers (addresses, line numbers, sizes), so that the
+// same failure on different graphs gets the same signature.
+std::string stableDetail(const std::string &message) {
+  std::string out;
+  for (char c : message) {
+    if (std::isdigit(uint8_t(c))) {
+      if (out.empty() || out.back() != '#')
+        out += '#';
+    } else {
+      out += c;
+    }
+    if (out.size() >= 160)
+      break;
+  }
+  return out;
+}
+} // namespace
+
+std::string_view kindName(Kind k) {
+  for (const auto &[kind, name] : kKindNames)
+    if (kind == k)
+      return name;
+  return "?";
+}
+
+std::optional<Kind> parseKind(std::string_view name) {
+  for (const auto &[kind, n] : kKindNames)
+    if (n == name)
+      return kind;
+  return std::nullopt;
+}
+
+std::string Signature::str() const {
+  return std::string(kindName(kind)) + "|" + backend + "|" + stage + "|" +
+         detail;
+}
+
+Finding compilerFailureFinding(const std::string &backend,
+                               const std::string &errorCode,
+                               const std::string &message) {
+  Kind kind = Kind::PassFailure;
+  if (errorCode == ErrorCode::Timeout)
+    kind = Kind::Timeout;
+  else if (contains(message, "verif"))
+    kind = Kind::Verifier;
+  else if (contains(message, "crash") || contains(message, "signal") ||
+           contains(message, "core dumped"))
+    kind = Kind::Crash;
+  Signature sig{kind, backend, "", stableDetail(message)};
+  return Finding{sig, std::string(kindName(kind)) + ": " + message};
+}
+
+} // namespace cc
