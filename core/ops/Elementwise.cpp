@@ -1,5 +1,441 @@
+// Elementwise arithmetic ops: TOSA 1.0's elementwise binary, unary and
+// ternary operators and CLAMP. Allowed dtypes are those of the TOSA 1.0
+// profiles (PRO-INT, PRO-FP) and the BF16 and INT16 extensions.
 #include "core/ops/Families.h"
+#include "core/ops/Kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace cc {
-void addElementwiseOps(std::vector<OpDef> &) {}
+
+namespace {
+
+using Results = Expected<std::vector<Tensor>>;
+using IntElem = Elem<int64_t>;
+using FloatElem = Elem<double>;
+
+constexpr DType f32 = DType::f32, f16 = DType::f16, bf16 = DType::bf16,
+                i1 = DType::i1, i8 = DType::i8, i16 = DType::i16,
+                i32 = DType::i32;
+const std::vector<DType> kFloat = {f32, f16, bf16};
+const std::vector<DType> kFloatI32 = {f32, f16, bf16, i32};
+const std::vector<DType> kFloatInt = {f32, f16, bf16, i8, i16, i32};
+const std::vector<DType> kClampTypes = {f32, f16, bf16, i8, i16};
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+bool ignoreNaN(const Attrs &attrs) {
+  return attrs.getString("nan_mode") == "IGNORE";
+}
+
+// apply_max_s / apply_min_s of TOSA 1.0 for floats: NaN handling by
+// nan_mode; otherwise `a >= b ? a : b` (resp. `a < b ? a : b`), which also
+// fixes which zero wins for max(-0, +0).
+double maxNaN(double a, double b, bool ignore) {
+  if (std::isnan(a) || std::isnan(b))
+    return ignore ? (std::isnan(a) ? b : a) : kNaN;
+  return a >= b ? a : b;
+}
+double minNaN(double a, double b, bool ignore) {
+  if (std::isnan(a) || std::isnan(b))
+    return ignore ? (std::isnan(a) ? b : a) : kNaN;
+  return a < b ? a : b;
+}
+
+Error emitNanModeOp(EmitContext &ctx, const Node &node, const std::string &op,
+                    const std::string &otherAttrs = "") {
+  CC_ASSIGN(nan, nanModeAttr(ctx, node));
+  std::string attrs = otherAttrs;
+  if (!nan.empty())
+    attrs += (attrs.empty() ? "" : ", ") + nan;
+  emitOp(ctx, node, op, attrs);
+  return Error();
+}
+
+Attrs sampleNanMode(Rng &rng) {
+  Attrs a;
+  a.set("nan_mode", std::string(rng.chance(0.5) ? "PROPAGATE" : "IGNORE"));
+  return a;
+}
+
+// --- binary -----------------------------------------------------------------
+
+OpDef addOrSub(bool isAdd) {
+  auto eval = [isAdd](const EvalArgs &args) {
+    return floatOrInt(
+        args,
+        [isAdd](const double *x) { return isAdd ? x[0] + x[1] : x[0] - x[1]; },
+        [isAdd](const int64_t *x, DType t) {
+          return checkedInt(t, isAdd ? x[0] + x[1] : x[0] - x[1],
+                            "integer overflow");
+        });
+  };
+  return elementwiseOp(isAdd ? "add" : "sub",
+                       isAdd ? "elementwise sum (broadcasting)"
+                             : "elementwise difference (broadcasting)",
+                       2, kFloatI32, eval);
+}
+
+OpDef mulOp() {
+  OpDef op = elementwiseOp("mul", "elementwise product; i32 may round-shift right",
+                           2, kFloatInt, nullptr);
+  op.attrs = {{"shift", AttrKind::Int, AttrValue(int64_t(0)),
+               "i32 only: the product is shifted right by this amount with "
+               "rounding (0..63)"}};
+  // i8 and i16 products are i32.
+  op.infer = [](const std::vector<TensorType> &ops, const Attrs &attrs)
+      -> Expected<std::vector<TensorType>> {
+    CC_TRY(requireArity(ops, 2));
+    std::optional<DType> result;
+    if (ops[0].dtype == i8 || ops[0].dtype == i16)
+      result = i32;
+    CC_ASSIGN(types, inferBroadcastOp(ops, 2, kFloatInt, result));
+    int64_t shift = attrs.has("shift") ? attrs.getInt("shift") : 0;
+    if (shift < 0 || shift > 63)
+      return makeError("shift " + std::to_string(shift) +
+                       " is outside [0, 63]");
+    if (shift != 0 && ops[0].dtype != i32)
+      return makeError("shift must be 0 for " + ops[0].str() +
+                       " operands (only i32 products are shifted)");
+    return types;
+  };
+  op.eval = [](const EvalArgs &args) {
+    int64_t shift = args.attrs().getInt("shift");
+    return floatOrInt(
+        args, [](const double *x) { return x[0] * x[1]; },
+        [shift](const int64_t *x, DType) -> IntElem {
+          int64_t product = x[0] * x[1]; // exact: operands are at most i32
+          if (shift == 0)
+            return product; // low 32 bits, wrapped by the i32 result
+          int64_t rounded = (product + (int64_t(1) << (shift - 1))) >> shift;
+          return checkedInt(i32, rounded, "shifted product overflows i32");
+        });
+  };
+  op.emit = [](EmitContext &ctx, const Node &node) {
+    int64_t shift = node.attrs.getInt("shift");
+    if (ctx.syntaxVersion <= 19) {
+      emitOp(ctx, node, "tosa.mul",
+             "shift = " + std::to_string(shift) + " : i8");
+      return Error();
+    }
+    Tensor shiftConst(i8, {1});
+    shiftConst.setI(0, shift);
+    auto operands = operandsOf(ctx, node);
+    operands.push_back(constOperand(ctx, shiftConst));
+    emitOp(ctx, node, "tosa.mul", operands);
+    return Error();
+  };
+  op.sampleAttrs = [](Rng &rng, const std::vector<TensorType> &ops) {
+    Attrs a;
+    bool shifted = !ops.empty() && ops[0].dtype == i32 && rng.chance(0.5);
+    a.set("shift", shifted ? rng.uniformInt(1, 31) : int64_t(0));
+    return a;
+  };
+  return op;
+}
+
+OpDef intdivOp() {
+  OpDef op = elementwiseOp(
+      "intdiv", "integer division truncating toward zero", 2, {i32},
+      [](const EvalArgs &args) {
+        return mapElements<int64_t>(args, [](const int64_t *x) -> IntElem {
+          if (x[1] == 0)
+            return IntElem::why("integer division by zero");
+          return checkedInt(i32, x[0] / x[1], "INT_MIN / -1 overflows");
+        });
+      });
+  op.domains = {Domain::Any, Domain::NonZero};
+  op.emit = [](EmitContext &ctx, const Node &node) {
+    // MLIR renamed tosa.int_div to tosa.intdiv for TOSA 1.0.
+    emitOp(ctx, node, ctx.syntaxVersion <= 19 ? "tosa.int_div" : "tosa.intdiv");
+    return Error();
+  };
+  return op;
+}
+
+OpDef maxOrMin(bool isMax) {
+  std::string name = isMax ? "maximum" : "minimum";
+  OpDef op = elementwiseOp(
+      name,
+      std::string("elementwise ") + (isMax ? "maximum" : "minimum") +
+          " with TOSA nan_mode",
+      2, kFloatI32, [isMax](const EvalArgs &args) {
+        bool ignore = ignoreNaN(args.attrs());
+        return floatOrInt(
+            args,
+            [=](const double *x) {
+              return isMax ? maxNaN(x[0], x[1], ignore)
+                           : minNaN(x[0], x[1], ignore);
+            },
+            [=](const int64_t *x, DType) {
+              return isMax ? std::max(x[0], x[1]) : std::min(x[0], x[1]);
+            });
+      });
+  op.attrs = {nanModeSpec()};
+  auto base = op.infer;
+  op.infer = [base](const std::vector<TensorType> &ops, const Attrs &attrs)
+      -> Expected<std::vector<TensorType>> {
+    CC_TRY(checkNanMode(attrs));
+    return base(ops, attrs);
+  };
+  op.emit = [name](EmitContext &ctx, const Node &node) {
+    return emitNanModeOp(ctx, node, "tosa." + name);
+  };
+  op.sampleAttrs = [](Rng &rng, const std::vector<TensorType> &) {
+    return sampleNanMode(rng);
+  };
+  return op;
+}
+
+OpDef powOp() {
+  OpDef op = elementwiseOp(
+      "pow", "elementwise power input1 ** input2", 2, kFloat,
+      [](const EvalArgs &args) {
+        return mapElements<double>(args, [](const double *x) -> FloatElem {
+          if (std::isnan(x[0]) || std::isnan(x[1]))
+            return kNaN;
+          // TOSA 1.0 leaves pow undefined for a negative base and for a
+          // zero base with a non-positive exponent.
+          if (x[0] < 0)
+            return FloatElem::why("pow with a negative base");
+          if (x[0] == 0 && x[1] <= 0)
+            return FloatElem::why("pow of zero to a non-positive exponent");
+          return std::pow(x[0], x[1]);
+        });
+      });
+  op.domains = {Domain::Positive};
+  return op;
+}
+
+// --- unary ------------------------------------------------------------------
+
+OpDef absOp() {
+  return elementwiseOp(
+      "abs", "absolute value", 1, kFloatI32, [](const EvalArgs &args) {
+        return floatOrInt(
+            args, [](const double *x) { return std::fabs(x[0]); },
+            [](const int64_t *x, DType t) {
+              return checkedInt(t, x[0] < 0 ? -x[0] : x[0],
+                                "abs of the minimum integer overflows");
+            });
+      });
+}
+
+OpDef negateOp() {
+  OpDef op = elementwiseOp(
+      "negate", "negation", 1, kFloatInt,
+      [](const EvalArgs &args) {
+        return floatOrInt(
+            args,
+            // IEEE negation (sign flip); the spec's 0 - x would differ only
+            // in the sign of a zero result.
+            [](const double *x) { return -x[0]; },
+            [](const int64_t *x, DType t) -> IntElem {
+              // Computed in the i32 accumulator, then clipped to t (with
+              // zero points 0): only i32's minimum overflows.
+              int64_t v = -x[0];
+              if (v > intMax(i32))
+                return IntElem::why("negation of the minimum i32 overflows");
+              return std::clamp(v, intMin(t), intMax(t));
+            });
+      });
+  op.emit = [](EmitContext &ctx, const Node &node) {
+    if (ctx.syntaxVersion <= 19) {
+      emitOp(ctx, node, "tosa.negate");
+      return Error();
+    }
+    // MLIR 22 takes the input and output zero points as operands.
+    Tensor zp(ctx.graph().typeOf(node.operands.at(0)).dtype, {1});
+    auto operands = operandsOf(ctx, node);
+    EmitOperand zero = constOperand(ctx, zp);
+    operands.push_back(zero);
+    operands.push_back(zero);
+    emitOp(ctx, node, "tosa.negate", operands);
+    return Error();
+  };
+  return op;
+}
+
+struct FloatUnary {
+  const char *name;
+  const char *summary;
+  double (*fn)(double);
+  Domain domain; // what the generator should draw to stay in the useful range
+};
+
+// The float-only unary ops, computed in f64 with <cmath>. Their special
+// values are TOSA 1.0's: log(0) = -inf, log(x < 0) = NaN, rsqrt(x < 0) =
+// NaN, reciprocal(±0) = ±inf; none is undefined.
+const FloatUnary kFloatUnary[] = {
+    {"exp", "e to the power x", [](double x) { return std::exp(x); },
+     Domain::Any},
+    {"log", "natural logarithm", [](double x) { return std::log(x); },
+     Domain::Positive},
+    {"tanh", "hyperbolic tangent", [](double x) { return std::tanh(x); },
+     Domain::Any},
+    {"sigmoid", "logistic function 1 / (1 + exp(-x))",
+     [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, Domain::Any},
+    {"erf", "error function", [](double x) { return std::erf(x); },
+     Domain::Any},
+    {"rsqrt", "reciprocal square root",
+     [](double x) { return x < 0 ? kNaN : 1.0 / std::sqrt(x); },
+     Domain::Positive},
+    {"reciprocal", "1 / x", [](double x) { return 1.0 / x; },
+     Domain::NonZero},
+    {"floor", "round toward -inf", [](double x) { return std::floor(x); },
+     Domain::Any},
+    {"ceil", "round toward +inf", [](double x) { return std::ceil(x); },
+     Domain::Any},
+};
+
+OpDef floatUnaryOp(const FloatUnary &u) {
+  auto fn = u.fn;
+  OpDef op = elementwiseOp(u.name, u.summary, 1, kFloat,
+                           [fn](const EvalArgs &args) {
+                             return mapElements<double>(
+                                 args, [fn](const double *x) { return fn(x[0]); });
+                           });
+  op.domains = {u.domain};
+  return op;
+}
+
+// --- clamp ------------------------------------------------------------------
+
+// min/max rounded to the element type (TOSA's attributes have that type).
+std::pair<double, double> clampBounds(const Attrs &attrs, DType t) {
+  double lo = attrs.getFloat("min"), hi = attrs.getFloat("max");
+  if (isFloat(t))
+    return {roundToFloat(t, lo), roundToFloat(t, hi)};
+  return {lo, hi};
+}
+
+Expected<std::vector<TensorType>> inferClamp(const std::vector<TensorType> &ops,
+                                             const Attrs &attrs) {
+  CC_ASSIGN(types, inferBroadcastOp(ops, 1, kClampTypes));
+  CC_TRY(checkNanMode(attrs));
+  if (!attrs.has("min") || !attrs.has("max"))
+    return makeError("needs attributes 'min' and 'max'");
+  DType t = ops[0].dtype;
+  double rawLo = attrs.getFloat("min"), rawHi = attrs.getFloat("max");
+  if (std::isnan(rawLo) || std::isnan(rawHi))
+    return makeError("min and max must not be NaN");
+  if (isInt(t))
+    for (double v : {rawLo, rawHi})
+      if (v != std::floor(v) || v < double(intMin(t)) || v > double(intMax(t)))
+        return makeError("bound " + std::to_string(v) +
+                         " is not an integer in the range of " +
+                         std::string(dtypeName(t)));
+  auto [lo, hi] = clampBounds(attrs, t);
+  if (hi < lo)
+    return makeError("max (" + std::to_string(hi) + ") is below min (" +
+                     std::to_string(lo) + ")");
+  return types;
+}
+
+Error emitClamp(EmitContext &ctx, const Node &node) {
+  DType t = ctx.graph().typeOf(node.operands.at(0)).dtype;
+  auto [lo, hi] = clampBounds(node.attrs, t);
+  if (ctx.syntaxVersion <= 19) {
+    // MLIR 19 has both float (f32) and integer (i64) bounds.
+    auto asInt = [](double v) {
+      return std::to_string(int64_t(std::clamp(v, -9.0e18, 9.0e18)));
+    };
+    return emitNanModeOp(ctx, node, "tosa.clamp",
+                         "min_fp = " + scalarLiteral(f32, lo) +
+                             " : f32, max_fp = " + scalarLiteral(f32, hi) +
+                             " : f32, min_int = " + asInt(lo) +
+                             " : i64, max_int = " + asInt(hi) + " : i64");
+  }
+  std::string type(dtypeName(t));
+  return emitNanModeOp(ctx, node, "tosa.clamp",
+                       "min_val = " + scalarLiteral(t, lo) + " : " + type +
+                           ", max_val = " + scalarLiteral(t, hi) + " : " +
+                           type);
+}
+
+OpDef clampOp() {
+  OpDef op;
+  op.name = "clamp";
+  op.summary = "clamps to [min, max] with TOSA nan_mode";
+  op.dtypes = kClampTypes;
+  op.attrs = {{"min", AttrKind::Float, std::nullopt,
+               "lower bound (an integer for integer inputs)"},
+              {"max", AttrKind::Float, std::nullopt,
+               "upper bound, >= min (an integer for integer inputs)"},
+              nanModeSpec()};
+  op.infer = inferClamp;
+  op.eval = [](const EvalArgs &args) {
+    auto [lo, hi] = clampBounds(args.attrs(), args.resultTypes.at(0).dtype);
+    bool ignore = ignoreNaN(args.attrs());
+    return floatOrInt(
+        args,
+        [=](const double *x) {
+          return minNaN(maxNaN(x[0], lo, ignore), hi, ignore);
+        },
+        [=](const int64_t *x, DType) {
+          return std::clamp(x[0], int64_t(lo), int64_t(hi));
+        });
+  };
+  op.emit = emitClamp;
+  op.sampleAttrs = [](Rng &rng, const std::vector<TensorType> &ops) {
+    Attrs a = sampleNanMode(rng);
+    DType t = ops.empty() ? f32 : ops[0].dtype;
+    double lo, hi;
+    if (isInt(t)) {
+      lo = double(rng.uniformInt(intMin(t), 0));
+      hi = double(rng.uniformInt(0, intMax(t)));
+    } else if (rng.chance(0.25)) {
+      lo = 0, hi = 6; // relu6
+    } else {
+      lo = roundToFloat(t, rng.uniform(-4, 2));
+      hi = roundToFloat(t, lo + rng.uniform(0, 6));
+    }
+    a.set("min", lo);
+    a.set("max", hi);
+    return a;
+  };
+  return op;
+}
+
+// --- select -----------------------------------------------------------------
+
+OpDef selectOp() {
+  // The dtypes are those of the selected values; the condition is i1.
+  const std::vector<DType> dtypes = {i1, i8, i16, i32, f32, f16, bf16};
+  OpDef op = elementwiseOp(
+      "select", "cond ? a : b, elementwise (broadcasting)", 3, dtypes,
+      [](const EvalArgs &args) {
+        return floatOrInt(
+            args, [](const double *x) { return x[0] != 0 ? x[1] : x[2]; },
+            [](const int64_t *x, DType) { return x[0] != 0 ? x[1] : x[2]; },
+            1);
+      });
+  op.infer = [dtypes](const std::vector<TensorType> &ops, const Attrs &)
+      -> Expected<std::vector<TensorType>> {
+    CC_TRY(requireArity(ops, 3));
+    CC_TRY(requireDType(ops[0], {i1}, "condition"));
+    return inferBroadcastOp(ops, 3, dtypes, std::nullopt, 1);
+  };
+  return op;
+}
+
+} // namespace
+
+void addElementwiseOps(std::vector<OpDef> &ops) {
+  ops.push_back(addOrSub(true));
+  ops.push_back(addOrSub(false));
+  ops.push_back(mulOp());
+  ops.push_back(intdivOp());
+  ops.push_back(maxOrMin(true));
+  ops.push_back(maxOrMin(false));
+  ops.push_back(powOp());
+  ops.push_back(absOp());
+  ops.push_back(negateOp());
+  for (const FloatUnary &u : kFloatUnary)
+    ops.push_back(floatUnaryOp(u));
+  ops.push_back(clampOp());
+  ops.push_back(selectOp());
+}
+
 } // namespace cc

@@ -51,6 +51,27 @@ Error requireDType(const TensorType &t, const std::vector<DType> &allowed,
                    list);
 }
 
+Error requireArity(const std::vector<TensorType> &operands, size_t n) {
+  if (operands.size() != n)
+    return makeError("expects " + std::to_string(n) + " operand" +
+                     (n == 1 ? "" : "s") + ", got " +
+                     std::to_string(operands.size()));
+  return Error();
+}
+
+Expected<std::vector<TensorType>>
+inferBroadcastOp(const std::vector<TensorType> &operands, size_t arity,
+                 const std::vector<DType> &allowed,
+                 std::optional<DType> resultDType, size_t first) {
+  CC_TRY(requireArity(operands, arity));
+  CC_TRY(requireDType(operands[first], allowed,
+                      "operand " + std::to_string(first)));
+  CC_TRY(requireSameDType(operands, first));
+  CC_ASSIGN(shape, broadcastShape(operands));
+  return std::vector<TensorType>{
+      {resultDType.value_or(operands[first].dtype), shape}};
+}
+
 BroadcastIndex::BroadcastIndex(const Shape &result, const Shape &operand)
     : resultShape(result), operandStrides(rowMajorStrides(operand)),
       identity(result == operand) {
@@ -116,6 +137,43 @@ void emitOp(EmitContext &ctx, const Node &node, const std::string &op,
   std::string attrs = attrDict.empty() ? "" : " {" + attrDict + "}";
   ctx.line(results + " = " + op + " " + names + attrs + " : (" + types +
            ") -> " + resultTypes);
+}
+
+std::string scalarLiteral(DType t, double v) {
+  Tensor scalar(t, {});
+  if (isFloat(t))
+    scalar.setF(0, v);
+  else
+    scalar.setI(0, int64_t(v));
+  // denseLiteral prints "dense<LITERAL> : tensor<T>" for a scalar.
+  std::string dense = denseLiteral(scalar);
+  size_t begin = dense.find('<') + 1;
+  return dense.substr(begin, dense.find('>') - begin);
+}
+
+std::function<Error(EmitContext &, const Node &)> simpleEmit(std::string op) {
+  return [op](EmitContext &ctx, const Node &node) {
+    emitOp(ctx, node, op);
+    return Error();
+  };
+}
+
+OpDef elementwiseOp(
+    std::string name, std::string summary, int arity, std::vector<DType> dtypes,
+    std::function<Expected<std::vector<Tensor>>(const EvalArgs &)> eval,
+    std::optional<DType> resultDType) {
+  OpDef op;
+  op.emit = simpleEmit("tosa." + name);
+  op.name = std::move(name);
+  op.summary = std::move(summary);
+  op.minOperands = op.maxOperands = arity;
+  op.dtypes = dtypes;
+  op.infer = [arity, dtypes, resultDType](const std::vector<TensorType> &ops,
+                                          const Attrs &) {
+    return inferBroadcastOp(ops, size_t(arity), dtypes, resultDType);
+  };
+  op.eval = std::move(eval);
+  return op;
 }
 
 AttrSpec nanModeSpec() {

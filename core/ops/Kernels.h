@@ -4,6 +4,8 @@
 
 #include "core/OpTable.h"
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -22,6 +24,19 @@ Error requireSameDType(const std::vector<TensorType> &operands,
 // Error unless `t` is one of `allowed`; `what` names the operand.
 Error requireDType(const TensorType &t, const std::vector<DType> &allowed,
                    const std::string &what);
+
+// Error unless there are exactly n operands.
+Error requireArity(const std::vector<TensorType> &operands, size_t n);
+
+// The type rule of a broadcasting elementwise op: exactly `arity` operands
+// from `first` on share one dtype, which must be in `allowed`, and all
+// operands broadcast together. The result has the broadcast shape and
+// `resultDType`, or the operands' dtype when that is nullopt.
+Expected<std::vector<TensorType>>
+inferBroadcastOp(const std::vector<TensorType> &operands, size_t arity,
+                 const std::vector<DType> &allowed,
+                 std::optional<DType> resultDType = std::nullopt,
+                 size_t first = 0);
 
 // Maps a flat row-major index of a broadcast result to the flat index of an
 // operand whose size-1 dimensions are broadcast.
@@ -98,6 +113,27 @@ Expected<std::vector<Tensor>> mapElements(const EvalArgs &args, Fn fn) {
   return results;
 }
 
+// Runs `floatFn` (fn(const double *x)) when operand `dataOperand` is a
+// float, else `intFn` (fn(const int64_t *x, DType t), t the dtype of that
+// operand, for the spec's range checks).
+template <typename FloatFn, typename IntFn>
+Expected<std::vector<Tensor>> floatOrInt(const EvalArgs &args, FloatFn floatFn,
+                                         IntFn intFn, size_t dataOperand = 0) {
+  DType t = args.in(dataOperand).dtype();
+  if (isFloat(t))
+    return mapElements<double>(args, floatFn);
+  return mapElements<int64_t>(
+      args, [&](const int64_t *x) -> Elem<int64_t> { return intFn(x, t); });
+}
+
+// An integer result checked against the range of t: the spec's REQUIRE in
+// apply_add_s and friends makes an out-of-range result undefined.
+inline Elem<int64_t> checkedInt(DType t, int64_t v, const char *why) {
+  if (v < intMin(t) || v > intMax(t))
+    return Elem<int64_t>::why(why);
+  return v;
+}
+
 // --- Emission ---------------------------------------------------------------
 
 // An SSA operand with its MLIR type.
@@ -124,10 +160,25 @@ inline void emitOp(EmitContext &ctx, const Node &node, const std::string &op,
   emitOp(ctx, node, op, operandsOf(ctx, node), attrDict);
 }
 
+// An emitter writing `tosa.<name>` with the node's operands, no attributes.
+std::function<Error(EmitContext &, const Node &)> simpleEmit(std::string op);
+
+// An entry for a broadcasting elementwise op: `arity` operands of one dtype
+// from `dtypes`, result of the broadcast shape and `resultDType` (default:
+// the operands' dtype), emitted as tosa.<name> unless emit is replaced.
+OpDef elementwiseOp(std::string name, std::string summary, int arity,
+                    std::vector<DType> dtypes,
+                    std::function<Expected<std::vector<Tensor>>(const EvalArgs &)> eval,
+                    std::optional<DType> resultDType = std::nullopt);
+
 // The TOSA nan_mode attribute ("nan_mode = #tosa.nan_mode<IGNORE>" in MLIR
 // 22) for a node's "nan_mode" string attribute; "" for the default
 // PROPAGATE. MLIR 19 has no nan_mode: IGNORE is then ErrorCode::Unsupported.
 Expected<std::string> nanModeAttr(const EmitContext &ctx, const Node &node);
+
+// The MLIR literal of one scalar of float or integer type t ("1.5",
+// "0x7F800000" for infinity, "-3"), exact for every dtype.
+std::string scalarLiteral(DType t, double v);
 
 // Attribute spec and validity check of the "nan_mode" attribute.
 AttrSpec nanModeSpec();

@@ -1,0 +1,220 @@
+#include "FamilyOpTest.h"
+
+#include <cmath>
+
+using namespace cc;
+using namespace cc::test;
+
+namespace {
+
+using Ints = std::vector<int64_t>;
+
+Attrs convAttrs(Ints pad, Ints stride, Ints dilation) {
+  Attrs a;
+  a.set("pad", pad);
+  a.set("stride", stride);
+  a.set("dilation", dilation);
+  return a;
+}
+
+Attrs poolAttrs(Ints kernel, Ints stride, Ints pad) {
+  Attrs a;
+  a.set("kernel", kernel);
+  a.set("stride", stride);
+  a.set("pad", pad);
+  return a;
+}
+
+Tensor run(const std::string &op, const std::vector<Tensor> &in, Attrs a,
+           Precision p = Precision::F64) {
+  auto r = runOp(op, in, std::move(a), p);
+  EXPECT_TRUE(bool(r)) << (r ? "" : r.error().message());
+  return r ? *r : Tensor();
+}
+
+const std::vector<double> k1to9 = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+
+} // namespace
+
+TEST(LinalgOps, MatmulFloatAndQuantized) {
+  Tensor f = run("matmul", {tensorOf("f32[1,2,2]", {1, 2, 3, 4}),
+                            tensorOf("f32[1,2,2]", {5, 6, 7, 8})}, {});
+  EXPECT_EQ(valuesOf(f), (std::vector<double>{19, 22, 43, 50}));
+  Attrs zp;
+  zp.set("a_zp", int64_t(1));
+  zp.set("b_zp", int64_t(-1));
+  Tensor q = run("matmul", {tensorOf("i8[1,1,2]", {1, 2}), tensorOf("i8[1,2,1]", {3, 4})}, zp);
+  EXPECT_EQ(q.dtype(), DType::i32);
+  EXPECT_EQ(valuesOf(q), (std::vector<double>{5})); // 0*4 + 1*5
+  EXPECT_EQ(inferError("matmul", {"bf16[1,2,3]", "bf16[1,3,4]"}), "");
+  EXPECT_NE(inferError("matmul", {"f32[1,2,3]", "f32[1,2,4]"}).find("do not match"),
+            std::string::npos);
+  EXPECT_NE(inferError("matmul", {"f32[1,2,3]", "f32[1,3,4]"}, zp).find("must be 0"),
+            std::string::npos);
+}
+
+TEST(LinalgOps, MatmulBf16ResultIsF32) {
+  Graph g;
+  ValueId a = g.addInput("a", *parseTensorType("bf16[1,2,3]"));
+  ValueId b = g.addInput("b", *parseTensorType("bf16[1,3,4]"));
+  auto r = g.add("matmul", {a, b});
+  ASSERT_TRUE(bool(r));
+  EXPECT_EQ(g.typeOf(*r).str(), "f32[1,2,4]");
+}
+
+TEST(LinalgOps, Conv2dPaddingStrideDilation) {
+  Tensor in = tensorOf("f32[1,3,3,1]", k1to9);
+  Tensor w = tensorOf("f32[1,2,2,1]", {1, 1, 1, 1});
+  Tensor bias = tensorOf("f32[1]", {0.5});
+  Tensor plain = run("conv2d", {in, w, bias}, convAttrs({0, 0, 0, 0}, {1, 1}, {1, 1}));
+  EXPECT_EQ(plain.shape(), (Shape{1, 2, 2, 1}));
+  EXPECT_EQ(valuesOf(plain), (std::vector<double>{12.5, 16.5, 24.5, 28.5}));
+  // Top/left padding with stride 2: padded taps contribute nothing.
+  Tensor padded = run("conv2d", {in, w, bias}, convAttrs({1, 0, 1, 0}, {2, 2}, {1, 1}));
+  EXPECT_EQ(valuesOf(padded), (std::vector<double>{1.5, 5.5, 11.5, 28.5}));
+  Tensor dilated = run("conv2d", {in, w, tensorOf("f32[1]", {0})},
+                       convAttrs({0, 0, 0, 0}, {1, 1}, {2, 2}));
+  EXPECT_EQ(valuesOf(dilated), (std::vector<double>{20})); // 1 + 3 + 7 + 9
+}
+
+TEST(LinalgOps, Conv2dTypeRuleErrors) {
+  std::vector<std::string> t = {"f32[1,3,3,1]", "f32[1,2,2,1]", "f32[1]"};
+  EXPECT_NE(inferError("conv2d", t, convAttrs({1, 1, 1, 1}, {2, 2}, {1, 1}))
+                .find("not divisible by stride"),
+            std::string::npos);
+  EXPECT_NE(inferError("conv2d", {"f32[1,1,1,1]", "f32[1,3,3,1]", "f32[1]"},
+                       convAttrs({0, 0, 0, 0}, {1, 1}, {1, 1}))
+                .find("non-positive"),
+            std::string::npos);
+  EXPECT_NE(inferError("conv2d", {"f32[1,3,3,2]", "f32[1,2,2,1]", "f32[1]"},
+                       convAttrs({0, 0, 0, 0}, {1, 1}, {1, 1}))
+                .find("input channels"),
+            std::string::npos);
+  EXPECT_NE(inferError("conv2d", {"i8[1,3,3,1]", "i8[1,2,2,1]", "i8[1]"}).find("bias"),
+            std::string::npos);
+}
+
+TEST(LinalgOps, Conv2dQuantizedZeroPoints) {
+  Attrs a = convAttrs({0, 0, 0, 0}, {1, 1}, {1, 1});
+  a.set("input_zp", int64_t(1));
+  a.set("weight_zp", int64_t(-1));
+  Tensor r = run("conv2d", {tensorOf("i8[1,1,1,1]", {5}), tensorOf("i8[1,1,1,1]", {3}),
+                            tensorOf("i32[1]", {10})}, a);
+  EXPECT_EQ(r.dtype(), DType::i32);
+  EXPECT_EQ(valuesOf(r), (std::vector<double>{26})); // (5-1)*(3+1) + 10
+}
+
+TEST(LinalgOps, Conv2dAccumulatesF16InF32) {
+  Tensor in = tensorOf("f16[1,1,3,1]", {2048, 1, 1});
+  Tensor w = tensorOf("f16[1,1,3,1]", {1, 1, 1});
+  Tensor r = run("conv2d", {in, w, tensorOf("f16[1]", {0})},
+                 convAttrs({0, 0, 0, 0}, {1, 1}, {1, 1}), Precision::Target);
+  EXPECT_EQ(r.dtype(), DType::f16);
+  EXPECT_EQ(r.getF(0), 2050.0); // an f16 accumulator would give 2048
+}
+
+TEST(LinalgOps, DepthwiseConv2d) {
+  Tensor r = run("depthwise_conv2d",
+                 {tensorOf("f32[1,1,1,2]", {2, 3}), tensorOf("f32[1,1,2,2]", {1, 2, 3, 4}),
+                  tensorOf("f32[4]", {0, 0, 0, 1})},
+                 convAttrs({0, 0, 0, 0}, {1, 1}, {1, 1}));
+  EXPECT_EQ(r.shape(), (Shape{1, 1, 1, 4}));
+  EXPECT_EQ(valuesOf(r), (std::vector<double>{2, 4, 9, 13}));
+}
+
+TEST(LinalgOps, TransposeConv2d) {
+  Tensor in = tensorOf("f32[1,2,1,1]", {1, 2});
+  Tensor w = tensorOf("f32[1,2,1,1]", {1, 10});
+  Tensor bias = tensorOf("f32[1]", {0.5});
+  Attrs a;
+  a.set("stride", Ints{2, 1});
+  Tensor s2 = run("transpose_conv2d", {in, w, bias}, a);
+  EXPECT_EQ(s2.shape(), (Shape{1, 4, 1, 1}));
+  EXPECT_EQ(valuesOf(s2), (std::vector<double>{1.5, 10.5, 2.5, 20.5}));
+  a.set("stride", Ints{1, 1});
+  EXPECT_EQ(valuesOf(run("transpose_conv2d", {in, w, bias}, a)),
+            (std::vector<double>{1.5, 12.5, 20.5}));
+  a.set("out_pad", Ints{-1, 0, 0, 0}); // drops the first output row
+  EXPECT_EQ(valuesOf(run("transpose_conv2d", {in, w, bias}, a)),
+            (std::vector<double>{12.5, 20.5}));
+}
+
+TEST(LinalgOps, AvgPoolExcludesPaddingFromCount) {
+  Tensor r = run("avg_pool2d", {tensorOf("f32[1,2,2,1]", {1, 2, 3, 4})},
+                 poolAttrs({2, 2}, {1, 1}, {1, 0, 1, 0}));
+  EXPECT_EQ(valuesOf(r), (std::vector<double>{1, 1.5, 2, 2.5}));
+}
+
+TEST(LinalgOps, AvgPoolIntegerRounding) {
+  Attrs a = poolAttrs({2, 2}, {1, 1}, {0, 0, 0, 0});
+  // 11 / 4 = 2.75 rounds to 3; -11 / 4 = -2.75 rounds to -3.
+  EXPECT_EQ(valuesOf(run("avg_pool2d", {tensorOf("i8[1,2,2,1]", {1, 2, 3, 5})}, a)),
+            (std::vector<double>{3}));
+  EXPECT_EQ(valuesOf(run("avg_pool2d", {tensorOf("i8[1,2,2,1]", {-1, -2, -3, -5})}, a)),
+            (std::vector<double>{-3}));
+  // (0 + 1 + 2 + 4) / 4 = 1.75 -> 2, then output_zp -3.
+  a.set("input_zp", int64_t(1));
+  a.set("output_zp", int64_t(-3));
+  EXPECT_EQ(valuesOf(run("avg_pool2d", {tensorOf("i8[1,2,2,1]", {1, 2, 3, 5})}, a)),
+            (std::vector<double>{-1}));
+  // Saturation at the i8 bounds after the zero point.
+  a.set("input_zp", int64_t(0));
+  a.set("output_zp", int64_t(100));
+  EXPECT_EQ(valuesOf(run("avg_pool2d", {tensorOf("i8[1,2,2,1]", {100, 100, 100, 100})}, a)),
+            (std::vector<double>{127}));
+}
+
+TEST(LinalgOps, MaxPoolNanModeAndPadding) {
+  Tensor in = tensorOf("f32[1,2,2,1]", {1, NAN, 3, 2});
+  Attrs a = poolAttrs({2, 2}, {1, 1}, {0, 0, 0, 0});
+  EXPECT_TRUE(std::isnan(run("max_pool2d", {in}, a).getF(0)));
+  a.set("nan_mode", std::string("IGNORE"));
+  EXPECT_EQ(run("max_pool2d", {in}, a).getF(0), 3.0);
+  Tensor neg = tensorOf("i8[1,2,2,1]", {-5, -7, -9, -6});
+  Tensor p = run("max_pool2d", {neg}, poolAttrs({2, 2}, {1, 1}, {1, 0, 1, 0}));
+  // Padding never wins: every window holds at least one input value.
+  EXPECT_EQ(valuesOf(p), (std::vector<double>{-5, -5, -5, -5}));
+  EXPECT_NE(inferError("max_pool2d", {"f32[1,4,4,1]"}, poolAttrs({2, 2}, {1, 1}, {2, 0, 0, 0}))
+                .find("smaller than kernel"),
+            std::string::npos);
+}
+
+TEST(LinalgOps, Emission) {
+  std::vector<std::string> t = {"i8[1,3,3,1]", "i8[1,2,2,1]", "i32[1]"};
+  Attrs a = convAttrs({0, 0, 0, 0}, {1, 1}, {1, 1});
+  a.set("input_zp", int64_t(-3));
+  auto t22 = emitOp("conv2d", t, a, 22);
+  ASSERT_TRUE(bool(t22));
+  EXPECT_NE(t22->find("dense<-3> : tensor<1xi8>"), std::string::npos);
+  EXPECT_NE(t22->find("acc_type = i32"), std::string::npos);
+  auto t19 = emitOp("conv2d", t, a, 19);
+  ASSERT_TRUE(bool(t19));
+  EXPECT_NE(t19->find("#tosa.conv_quant<input_zp = -3, weight_zp = 0>"), std::string::npos);
+  auto tr = emitOp("transpose_conv2d", {"f32[1,2,1,1]", "f32[1,2,1,1]", "f32[1]"}, {}, 19);
+  ASSERT_TRUE(bool(tr));
+  EXPECT_NE(tr->find("out_shape = array<i64: 1, 3, 1, 1>"), std::string::npos);
+}
+
+TEST(LinalgOps, SampledAttributesAreValid) {
+  struct Case {
+    std::string op;
+    std::vector<std::string> types;
+  };
+  std::vector<Case> cases = {
+      {"conv2d", {"f32[1,5,7,2]", "f32[3,3,2,2]", "f32[3]"}},
+      {"depthwise_conv2d", {"i8[1,4,6,2]", "i8[2,3,2,2]", "i32[4]"}},
+      {"transpose_conv2d", {"f16[1,3,2,2]", "f16[2,3,3,2]", "f16[2]"}},
+      {"avg_pool2d", {"i16[1,1,5,3]"}},
+      {"max_pool2d", {"bf16[2,6,1,1]"}},
+      {"matmul", {"i8[2,3,4]", "i8[2,4,5]"}}};
+  for (const Case &c : cases) {
+    std::vector<TensorType> types;
+    for (const std::string &s : c.types)
+      types.push_back(*parseTensorType(s));
+    for (uint64_t seed = 0; seed < 50; ++seed) {
+      Rng rng(seed);
+      Attrs at = findOp(c.op)->sampleAttrs(rng, types);
+      EXPECT_EQ(inferError(c.op, c.types, at), "") << c.op << " seed " << seed;
+    }
+  }
+}
