@@ -25,19 +25,37 @@ bool contains(const std::string &haystack, std::string_view needle) {
   return it != haystack.end();
 }
 
+// Findings are reported on one line: compiler diagnostics and stderr tails
+// are folded into it.
+std::string oneLine(const std::string &message) {
+  std::string out;
+  for (char c : message) {
+    bool space = std::isspace(uint8_t(c));
+    if (space && (out.empty() || out.back() == ' '))
+      continue;
+    out += space ? ' ' : c;
+  }
+  while (!out.empty() && out.back() == ' ')
+    out.pop_back();
+  return out;
+}
+
 // A message without numbers (addresses, line numbers, sizes), so that the
 // same failure on different graphs gets the same signature.
 std::string stableDetail(const std::string &message) {
   std::string out;
-  for (char c : message) {
-    if (std::isdigit(uint8_t(c))) {
-      if (out.empty() || out.back() != '#')
-        out += '#';
-    } else {
-      out += c;
+  for (size_t i = 0; i < message.size() && out.size() < 160; ++i) {
+    if (!std::isdigit(uint8_t(message[i]))) {
+      out += message[i];
+      continue;
     }
-    if (out.size() >= 160)
-      break;
+    bool hex = message.compare(i, 2, "0x") == 0;
+    i += hex ? 2 : 0;
+    while (i + 1 < message.size() &&
+           (hex ? std::isxdigit(uint8_t(message[i + 1]))
+                : std::isdigit(uint8_t(message[i + 1]))))
+      ++i;
+    out += '#';
   }
   return out;
 }
@@ -73,8 +91,9 @@ Finding compilerFailureFinding(const std::string &backend,
   else if (contains(message, "crash") || contains(message, "signal") ||
            contains(message, "core dumped"))
     kind = Kind::Crash;
-  Signature sig{kind, backend, "", stableDetail(message)};
-  return Finding{sig, std::string(kindName(kind)) + ": " + message};
+  std::string line = oneLine(message);
+  Signature sig{kind, backend, "", stableDetail(line)};
+  return Finding{sig, std::string(kindName(kind)) + ": " + line};
 }
 
 } // namespace cc

@@ -17,6 +17,10 @@ namespace cc {
 // selects the MLIR release whose TOSA syntax is written (22, or 19).
 Expected<std::string> emitModule(const Graph &g, int syntaxVersion = 22);
 
+// Parses and verifies MLIR text with MLIR 22 (all upstream dialects); the
+// error carries MLIR's diagnostics.
+Error verifyMlir(const std::string &module);
+
 struct NamedPipeline {
   std::string name;     // "tosa-O0"
   std::string summary;  // one line for --help
@@ -31,8 +35,28 @@ const std::vector<NamedPipeline> &namedPipelines();
 //   mlir-ext:CMD         an external *-opt compatible command line; it reads
 //                        the TOSA module on stdin and writes MLIR on stdout
 //                        (e.g. "mlir-opt-19 --tosa-to-linalg ..."), the
-//                        result is lowered to LLVM and run in-process
+//                        result is lowered to LLVM (with tosa-O0, which
+//                        leaves already lowered IR alone) and run in-process
+//   mlir-ext[19]:CMD     the same, emitting MLIR 19's TOSA syntax; without
+//                        [N] the version is 19 when the command's first word
+//                        ends in "-19" (mlir-opt-19), else 22
+// The pipeline text may omit the outer "builtin.module(...)".
 // An invalid spec or pipeline string is an error that says what is wrong.
+// mlir-ext failures: a crash (signal) or non-zero exit is
+// ErrorCode::CompilerFailure, a hang past RunOptions::timeoutSeconds is
+// ErrorCode::Timeout.
 Expected<std::unique_ptr<Backend>> makeMlirBackend(const std::string &spec);
+
+// Lowers an MLIR module (TOSA or partly lowered) with `pipeline` (textual,
+// from its input to the LLVM dialect, results as out-params) and runs
+// @funcName on the inputs; its results must have resultTypes. A module that
+// does not parse or verify is a plain error; a failing pass or JIT is
+// ErrorCode::CompilerFailure. For hand-written modules and tools.
+Expected<Outputs> runMlirModule(const std::string &module,
+                                const std::string &funcName,
+                                const std::vector<TensorType> &resultTypes,
+                                const Inputs &inputs,
+                                const std::string &pipeline, int llvmOptLevel,
+                                const RunOptions &options = {});
 
 } // namespace cc

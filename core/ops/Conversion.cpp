@@ -154,20 +154,28 @@ Expected<std::vector<Tensor>> evalRescale(const EvalArgs &a) {
       v &= inMask; // zero extension
     v -= p.inZp;
     size_t c = p.perChannel ? size_t(i % p.channels) : 0;
-    auto single = applyScale(v, p.multiplier[c], p.shift[c], p.scale32, false);
-    if (!single)
-      return single.error();
-    int64_t r = *single;
-    if (p.rounding != "SINGLE_ROUND") {
-      auto dbl = applyScale(v, p.multiplier[c], p.shift[c], p.scale32, true);
-      if (!dbl)
-        return dbl.error();
-      // INEXACT_ROUND lets the implementation choose: defined only where
-      // both roundings agree.
-      if (p.rounding == "INEXACT_ROUND" && *dbl != r)
-        return undefinedError("INEXACT_ROUND result is implementation-defined "
-                              "(single and double rounding differ)");
-      r = *dbl;
+    // The pseudocode's apply_scale (with its REQUIREs) for every mode.
+    auto scaled = applyScale(v, p.multiplier[c], p.shift[c], p.scale32,
+                             p.rounding == "DOUBLE_ROUND");
+    if (!scaled)
+      return scaled.error();
+    int64_t r = *scaled;
+    if (p.rounding == "INEXACT_ROUND") {
+      // The precision requirement allows any result in [out_ref_min,
+      // out_ref_max]; it is defined only where that range is one value.
+      double ref = double(v) * double(p.multiplier[c]) * std::exp2(-double(p.shift[c]));
+      double bound = 0.5 + (3 * std::fabs(ref) + std::fabs(ref + double(p.outZp))) *
+                               std::exp2(-24.0);
+      double lo64 = std::clamp(std::ceil(ref - bound + double(p.outZp)), double(lo),
+                               double(hi));
+      double hi64 = std::clamp(std::floor(ref + bound + double(p.outZp)), double(lo),
+                               double(hi));
+      if (lo64 != hi64)
+        return undefinedError("INEXACT_ROUND allows any result in [" +
+                              std::to_string(int64_t(lo64)) + ", " +
+                              std::to_string(int64_t(hi64)) + "]");
+      out.setI(i, int64_t(lo64));
+      continue;
     }
     r += p.outZp;
     if (r < intMin(DType::i32) || r > intMax(DType::i32))

@@ -108,8 +108,12 @@ OpDef mulOp() {
           int64_t product = x[0] * x[1]; // exact: operands are at most i32
           if (shift == 0)
             return product; // low 32 bits, wrapped by the i32 result
-          int64_t rounded = (product + (int64_t(1) << (shift - 1))) >> shift;
-          return checkedInt(i32, rounded, "shifted product overflows i32");
+          // In 128 bits: at shift 63, INT32_MIN^2 + 2^62 overflows int64.
+          __int128 rounded =
+              (__int128(product) + (__int128(1) << (shift - 1))) >> shift;
+          if (rounded < intMin(i32) || rounded > intMax(i32))
+            return IntElem::why("shifted product overflows i32");
+          return int64_t(rounded);
         });
   };
   op.emit = [](EmitContext &ctx, const Node &node) {

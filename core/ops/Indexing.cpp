@@ -49,10 +49,10 @@ void NanFold::add(double v) {
     }
     return;
   }
-  if (!seen || (isMax ? v > acc : v < acc) ||
-      // max(-0, +0) = +0 and min(-0, +0) = -0, as IEEE maximum/minimum.
-      (v == acc && std::signbit(v) != std::signbit(acc) &&
-       std::signbit(v) != isMax))
+  // acc = apply_max_s(acc, v) = (acc >= v ? acc : v), and apply_min_s(acc,
+  // v) = (acc < v ? acc : v): of two equal values (-0 and +0) max keeps the
+  // accumulator and min takes the new value.
+  if (!seen || (isMax ? !(acc >= v) : !(acc < v)))
     acc = v;
   seen = true;
 }

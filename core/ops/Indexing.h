@@ -55,8 +55,10 @@ inline double accRound(Precision p, DType acc, double v) {
   return p == Precision::Target ? roundToFloat(acc, v) : v;
 }
 
-// Folds values into a maximum or minimum with TOSA's nan_mode: PROPAGATE
-// makes any NaN the result; IGNORE skips NaNs, and all-NaN gives NaN.
+// Folds values, in order, into a maximum or minimum with TOSA's nan_mode as
+// the spec's acc = apply_max_s(acc, value) does: PROPAGATE makes any NaN the
+// result; IGNORE skips NaNs, and all-NaN gives NaN. Signed zeros compare
+// equal, so the order decides between -0 and +0.
 class NanFold {
 public:
   NanFold(bool isMax, bool ignoreNan) : isMax(isMax), ignore(ignoreNan) {}

@@ -3,6 +3,8 @@
 #include "core/ops/Families.h"
 #include "core/ops/Indexing.h"
 
+#include <cmath>
+
 namespace cc {
 
 namespace {
@@ -18,10 +20,12 @@ const DType kF32 = DType::f32, kF16 = DType::f16, kBF16 = DType::bf16,
 DType accType(DType t) { return isFloat(t) ? kF32 : kI32; }
 
 // A TOSA accumulator. Floats accumulate exactly under Precision::F64 and in
-// f32 under Precision::Target; integers in i32, where overflow is undefined.
+// `floatAcc` under Precision::Target; integers in i32, where overflow is
+// undefined (apply_add_s).
 struct Accum {
   bool integer;
   Precision prec;
+  DType floatAcc = kF32;
   double f = 0;
   int64_t i = 0;
   bool overflow = false;
@@ -31,7 +35,7 @@ struct Accum {
       i += iv;
       overflow |= i < intMin(kI32) || i > intMax(kI32);
     } else {
-      f = accRound(prec, kF32, f + fv);
+      f = accRound(prec, floatAcc, f + fv);
     }
   }
   // acc += (a - za) * (b - zb).
@@ -40,15 +44,29 @@ struct Accum {
     if (integer)
       add(0, (a.getI(ia) - za) * (b.getI(ib) - zb));
     else
-      add(accRound(prec, kF32, a.getF(ia) * b.getF(ib)), 0);
-  }
-  void addFrom(const Tensor &t, int64_t at) {
-    integer ? add(0, t.getI(at)) : add(t.getF(at), 0);
+      add(accRound(prec, floatAcc, a.getF(ia) * b.getF(ib)), 0);
   }
   Error store(Tensor &out, int64_t at) const {
     if (overflow)
       return undefinedError("i32 accumulator overflow");
     integer ? out.setI(at, i) : out.setF(at, f);
+    return Error();
+  }
+  // The convolutions' `out = static_cast<out_t>(acc); out = apply_add_s<
+  // out_t>(out, bias)`: the bias is added last, in the result type.
+  Error storeWithBias(Tensor &out, int64_t at, DType outType, const Tensor &bias,
+                      int64_t b) const {
+    if (overflow)
+      return undefinedError("i32 accumulator overflow");
+    if (integer) {
+      int64_t v = i + bias.getI(b);
+      if (v < intMin(kI32) || v > intMax(kI32))
+        return undefinedError("adding the bias overflows i32");
+      out.setI(at, v);
+      return Error();
+    }
+    double v = accRound(prec, outType, f);
+    out.setF(at, accRound(prec, outType, v + bias.getF(b)));
     return Error();
   }
 };
@@ -73,16 +91,20 @@ struct WindowAxis {
   }
 };
 
-// Calls f(ky, kx, y, x) for each tap of output (oy, ox) inside the input.
-template <typename F>
+// Calls f(ky, kx, y, x) for each tap of output (oy, ox) inside the input,
+// and skipped(ky, kx) for each tap that falls into padding (or, transposed,
+// between the strided input positions).
+template <typename F, typename G>
 void forWindow(const WindowAxis &ay, const WindowAxis &ax, int64_t kh, int64_t kw,
-               int64_t oy, int64_t ox, F &&f) {
+               int64_t oy, int64_t ox, F &&f, G &&skipped) {
   for (int64_t ky = 0; ky < kh; ++ky) {
     int64_t y = ay.src(oy, ky);
-    for (int64_t kx = 0; y >= 0 && kx < kw; ++kx) {
-      int64_t x = ax.src(ox, kx);
+    for (int64_t kx = 0; kx < kw; ++kx) {
+      int64_t x = y >= 0 ? ax.src(ox, kx) : -1;
       if (x >= 0)
         f(ky, kx, y, x);
+      else
+        skipped(ky, kx);
     }
   }
 }
@@ -159,7 +181,8 @@ Out evalMatmul(const EvalArgs &e) {
   for (int64_t bn = 0; bn < n; ++bn)
     for (int64_t y = 0; y < h; ++y)
       for (int64_t x = 0; x < w; ++x) {
-        Accum acc{isInt(a.dtype()), e.precision};
+        // TOSA 1.0 MATMUL accumulates in out_t (f16 for f16 results).
+        Accum acc{isInt(a.dtype()), e.precision, e.resultTypes[0].dtype};
         for (int64_t k = 0; k < c; ++k)
           acc.mac(a, (bn * h + y) * c + k, za, b, (bn * c + k) * w + x, zb);
         CC_TRY(acc.store(out, (bn * h + y) * w + x));
@@ -264,25 +287,37 @@ Out evalConv(Conv kind, const EvalArgs &e) {
   const Shape &is = in.shape(), &ws = w.shape();
   ConvGeom g = convGeom(kind, is, ws, e.attrs());
   int64_t zi = e.attrs().getInt("input_zp"), zw = e.attrs().getInt("weight_zp");
+  bool integer = isInt(in.dtype());
+  DType outType = e.resultTypes[0].dtype;
   return fillResult(e, [&](const std::vector<int64_t> &o, Tensor &out, int64_t flat) {
-    Accum acc{isInt(in.dtype()), e.precision};
-    int64_t b = bias.size() == 1 ? 0 : o[3];
-    if (kind == Conv::Transpose) // TOSA starts transpose_conv2d from the bias
-      acc.addFrom(bias, b);
-    forWindow(g.ay, g.ax, g.kh, g.kw, o[1], o[2],
-              [&](int64_t ky, int64_t kx, int64_t y, int64_t x) {
-                if (kind == Conv::Depthwise) {
-                  int64_t c = o[3] / g.multiplier, m = o[3] % g.multiplier;
-                  acc.mac(in, at4(is, o[0], y, x, c), zi, w, at4(ws, ky, kx, c, m), zw);
-                  return;
-                }
-                for (int64_t c = 0; c < is[3]; ++c)
-                  acc.mac(in, at4(is, o[0], y, x, c), zi, w, at4(ws, o[3], ky, kx, c),
-                          zw);
-              });
-    if (kind != Conv::Transpose)
-      acc.addFrom(bias, b);
-    return acc.store(out, flat);
+    Accum acc{integer, e.precision};
+    // Weights of the taps (channels) that output o reads at (ky, kx).
+    auto weightAt = [&](int64_t ky, int64_t kx, int64_t c) {
+      return kind == Conv::Depthwise ? at4(ws, ky, kx, o[3] / g.multiplier,
+                                           o[3] % g.multiplier)
+                                     : at4(ws, o[3], ky, kx, c);
+    };
+    int64_t channels = kind == Conv::Depthwise ? 1 : is[3];
+    // TOSA lets an implementation multiply the weights of padding taps by a
+    // zero input (tosa_extra_multiplies): a non-finite weight there makes
+    // the float result implementation-defined unless it is NaN anyway.
+    bool extraNaN = false;
+    forWindow(
+        g.ay, g.ax, g.kh, g.kw, o[1], o[2],
+        [&](int64_t ky, int64_t kx, int64_t y, int64_t x) {
+          for (int64_t c = 0; c < channels; ++c) {
+            int64_t ic = kind == Conv::Depthwise ? o[3] / g.multiplier : c;
+            acc.mac(in, at4(is, o[0], y, x, ic), zi, w, weightAt(ky, kx, c), zw);
+          }
+        },
+        [&](int64_t ky, int64_t kx) {
+          for (int64_t c = 0; !integer && !extraNaN && c < channels; ++c)
+            extraNaN = !std::isfinite(w.getF(weightAt(ky, kx, c)));
+        });
+    if (extraNaN && !std::isnan(acc.f))
+      return undefinedError("a non-finite weight meets a padding tap: the "
+                            "result depends on tosa_extra_multiplies");
+    return acc.storeWithBias(out, flat, outType, bias, bias.size() == 1 ? 0 : o[3]);
   });
 }
 
@@ -401,19 +436,24 @@ Out evalPool(bool avg, const EvalArgs &e) {
     Accum acc{integer, e.precision};
     NanFold mx(true, ignore);
     int64_t count = 0;
-    forWindow(ay, ax, k[0], k[1], o[1], o[2], [&](int64_t, int64_t, int64_t y, int64_t x) {
-      int64_t i = at4(is, o[0], y, x, o[3]);
-      ++count;
-      if (!avg)
-        mx.add(in.asDouble(i));
-      else
-        integer ? acc.add(0, in.getI(i) - zi) : acc.add(in.getF(i), 0);
-    });
+    forWindow(
+        ay, ax, k[0], k[1], o[1], o[2],
+        [&](int64_t, int64_t, int64_t y, int64_t x) {
+          int64_t i = at4(is, o[0], y, x, o[3]);
+          ++count;
+          if (!avg)
+            mx.add(in.asDouble(i));
+          else
+            integer ? acc.add(0, in.getI(i) - zi) : acc.add(in.getF(i), 0);
+        },
+        [](int64_t, int64_t) {});
     if (!avg) {
       integer ? out.setI(flat, int64_t(mx.result())) : out.setF(flat, mx.result());
     } else if (!integer) {
       out.setF(flat, accRound(e.precision, kF32, acc.f / double(count)));
     } else {
+      if (acc.overflow)
+        return undefinedError("i32 accumulator overflow");
       int64_t mult, shift;
       reciprocalScale(count, mult, shift);
       CC_ASSIGN(v, applyScale(acc.i, mult, shift, true, false));

@@ -1,4 +1,4 @@
-#include "FamilyOpTest.h"
+#include "OpTestUtil.h"
 
 #include <cmath>
 
@@ -99,13 +99,27 @@ TEST(ConversionOps, RescaleSingleVersusDoubleRound) {
             (std::vector<double>{1, 0, 2, -1}));
 }
 
-TEST(ConversionOps, RescaleInexactRoundIsDefinedOnlyWhereRoundingsAgree) {
-  EXPECT_EQ(rescale("i32[1]", {8}, rescaleAttrs(DType::i32, 1 << 30, 33, "INEXACT_ROUND")),
-            (std::vector<double>{1}));
-  auto r = runOp("rescale", {tensorOf("i32[1]", {3})},
-                 rescaleAttrs(DType::i32, 1 << 30, 33, "INEXACT_ROUND"));
-  ASSERT_FALSE(bool(r));
-  EXPECT_EQ(r.error().code(), ErrorCode::Undefined);
+TEST(ConversionOps, RescaleInexactRoundIsDefinedOnlyWhereTheBoundIsOneValue) {
+  // INEXACT_ROUND allows any integer within 0.5 (plus a few f32 ulps) of the
+  // exact (x - input_zp) * m * 2^-shift: defined away from ties.
+  Attrs a = rescaleAttrs(DType::i32, 1 << 30, 33, "INEXACT_ROUND");
+  // 8 / 8 = 1; 3 / 8 = 0.375 -> 0 although single (0) and double (1)
+  // rounding differ; -12 / 8 = -1.5 is a tie.
+  EXPECT_EQ(rescale("i32[2]", {8, 3}, a), (std::vector<double>{1, 0}));
+  for (double tie : {-12.0, 4.0}) {
+    auto r = runOp("rescale", {tensorOf("i32[1]", {tie})}, a);
+    ASSERT_FALSE(bool(r)) << tie;
+    EXPECT_EQ(r.error().code(), ErrorCode::Undefined);
+  }
+  // A tie where single and double rounding agree is still undefined.
+  auto t = runOp("rescale", {tensorOf("i32[1]", {1})},
+                 rescaleAttrs(DType::i32, 1 << 30, 31, "INEXACT_ROUND"));
+  ASSERT_FALSE(bool(t));
+  EXPECT_EQ(t.error().code(), ErrorCode::Undefined);
+  // The output zero point and saturation apply to the bound.
+  Attrs z = rescaleAttrs(DType::i8, 1 << 30, 30, "INEXACT_ROUND");
+  z.set("output_zp", int64_t(5));
+  EXPECT_EQ(rescale("i32[2]", {7, 200}, z), (std::vector<double>{12, 127}));
 }
 
 TEST(ConversionOps, RescaleZeroPointsSaturationAndUnsigned) {

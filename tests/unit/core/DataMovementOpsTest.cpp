@@ -1,4 +1,4 @@
-#include "FamilyOpTest.h"
+#include "OpTestUtil.h"
 
 using namespace cc;
 using namespace cc::test;

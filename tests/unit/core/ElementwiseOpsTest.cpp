@@ -59,6 +59,10 @@ TEST(ElementwiseOps, MulRoundsShiftedI32Products) {
                {0, -2});
   expectUndefined("mul", {i32s({1}, {kI32Max}), i32s({1}, {4})}, "[0]",
                   attrsOf({{"shift", int64_t(1)}}));
+  // Shift 63: (2^62 + 2^62) >> 63 = 1, with no 64-bit wrap-around;
+  // (2^31 - 2^62 + 2^62) >> 63 = 0.
+  expectValues("mul", {i32s({2}, {kI32Min, kI32Min}), i32s({2}, {kI32Min, kI32Max})},
+               {1, 0}, attrsOf({{"shift", int64_t(63)}}));
 }
 
 TEST(ElementwiseOps, MulWidensI8AndI16ToI32) {

@@ -113,7 +113,8 @@ TEST(OpTable, EveryOpIsComplete) {
     EXPECT_TRUE(op.eval);
     EXPECT_TRUE(op.emit);
     EXPECT_EQ(findOp(op.name), &op);
-    if (!op.attrs.empty())
+    if (!op.attrs.empty()) {
       EXPECT_TRUE(op.sampleAttrs) << "ops with attributes say how to sample them";
+    }
   }
 }

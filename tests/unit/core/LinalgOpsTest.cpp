@@ -1,4 +1,4 @@
-#include "FamilyOpTest.h"
+#include "OpTestUtil.h"
 
 #include <cmath>
 
@@ -113,6 +113,67 @@ TEST(LinalgOps, Conv2dAccumulatesF16InF32) {
   EXPECT_EQ(r.getF(0), 2050.0); // an f16 accumulator would give 2048
 }
 
+TEST(LinalgOps, ConvAddsBiasLastInTheResultType) {
+  // TOSA: out = static_cast<out_t>(acc); out = out + bias. The f32 product
+  // 1 + 2^-11 - 2^-21 rounds to 1 in f16 before the bias -1 is added.
+  Tensor in = tensorOf("f16[1,1,1,1]", {1 + 0x1p-10});
+  Tensor w = tensorOf("f16[1,1,1,1]", {1 - 0x1p-11});
+  Tensor bias = tensorOf("f16[1]", {-1});
+  Tensor c = run("conv2d", {in, w, bias}, convAttrs({0, 0, 0, 0}, {1, 1}, {1, 1}),
+                 Precision::Target);
+  EXPECT_EQ(valuesOf(c), (std::vector<double>{0}));
+  Attrs t;
+  t.set("stride", Ints{1, 1});
+  EXPECT_EQ(valuesOf(run("transpose_conv2d", {in, w, bias}, t, Precision::Target)),
+            (std::vector<double>{0}));
+  // Exactly (F64) the bias still counts.
+  EXPECT_EQ(valuesOf(run("transpose_conv2d", {in, w, bias}, t)),
+            (std::vector<double>{0x1p-11 - 0x1p-21}));
+}
+
+TEST(LinalgOps, ConvNonFiniteWeightOnPaddingIsImplementationDefined) {
+  // Kernel 1x2 with one column of left padding: tap kx = 0 reads padding.
+  // An implementation may multiply the zero padding by the weight
+  // (tosa_extra_multiplies), and 0 * inf is NaN.
+  Tensor in = tensorOf("f32[1,1,1,1]", {3});
+  Tensor bias = tensorOf("f32[1]", {0});
+  Attrs a = convAttrs({0, 0, 1, 0}, {1, 1}, {1, 1});
+  auto r = runOp("conv2d", {in, tensorOf("f32[1,1,2,1]", {INFINITY, 2}), bias}, a);
+  ASSERT_FALSE(bool(r));
+  EXPECT_EQ(r.error().code(), ErrorCode::Undefined) << r.error().message();
+  // A non-finite weight on a real tap is defined, and so is a NaN result.
+  EXPECT_EQ(valuesOf(run("conv2d", {in, tensorOf("f32[1,1,2,1]", {2, INFINITY}), bias}, a)),
+            (std::vector<double>{INFINITY}));
+  EXPECT_TRUE(std::isnan(
+      run("conv2d", {in, tensorOf("f32[1,1,2,1]", {INFINITY, NAN}), bias}, a).getF(0)));
+  // Depthwise and transposed convolutions skip taps the same way.
+  auto d = runOp("depthwise_conv2d", {in, tensorOf("f32[1,2,1,1]", {NAN, 2}), bias}, a);
+  ASSERT_FALSE(bool(d));
+  EXPECT_EQ(d.error().code(), ErrorCode::Undefined);
+  Attrs t;
+  t.set("stride", Ints{2, 1});
+  auto tr = runOp("transpose_conv2d",
+                  {tensorOf("f32[1,2,1,1]", {1, 2}), tensorOf("f32[1,2,1,1]", {1, INFINITY}),
+                   bias},
+                  t); // output row 0 reads only weight row 0
+  ASSERT_FALSE(bool(tr));
+  EXPECT_EQ(tr.error().code(), ErrorCode::Undefined);
+}
+
+TEST(LinalgOps, MatmulF16AccumulatesInF16) {
+  // TOSA 1.0 MATMUL accumulates in out_t: 1 + 2^-11 rounds back to 1 in f16
+  // (ties to even) at each step, where f32 would reach 1 + 2^-10.
+  Tensor r = run("matmul", {tensorOf("f16[1,1,3]", {1, 0x1p-11, 0x1p-11}),
+                            tensorOf("f16[1,3,1]", {1, 1, 1})},
+                 {}, Precision::Target);
+  EXPECT_EQ(valuesOf(r), (std::vector<double>{1}));
+  // bf16 results are f32, and accumulate in f32.
+  Tensor b = run("matmul", {tensorOf("bf16[1,1,3]", {1, 0x1p-11, 0x1p-11}),
+                            tensorOf("bf16[1,3,1]", {1, 1, 1})},
+                 {}, Precision::Target);
+  EXPECT_EQ(valuesOf(b), (std::vector<double>{1 + 0x1p-10}));
+}
+
 TEST(LinalgOps, DepthwiseConv2d) {
   Tensor r = run("depthwise_conv2d",
                  {tensorOf("f32[1,1,1,2]", {2, 3}), tensorOf("f32[1,1,2,2]", {1, 2, 3, 4}),
@@ -162,6 +223,22 @@ TEST(LinalgOps, AvgPoolIntegerRounding) {
   a.set("output_zp", int64_t(100));
   EXPECT_EQ(valuesOf(run("avg_pool2d", {tensorOf("i8[1,2,2,1]", {100, 100, 100, 100})}, a)),
             (std::vector<double>{127}));
+}
+
+TEST(LinalgOps, AvgPoolIntegerAccumulatorOverflowIsUndefined) {
+  // 257 * 256 values of 32767 sum past INT32_MAX: apply_add_s's REQUIRE.
+  Tensor in = Tensor::splat(TensorType{DType::i16, {1, 257, 256, 1}}, 32767);
+  auto r = runOp("avg_pool2d", {in}, poolAttrs({257, 256}, {1, 1}, {0, 0, 0, 0}));
+  ASSERT_FALSE(bool(r));
+  EXPECT_EQ(r.error().code(), ErrorCode::Undefined) << r.error().message();
+}
+
+TEST(LinalgOps, MaxPoolSignedZeroKeepsTheFirst) {
+  // acc = apply_max_s(acc, value): of -0 and +0 the earlier one stays.
+  Tensor in = tensorOf("f32[1,1,2,1]", {-0.0, 0.0});
+  Tensor r = run("max_pool2d", {in}, poolAttrs({1, 2}, {1, 1}, {0, 0, 0, 0}));
+  ASSERT_EQ(r.size(), 1);
+  EXPECT_TRUE(std::signbit(r.getF(0)));
 }
 
 TEST(LinalgOps, MaxPoolNanModeAndPadding) {

@@ -1,11 +1,14 @@
-// Helpers for the per-op reference tests: run one op through the reference
-// interpreter, and check an op's TOSA emission with an installed mlir-opt.
+// Helpers for the per-op tests: build a one-node graph, run it through the
+// reference interpreter, check its type rule, and check its TOSA emission
+// (as text, and with an installed mlir-opt).
 #pragma once
 
 #include "backends/ref/Interpreter.h"
 #include "core/OpTable.h"
 
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -29,6 +32,13 @@ inline Tensor tensorOf(DType dtype, Shape shape, const std::vector<double> &valu
       t.setI(i, int64_t(values[i]));
   }
   return t;
+}
+
+// Same from a type string ("f32[2,2]").
+inline Tensor tensorOf(const std::string &type, const std::vector<double> &values) {
+  auto t = parseTensorType(type);
+  EXPECT_TRUE(bool(t)) << type;
+  return t ? tensorOf(t->dtype, t->shape, values) : Tensor();
 }
 
 // A graph with one input per tensor ("in0", "in1", ...) and one `op` node.
@@ -140,6 +150,37 @@ inline void expectTypeError(const std::string &op, const std::vector<TensorType>
       << g.error().message();
 }
 
+// The type-rule error message of `op` on operand types, "" when valid.
+inline std::string inferError(const std::string &op,
+                              const std::vector<std::string> &types,
+                              Attrs attrs = {}) {
+  const OpDef *def = findOp(op);
+  EXPECT_NE(def, nullptr) << op;
+  if (!def)
+    return "unknown op " + op;
+  std::vector<TensorType> ts;
+  for (const std::string &t : types)
+    ts.push_back(*parseTensorType(t));
+  auto r = def->infer(ts, withDefaults(*def, std::move(attrs)));
+  return r ? "" : r.error().message();
+}
+
+// The emitted TOSA text of the single node of a one-op graph, or the error.
+inline Expected<std::string> emitOp(const std::string &op,
+                                    const std::vector<std::string> &types,
+                                    Attrs attrs, int syntaxVersion = 22) {
+  std::vector<TensorType> ts;
+  for (const std::string &t : types)
+    ts.push_back(*parseTensorType(t));
+  auto g = singleOpGraph(op, ts, std::move(attrs));
+  if (!g)
+    return g.error();
+  EmitContext ctx(*g, syntaxVersion);
+  if (Error e = findOp(op)->emit(ctx, g->nodes[0]))
+    return e;
+  return ctx.body();
+}
+
 // The emitted func.func @`name` of a graph.
 inline Expected<std::string> emitFunction(const Graph &g, int syntaxVersion,
                                           const std::string &name = "main") {
@@ -170,7 +211,9 @@ struct ToolRun {
 inline ToolRun runMlirOpt(const std::string &tool, const std::string &mlir,
                           const std::string &passes = "") {
   static int counter = 0;
+  // The pid keeps parallel test processes (ctest -j) apart.
   std::string path = testing::TempDir() + "cc_emit_" +
+                     std::to_string(getpid()) + "_" +
                      std::to_string(counter++) + ".mlir";
   std::ofstream(path) << mlir;
   ToolRun run;

@@ -1,4 +1,4 @@
-#include "FamilyOpTest.h"
+#include "OpTestUtil.h"
 
 #include <cmath>
 
@@ -70,6 +70,16 @@ TEST(ReductionOps, MaxMinSignedZeroAndIntegers) {
   Tensor i = tensorOf("i8[3]", {-128, 127, 0});
   EXPECT_EQ(valuesOf(run("reduce_min", i, axisAttrs(0))), (std::vector<double>{-128}));
   EXPECT_EQ(valuesOf(run("reduce_max", i, axisAttrs(0))), (std::vector<double>{127}));
+}
+
+TEST(ReductionOps, MaxMinSignedZeroFollowTheFoldOrder) {
+  // REDUCE_MAX folds acc = apply_max_s(acc, v) = (acc >= v ? acc : v):
+  // -0 and +0 are equal, so max keeps the first zero and min takes the last.
+  Tensor z = tensorOf("f32[2]", {-0.0, 0.0});
+  for (const char *mode : {"PROPAGATE", "IGNORE"}) {
+    EXPECT_TRUE(std::signbit(run("reduce_max", z, axisAttrs(0, mode)).getF(0))) << mode;
+    EXPECT_FALSE(std::signbit(run("reduce_min", z, axisAttrs(0, mode)).getF(0))) << mode;
+  }
 }
 
 TEST(ReductionOps, ArgMaxFirstMaximumAndNan) {

@@ -1,0 +1,190 @@
+// The MLIR backend: spec parsing, emission, the external *-opt mode, and
+// the hand-off to the in-process lowering and JIT (Jit.cpp).
+#include "backends/mlir/Internal.h"
+#include "backends/mlir/MlirBackend.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+
+namespace cc {
+
+namespace {
+using mlirbackend::LowerRequest;
+using mlirbackend::Origin;
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+std::vector<TensorType> outputTypes(const Graph &g) {
+  std::vector<TensorType> types;
+  for (ValueId v : g.outputs)
+    types.push_back(g.typeOf(v));
+  return types;
+}
+
+std::string tail(const std::string &s, size_t n = 2000) {
+  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
+}
+
+// The lowering that completes an external compiler's output; tosa-O0 leaves
+// IR that is already lowered alone.
+const NamedPipeline &completionPipeline() { return namedPipelines().front(); }
+
+class MlirBackend : public Backend {
+public:
+  std::string spec;
+  std::string pipeline;    // in-process pipeline (completion in ext mode)
+  int llvmOptLevel = 0;
+  std::string command;     // external command, empty in-process
+  int syntaxVersion = 22;
+
+  std::string name() const override { return spec; }
+
+  Support supports(const Graph &g) const override {
+    auto text = emitModule(g, syntaxVersion);
+    if (!text && text.error().code() == ErrorCode::Unsupported)
+      return Support::no(text.error().message());
+    return Support::yes();
+  }
+
+  Expected<Outputs> run(const Graph &g, const Inputs &inputs,
+                        const RunOptions &options) override {
+    auto start = std::chrono::steady_clock::now();
+    CC_ASSIGN(text, emitModule(g, syntaxVersion));
+    if (options.times)
+      (*options.times)["emit"] += secondsSince(start);
+    LowerRequest req{&text, Origin::Crosscheck, "emitted module", g.name,
+                     pipeline, llvmOptLevel};
+    if (command.empty())
+      return mlirbackend::lowerAndRun(req, outputTypes(g), inputs,
+                                      options.times);
+
+    start = std::chrono::steady_clock::now();
+    CC_ASSIGN(external, runExternal(text, options.timeoutSeconds));
+    if (options.times)
+      (*options.times)["external"] += secondsSince(start);
+    req.module = &external;
+    req.origin = Origin::External;
+    req.originName = "output of '" + command + "'";
+    return mlirbackend::lowerAndRun(req, outputTypes(g), inputs,
+                                    options.times);
+  }
+
+private:
+  // Runs the external command; its failures are findings.
+  Expected<std::string> runExternal(const std::string &text,
+                                    double timeoutSeconds) {
+    CC_ASSIGN(r, mlirbackend::runShell(command, text, timeoutSeconds));
+    std::string who = "'" + command + "'";
+    if (r.timedOut)
+      return Error::failure(who + " timed out after " +
+                                std::to_string(timeoutSeconds) + " s",
+                            ErrorCode::Timeout);
+    // A shell reports a child killed by signal N as exit status 128+N.
+    int sig = r.signal ? r.signal
+                       : (r.exitCode > 128 && r.exitCode < 128 + NSIG
+                              ? r.exitCode - 128
+                              : 0);
+    if (sig)
+      return Error::failure(who + " crashed with signal " +
+                                std::to_string(sig) + " (" + strsignal(sig) +
+                                "); stderr: " + tail(r.err),
+                            ErrorCode::CompilerFailure);
+    if (r.exitCode != 0)
+      return Error::failure(who + " failed with exit status " +
+                                std::to_string(r.exitCode) +
+                                "; stderr: " + tail(r.err),
+                            ErrorCode::CompilerFailure);
+    return std::move(r.out);
+  }
+};
+
+bool startsWith(const std::string &s, const std::string &prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// "mlir-ext[19]:CMD" or "mlir-ext:CMD".
+Expected<std::unique_ptr<Backend>> makeExternal(const std::string &spec) {
+  auto b = std::make_unique<MlirBackend>();
+  b->spec = spec;
+  std::string rest = spec.substr(std::strlen("mlir-ext"));
+  int version = 0;
+  if (startsWith(rest, "[")) {
+    size_t close = rest.find(']');
+    std::string v = close == std::string::npos ? "" : rest.substr(1, close - 1);
+    if (v != "19" && v != "22")
+      return makeError("bad spec '" + spec +
+                       "': expected mlir-ext[19]:CMD or mlir-ext[22]:CMD");
+    version = std::stoi(v);
+    rest = rest.substr(close + 1);
+  }
+  if (!startsWith(rest, ":") || rest.size() == 1)
+    return makeError("bad spec '" + spec + "': expected mlir-ext:COMMAND");
+  b->command = rest.substr(1);
+  size_t begin = b->command.find_first_not_of(" \t");
+  if (begin == std::string::npos)
+    return makeError("bad spec '" + spec + "': the command is empty");
+  if (!version) {
+    std::string first = b->command.substr(begin);
+    first = first.substr(0, first.find(' '));
+    version = first.size() >= 3 && first.substr(first.size() - 3) == "-19"
+                  ? 19
+                  : 22;
+  }
+  b->syntaxVersion = version;
+  b->pipeline = completionPipeline().pipeline;
+  b->llvmOptLevel = completionPipeline().llvmOptLevel;
+  return std::unique_ptr<Backend>(std::move(b));
+}
+
+std::string pipelineNames() {
+  std::string names;
+  for (const NamedPipeline &p : namedPipelines())
+    names += (names.empty() ? "" : ", ") + p.name;
+  return names;
+}
+} // namespace
+
+Expected<std::unique_ptr<Backend>> makeMlirBackend(const std::string &spec) {
+  if (startsWith(spec, "mlir-ext"))
+    return makeExternal(spec);
+  if (!startsWith(spec, "mlir:"))
+    return makeError("bad backend spec '" + spec +
+                     "': expected mlir:NAME, mlir:pipeline=TEXT or "
+                     "mlir-ext:COMMAND");
+  std::string what = spec.substr(5);
+  auto b = std::make_unique<MlirBackend>();
+  b->spec = spec;
+  if (startsWith(what, "pipeline=")) {
+    b->pipeline = what.substr(9);
+    // User pipelines run at LLVM -O2, a typical production setting.
+    b->llvmOptLevel = 2;
+    CC_TRY(mlirbackend::checkPipeline(b->pipeline));
+    return std::unique_ptr<Backend>(std::move(b));
+  }
+  for (const NamedPipeline &p : namedPipelines()) {
+    if (p.name == what) {
+      b->pipeline = p.pipeline;
+      b->llvmOptLevel = p.llvmOptLevel;
+      return std::unique_ptr<Backend>(std::move(b));
+    }
+  }
+  return makeError("unknown pipeline '" + what + "' (known: " +
+                   pipelineNames() + "; or mlir:pipeline=TEXT)");
+}
+
+Expected<Outputs> runMlirModule(const std::string &module,
+                                const std::string &funcName,
+                                const std::vector<TensorType> &resultTypes,
+                                const Inputs &inputs,
+                                const std::string &pipeline, int llvmOptLevel,
+                                const RunOptions &options) {
+  LowerRequest req{&module, Origin::Crosscheck, "input module", funcName,
+                   pipeline, llvmOptLevel};
+  return mlirbackend::lowerAndRun(req, resultTypes, inputs, options.times);
+}
+
+} // namespace cc

@@ -1,0 +1,367 @@
+// Parsing, lowering and JIT execution with MLIR. The only translation unit
+// of the backend that includes MLIR headers (they cost 10-30 s each).
+#include "backends/mlir/Internal.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+namespace cc::mlirbackend {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+void record(StageTimes *times, const char *stage, Clock::time_point start) {
+  if (times)
+    (*times)[stage] +=
+        std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Passes, native target: once per process.
+void initializeOnce() {
+  static const bool done = [] {
+    mlir::registerAllPasses();
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    // For checkExternalSymbols: this process (libm, libc) and the runtime.
+    llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+    llvm::sys::DynamicLibrary::LoadLibraryPermanently(CC_MLIR_C_RUNNER_UTILS);
+    return true;
+  }();
+  (void)done;
+}
+
+std::unique_ptr<mlir::MLIRContext> makeContext() {
+  initializeOnce();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  // One context per run; threads would only compete with campaign workers.
+  auto ctx = std::make_unique<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
+  ctx->allowUnregisteredDialects(false);
+  return ctx;
+}
+
+// Collects MLIR diagnostics into a string instead of printing them.
+class DiagnosticCapture {
+public:
+  explicit DiagnosticCapture(mlir::MLIRContext &ctx)
+      : handler(&ctx, [this](mlir::Diagnostic &d) {
+          append(d);
+          return mlir::success();
+        }) {}
+  std::string take() {
+    std::string s = std::move(text);
+    text.clear();
+    // Keep messages bounded: a failing pass can dump whole functions.
+    if (s.size() > 4000)
+      s = s.substr(0, 4000) + "...";
+    while (!s.empty() && s.back() == '\n')
+      s.pop_back();
+    return s;
+  }
+
+private:
+  void append(mlir::Diagnostic &d) {
+    llvm::raw_string_ostream os(text);
+    const char *sev = d.getSeverity() == mlir::DiagnosticSeverity::Error
+                          ? "error"
+                      : d.getSeverity() == mlir::DiagnosticSeverity::Warning
+                          ? "warning"
+                          : d.getSeverity() == mlir::DiagnosticSeverity::Note
+                                ? "note"
+                                : "remark";
+    os << d.getLocation() << ": " << sev << ": " << d.str() << "\n";
+    for (mlir::Diagnostic &note : d.getNotes())
+      os << "  note: " << note.str() << "\n";
+  }
+
+  std::string text;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+// Remembers the first pass that failed (verifier failures after a pass are
+// reported as that pass failing).
+struct FailedPassRecorder : public mlir::PassInstrumentation {
+  std::string *failed;
+  explicit FailedPassRecorder(std::string *f) : failed(f) {}
+  void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *) override {
+    if (failed->empty())
+      *failed = pass->getArgument().empty() ? pass->getName().str()
+                                            : pass->getArgument().str();
+  }
+};
+
+// Pipelines may omit the outer "builtin.module(...)".
+const char *const kAnchor = "builtin.module(";
+
+// The parser's first line, "<name>:1:COL: error: MSG", as "MSG (at column
+// COL)" relative to the user's text; the rest repeats the pipeline.
+std::string parserMessage(const std::string &err, size_t shift) {
+  std::string first = err.substr(0, err.find('\n'));
+  size_t colon = first.find(":1:");
+  size_t marker = first.find(": error: ");
+  if (colon == std::string::npos || marker == std::string::npos ||
+      marker < colon)
+    return first;
+  long column = std::atol(first.c_str() + colon + 3) - long(shift);
+  return first.substr(marker + 9) + " (at column " +
+         std::to_string(std::max(column, 1L)) + ")";
+}
+
+Error parsePipelineInto(const std::string &pipeline, mlir::PassManager &pm) {
+  bool wrap = pipeline.rfind(kAnchor, 0) != 0;
+  std::string text = wrap ? kAnchor + pipeline + ")" : pipeline;
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  mlir::FailureOr<mlir::OpPassManager> parsed =
+      mlir::parsePassPipeline(text, os);
+  if (mlir::failed(parsed))
+    return makeError("invalid pass pipeline '" + pipeline +
+                     "': " + parserMessage(err, wrap ? strlen(kAnchor) : 0));
+  if (parsed->getOpAnchorName() != mlir::ModuleOp::getOperationName())
+    return makeError("invalid pass pipeline '" + pipeline +
+                     "': it must run on builtin.module");
+  static_cast<mlir::OpPassManager &>(pm) = *parsed;
+  return Error::success();
+}
+
+Error compilerFailure(const std::string &msg) {
+  return Error::failure(msg, ErrorCode::CompilerFailure);
+}
+
+// A memref descriptor as the C interface expects it:
+// {allocated, aligned, offset, sizes[rank], strides[rank]}.
+std::vector<int64_t> descriptor(void *data, const Shape &shape) {
+  std::vector<int64_t> d(3 + 2 * shape.size());
+  d[0] = d[1] = int64_t(reinterpret_cast<intptr_t>(data));
+  d[2] = 0;
+  std::vector<int64_t> strides = rowMajorStrides(shape);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    d[3 + i] = shape[i];
+    d[3 + shape.size() + i] = strides[i];
+  }
+  return d;
+}
+
+Error checkSignature(mlir::ModuleOp module, const std::string &ciface,
+                     size_t expectedArgs) {
+  auto fn = llvm::dyn_cast_or_null<mlir::FunctionOpInterface>(
+      mlir::SymbolTable::lookupSymbolIn(module, ciface));
+  if (!fn)
+    return makeError("the lowered module has no @" + ciface +
+                     " (does the pipeline lower func.func to the LLVM "
+                     "dialect?)");
+  if (fn.getNumArguments() != expectedArgs)
+    return makeError("after lowering, @" + ciface + " takes " +
+                     std::to_string(fn.getNumArguments()) +
+                     " arguments; expected " + std::to_string(expectedArgs) +
+                     " (inputs, then outputs as memref out-params: does the "
+                     "pipeline run buffer-results-to-out-params?)");
+  return Error::success();
+}
+
+std::string str(mlir::Type t) {
+  std::string s;
+  llvm::raw_string_ostream(s) << t;
+  return s;
+}
+
+// Tensor-typed arguments and results must match what we pass and read back
+// (an external compiler may already have bufferized them: not checked).
+Error checkTypes(mlir::Operation *op, const Inputs &inputs,
+                 const std::vector<TensorType> &resultTypes) {
+  auto fn = llvm::dyn_cast<mlir::FunctionOpInterface>(op);
+  if (!fn)
+    return makeError("@" + mlir::SymbolTable::getSymbolName(op).str() +
+                     " is not a function");
+  if (fn.getNumArguments() != inputs.size() ||
+      fn.getNumResults() != resultTypes.size())
+    return makeError("@" + fn.getName().str() + " has " +
+                     std::to_string(fn.getNumArguments()) + " arguments and " +
+                     std::to_string(fn.getNumResults()) + " results; given " +
+                     std::to_string(inputs.size()) + " inputs and " +
+                     std::to_string(resultTypes.size()) + " result types");
+  auto mismatch = [&](const char *what, size_t i, mlir::Type actual,
+                      const TensorType &expected) -> Error {
+    std::string a = str(actual);
+    if (a.rfind("tensor<", 0) != 0 || a == expected.mlir())
+      return Error::success();
+    return makeError(std::string(what) + " " + std::to_string(i) + " of @" +
+                     fn.getName().str() + " is " + a + ", expected " +
+                     expected.mlir());
+  };
+  for (size_t i = 0; i < inputs.size(); ++i)
+    CC_TRY(mismatch("argument", i, fn.getArgumentTypes()[i], inputs[i].type()));
+  for (size_t i = 0; i < resultTypes.size(); ++i)
+    CC_TRY(mismatch("result", i, fn.getResultTypes()[i], resultTypes[i]));
+  return Error::success();
+}
+
+// Functions the lowered module declares must exist in this process or the
+// runtime library; otherwise ORC would print its own error to stderr.
+Error checkExternalSymbols(mlir::ModuleOp module) {
+  std::string missing;
+  module.walk([&](mlir::FunctionOpInterface fn) {
+    std::string name = fn.getName().str();
+    if (fn.isExternal() &&
+        !llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name))
+      missing += (missing.empty() ? "" : ", ") + name;
+  });
+  if (missing.empty())
+    return Error::success();
+  return compilerFailure("the lowered module calls functions that exist "
+                         "neither in libc/libm nor in MLIR's runtime: " +
+                         missing);
+}
+
+llvm::CodeGenOptLevel codeGenLevel(int level) {
+  switch (level) {
+  case 0: return llvm::CodeGenOptLevel::None;
+  case 1: return llvm::CodeGenOptLevel::Less;
+  case 2: return llvm::CodeGenOptLevel::Default;
+  default: return llvm::CodeGenOptLevel::Aggressive;
+  }
+}
+
+std::string takeLlvmError(llvm::Error e) {
+  return llvm::toString(std::move(e));
+}
+
+// Parses (without verifying) MLIR text into a module.
+Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+parseModule(mlir::MLIRContext &ctx, DiagnosticCapture &diags,
+            const std::string &text, const std::string &what) {
+  mlir::ParserConfig config(&ctx, /*verifyAfterParse=*/false);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(text, config, what);
+  if (!module)
+    return makeError("cannot parse the " + what + ": " + diags.take());
+  return module;
+}
+} // namespace
+
+Error checkPipeline(const std::string &pipeline) {
+  auto ctx = makeContext();
+  DiagnosticCapture diags(*ctx);
+  mlir::PassManager pm(ctx.get(), mlir::ModuleOp::getOperationName());
+  return parsePipelineInto(pipeline, pm);
+}
+
+Expected<Outputs> lowerAndRun(const LowerRequest &req,
+                              const std::vector<TensorType> &resultTypes,
+                              const Inputs &inputs, StageTimes *times) {
+  auto start = Clock::now();
+  auto ctx = makeContext();
+  DiagnosticCapture diags(*ctx);
+
+  CC_ASSIGN(module, parseModule(*ctx, diags, *req.module, req.originName));
+  if (mlir::failed(mlir::verify(*module))) {
+    std::string msg = "the " + req.originName + " fails the verifier: " +
+                      diags.take();
+    return req.origin == Origin::External ? compilerFailure(msg)
+                                          : makeError(msg);
+  }
+  mlir::Operation *fn = mlir::SymbolTable::lookupSymbolIn(*module, req.funcName);
+  if (!fn)
+    return makeError("the " + req.originName + " has no function @" +
+                     req.funcName);
+  CC_TRY(checkTypes(fn, inputs, resultTypes));
+  // The JIT calls the function through its C interface wrapper.
+  fn->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(ctx.get()));
+
+  mlir::PassManager pm(ctx.get(), mlir::ModuleOp::getOperationName());
+  CC_TRY(parsePipelineInto(req.pipeline, pm));
+  std::string failedPass;
+  pm.addInstrumentation(std::make_unique<FailedPassRecorder>(&failedPass));
+  if (mlir::failed(pm.run(*module)))
+    return compilerFailure(
+        "pass " + (failedPass.empty() ? std::string("pipeline") : failedPass) +
+        " failed on the " + req.originName + ": " + diags.take());
+  record(times, "lower", start);
+
+  start = Clock::now();
+  std::string ciface = "_mlir_ciface_" + req.funcName;
+  CC_TRY(checkSignature(*module, ciface, inputs.size() + resultTypes.size()));
+  CC_TRY(checkExternalSymbols(*module));
+  mlir::ExecutionEngineOptions options;
+  auto transformer =
+      mlir::makeOptimizingTransformer(unsigned(req.llvmOptLevel), 0, nullptr);
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = codeGenLevel(req.llvmOptLevel);
+  // memrefCopy and friends, called by copies between strided memrefs.
+  llvm::StringRef runtimeLibs[] = {CC_MLIR_C_RUNNER_UTILS};
+  options.sharedLibPaths = runtimeLibs;
+  options.enableGDBNotificationListener = false;
+  options.enablePerfNotificationListener = false;
+  auto engine = mlir::ExecutionEngine::create(*module, options);
+  if (!engine)
+    return compilerFailure("JIT compilation failed: " +
+                           takeLlvmError(engine.takeError()) + " " +
+                           diags.take());
+  auto entry = (*engine)->lookupPacked(ciface);
+  if (!entry)
+    return compilerFailure("JIT: cannot find @" + ciface + ": " +
+                           takeLlvmError(entry.takeError()));
+  record(times, "jit", start);
+
+  start = Clock::now();
+  // Inputs are copied: bufferized functions may write into their arguments.
+  Inputs inputCopies = inputs;
+  Outputs outputs;
+  for (const TensorType &t : resultTypes)
+    outputs.emplace_back(t);
+  std::vector<std::vector<int64_t>> descriptors;
+  for (Tensor &t : inputCopies)
+    descriptors.push_back(descriptor(t.data(), t.shape()));
+  for (Tensor &t : outputs)
+    descriptors.push_back(descriptor(t.data(), t.shape()));
+  // The packed wrapper takes one pointer per argument; each argument of the
+  // C interface is a pointer to a descriptor.
+  std::vector<void *> argValues, args;
+  for (auto &d : descriptors)
+    argValues.push_back(d.data());
+  for (void *&v : argValues)
+    args.push_back(&v);
+  (*entry)(args.data());
+  record(times, "execute", start);
+  return outputs;
+}
+
+} // namespace cc::mlirbackend
+
+namespace cc {
+Error verifyMlir(const std::string &text) {
+  auto ctx = mlirbackend::makeContext();
+  mlirbackend::DiagnosticCapture diags(*ctx);
+  CC_ASSIGN(module, mlirbackend::parseModule(*ctx, diags, text, "module"));
+  if (mlir::failed(mlir::verify(*module)))
+    return makeError("the module fails the verifier: " + diags.take());
+  return Error::success();
+}
+} // namespace cc

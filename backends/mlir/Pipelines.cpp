@@ -1,0 +1,102 @@
+// The named pipelines: full textual pass pipelines from TOSA to the LLVM
+// dialect, each covering a family of passes that real compilers use.
+#include "backends/mlir/MlirBackend.h"
+
+namespace cc {
+
+namespace {
+// Pieces shared by every pipeline; the families differ in what runs between
+// them.
+// transpose_conv2d has no linalg lowering: it needs the decompositions.
+const char *const kTosaToLinalg =
+    "tosa-optional-decompositions,tosa-to-linalg-named,tosa-to-linalg,"
+    "tosa-to-arith{include-apply-rescale},tosa-to-tensor";
+// Results become caller-allocated out-params: the JIT calls the function
+// with input and output memref descriptors.
+const char *const kBufferize =
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs "
+    "modify-public-functions},"
+    "buffer-deallocation-pipeline";
+// f16/bf16 math is widened to f32; math ops with an LLVM intrinsic use it,
+// the rest (erf) become libm calls; bf16 conversions are expanded because
+// the host's runtime library may lack them.
+const char *const kToLlvm =
+    "math-extend-to-supported-types,convert-math-to-llvm,"
+    "convert-math-to-libm,convert-scf-to-cf,expand-strided-metadata,"
+    "lower-affine,arith-expand{include-bf16},convert-vector-to-llvm,"
+    "convert-to-llvm,reconcile-unrealized-casts";
+
+std::string pipeline(const std::string &onTensors,
+                     const std::string &onBuffers,
+                     const std::string &beforeLlvm = "") {
+  std::string p = "builtin.module(func.func(" + onTensors + ")," +
+                  kBufferize + ",func.func(" + onBuffers + "),";
+  if (!beforeLlvm.empty())
+    p += beforeLlvm + ",";
+  return p + kToLlvm + ")";
+}
+
+std::vector<NamedPipeline> makePipelines() {
+  std::string lower = kTosaToLinalg;
+  return {
+      {"tosa-O0",
+       "straight lowering: TOSA to linalg, bufferize, linalg to loops, "
+       "libm math; LLVM -O0",
+       "builtin.module(func.func(" + lower + ")," + kBufferize +
+           ",func.func(convert-linalg-to-loops),"
+           // libm for every math op, unlike the other pipelines; libm has
+           // no rsqrtf, which convert-math-to-libm would call.
+           "math-expand-ops{ops=rsqrt},math-extend-to-supported-types,"
+           "convert-math-to-libm," +
+           kToLlvm + ")",
+       0},
+      {"tosa-O3",
+       "TOSA canonicalization, constant folding and decompositions, linalg "
+       "fusion, affine vectorization; LLVM -O3",
+       pipeline("canonicalize,tosa-layerwise-constant-fold,canonicalize," +
+                    lower +
+                    ",linalg-generalize-named-ops,linalg-fuse-elementwise-ops,"
+                    "canonicalize,cse",
+                // MLIR 22's super-vectorizer breaks after affine-loop-fusion
+                // (invalid broadcast transfer_write on conv2d) and after
+                // affine-loop-tile (crash on transpose); tiling lives in
+                // tosa-O2-parallel.
+                "convert-linalg-to-affine-loops,"
+                "affine-super-vectorize{virtual-vector-size=8 "
+                "test-fastest-varying=0},"
+                "affine-scalrep,canonicalize,cse,lower-affine,"
+                "loop-invariant-code-motion",
+                "convert-vector-to-scf"),
+       3},
+      {"tosa-O2-parallel",
+       "linalg fusion, parallel loops, loop tiling and fusion; LLVM -O2",
+       pipeline(lower + ",linalg-fuse-elementwise-ops,canonicalize",
+                "convert-linalg-to-parallel-loops,"
+                "scf-parallel-loop-tiling{parallel-loop-tile-sizes=4,4},"
+                "scf-parallel-loop-fusion,canonicalize,cse"),
+       2},
+      {"tosa-O1-expand",
+       "aggressive constant folding, integer-range narrowing, arith and "
+       "math expansion; LLVM -O1",
+       pipeline("tosa-layerwise-constant-fold{aggressive-reduce-constant},"
+                "canonicalize," +
+                    lower +
+                    ",linalg-generalize-named-ops,linalg-fuse-elementwise-ops,"
+                    "linalg-inline-scalar-operands",
+                "convert-linalg-to-loops,int-range-optimizations,"
+                "arith-int-range-narrowing{int-bitwidths-supported=32},"
+                "arith-expand,math-expand-ops,math-uplift-to-fma,canonicalize,"
+                "cse"),
+       1},
+  };
+}
+} // namespace
+
+const std::vector<NamedPipeline> &namedPipelines() {
+  static const std::vector<NamedPipeline> pipelines = makePipelines();
+  return pipelines;
+}
+
+} // namespace cc

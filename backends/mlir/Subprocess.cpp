@@ -1,0 +1,160 @@
+// Runs an external compiler as a subprocess with a time limit.
+#include "backends/mlir/Internal.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cc::mlirbackend {
+
+namespace {
+Error sysError(const std::string &what) {
+  return makeError(what + ": " + std::strerror(errno));
+}
+
+struct Pipe {
+  int fd[2] = {-1, -1};
+  ~Pipe() { closeBoth(); }
+  void close(int i) {
+    if (fd[i] >= 0)
+      ::close(fd[i]);
+    fd[i] = -1;
+  }
+  void closeBoth() { close(0); close(1); }
+};
+
+// Writing to a child that closed its stdin must not kill us with SIGPIPE:
+// block it in this thread and discard a pending one afterwards.
+class SigpipeGuard {
+public:
+  SigpipeGuard() {
+    sigset_t pipeSet;
+    sigemptyset(&pipeSet);
+    sigaddset(&pipeSet, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipeSet, &old);
+  }
+  ~SigpipeGuard() {
+    sigset_t pipeSet, pending;
+    sigemptyset(&pipeSet);
+    sigaddset(&pipeSet, SIGPIPE);
+    sigpending(&pending);
+    if (sigismember(&pending, SIGPIPE)) {
+      timespec zero{0, 0};
+      sigtimedwait(&pipeSet, nullptr, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  }
+
+private:
+  sigset_t old;
+};
+} // namespace
+
+Expected<ProcessResult> runShell(const std::string &command,
+                                 const std::string &stdinText,
+                                 double timeoutSeconds) {
+  SigpipeGuard guard;
+  Pipe in, out, err;
+  if (pipe2(in.fd, O_CLOEXEC) || pipe2(out.fd, O_CLOEXEC) ||
+      pipe2(err.fd, O_CLOEXEC))
+    return sysError("cannot create pipes");
+  pid_t pid = fork();
+  if (pid < 0)
+    return sysError("cannot fork");
+  if (pid == 0) {
+    // Own process group, so a timeout kills the whole command line.
+    setpgid(0, 0);
+    dup2(in.fd[0], 0);
+    dup2(out.fd[1], 1);
+    dup2(err.fd[1], 2);
+    sigset_t none;
+    sigemptyset(&none);
+    pthread_sigmask(SIG_SETMASK, &none, nullptr);
+    execl("/bin/sh", "sh", "-c", command.c_str(), (char *)nullptr);
+    _exit(127);
+  }
+  setpgid(pid, pid); // also here, to win the race with kill() below
+  in.close(0);
+  out.close(1);
+  err.close(1);
+  fcntl(in.fd[1], F_SETFL, O_NONBLOCK);
+
+  ProcessResult result;
+  size_t written = 0;
+  if (stdinText.empty())
+    in.close(1);
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration<double>(timeoutSeconds);
+  char buf[65536];
+  while (out.fd[0] >= 0 || err.fd[0] >= 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now())
+                    .count();
+    if (left <= 0) {
+      result.timedOut = true;
+      break;
+    }
+    pollfd fds[3] = {{out.fd[0], POLLIN, 0},
+                     {err.fd[0], POLLIN, 0},
+                     {in.fd[1], POLLOUT, 0}};
+    if (poll(fds, 3, int(std::min<long long>(left, 1000))) < 0) {
+      if (errno == EINTR)
+        continue;
+      kill(-pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+      return sysError("poll failed");
+    }
+    if (fds[2].revents & (POLLOUT | POLLERR | POLLHUP)) {
+      ssize_t n = write(in.fd[1], stdinText.data() + written,
+                        stdinText.size() - written);
+      if (n > 0)
+        written += size_t(n);
+      if (n < 0 && errno != EAGAIN && errno != EINTR)
+        written = stdinText.size(); // the child stopped reading
+      if (written == stdinText.size())
+        in.close(1);
+    }
+    std::string *sinks[2] = {&result.out, &result.err};
+    Pipe *pipes[2] = {&out, &err};
+    for (int i = 0; i < 2; ++i) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      ssize_t n = read(pipes[i]->fd[0], buf, sizeof buf);
+      if (n > 0)
+        sinks[i]->append(buf, size_t(n));
+      else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+        pipes[i]->close(0);
+    }
+  }
+  if (result.timedOut)
+    kill(-pid, SIGKILL);
+  // The outputs are closed; the command may still be running (it closed
+  // them early), so wait for it within the deadline too.
+  int status = 0;
+  while (true) {
+    pid_t r = waitpid(pid, &status, result.timedOut ? 0 : WNOHANG);
+    if (r == pid)
+      break;
+    if (r < 0 && errno != EINTR)
+      return sysError("waitpid failed");
+    if (std::chrono::steady_clock::now() >= deadline) {
+      result.timedOut = true;
+      kill(-pid, SIGKILL);
+    } else if (r == 0) {
+      usleep(10000);
+    }
+  }
+  if (WIFSIGNALED(status) && !result.timedOut)
+    result.signal = WTERMSIG(status);
+  else if (WIFEXITED(status))
+    result.exitCode = WEXITSTATUS(status);
+  return result;
+}
+
+} // namespace cc::mlirbackend

@@ -1,0 +1,61 @@
+#include "oracles/Differential.h"
+
+#include "backends/ref/Interpreter.h"
+
+#include <chrono>
+
+namespace cc {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+} // namespace
+
+Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
+                                     Backend &cut,
+                                     const DifferentialOptions &options) {
+  CaseResult result;
+  Support support = cut.supports(g);
+  if (!support.ok)
+    return Error::failure(cut.name() + " does not support graph '" + g.name +
+                              "': " + support.reason,
+                          ErrorCode::Unsupported);
+
+  // The reference first: undefined behaviour makes the case meaningless
+  // whatever the compiler does.
+  auto start = Clock::now();
+  auto ref = interpret(g, inputs, Precision::F64);
+  if (!ref)
+    return ref.error().withContext("reference");
+  auto refTarget = interpret(g, inputs, Precision::Target);
+  if (!refTarget)
+    return refTarget.error().withContext("reference (target precision)");
+  result.times["reference"] = since(start);
+
+  RunOptions run;
+  run.timeoutSeconds = options.timeoutSeconds;
+  run.times = &result.times;
+  auto actual = cut.run(g, inputs, run);
+  if (!actual) {
+    const Error &e = actual.error();
+    if (e.code() == ErrorCode::CompilerFailure || e.code() == ErrorCode::Timeout) {
+      result.verdict = Verdict::fail(
+          compilerFailureFinding(cut.name(), e.code(), e.message()));
+      return result;
+    }
+    // Name the backend once, whether or not its message already does.
+    return e.message().starts_with(cut.name()) ? e : e.withContext(cut.name());
+  }
+
+  start = Clock::now();
+  result.report = judgeNumeric(g, *actual, *ref, *refTarget, options.numeric);
+  result.times["oracle"] = since(start);
+  if (!result.report->ok)
+    result.verdict =
+        Verdict::fail(miscompileFinding(g, *result.report, cut.name()));
+  return result;
+}
+
+} // namespace cc

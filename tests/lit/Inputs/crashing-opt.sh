@@ -1,0 +1,2 @@
+# An external "compiler" that dies of a segmentation fault.
+kill -SEGV $$

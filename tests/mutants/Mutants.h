@@ -1,0 +1,24 @@
+// Deliberately wrong MLIR passes, for tests only: each one is a real pass
+// over TOSA IR that makes a plausible-looking but unsound rewrite, so tests
+// can prove that the oracles notice miscompiles. User-facing tools never
+// register them unless explicitly asked.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cc {
+
+// Registers every mutant pass with MLIR's global pass registry, so that a
+// pipeline string can name it:
+//   builtin.module(func.func(cc-mutant-mul-zero),<rest of tosa-O0>)
+// Safe to call more than once.
+void registerMutantPasses();
+
+struct MutantInfo {
+  std::string name;        // pass argument, "cc-mutant-mul-zero"
+  std::string description; // what it breaks
+};
+const std::vector<MutantInfo> &mutantPasses();
+
+} // namespace cc

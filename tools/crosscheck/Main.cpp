@@ -1,0 +1,73 @@
+// crosscheck: differential testing of deep-learning compilers.
+#include "tools/crosscheck/Commands.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace cc::cli {
+
+int fail(const std::string &message) {
+  // One line, whatever the message carries (diagnostics, stderr tails).
+  std::string line;
+  for (char c : message)
+    line += (c == '\n' || c == '\r') ? ' ' : c;
+  std::cerr << "crosscheck: error: " << line << "\n";
+  return kExitError;
+}
+
+std::optional<int> parseCommand(const Command &cmd, const Argv &argv,
+                                Args &args) {
+  auto parsed = parseArgs(cmd, argv);
+  if (!parsed)
+    return fail(parsed.error());
+  if (parsed->has("--help"))
+    return std::cout << helpText(cmd), kExitPass;
+  if (parsed->positional.size() != 1)
+    return fail(cmd.name + " expects one GRAPH.json (see crosscheck " +
+                cmd.name + " --help)");
+  args = std::move(*parsed);
+  return std::nullopt;
+}
+
+namespace {
+struct Subcommand {
+  const char *name;
+  const char *summary;
+  int (*main)(const Argv &);
+};
+
+const Subcommand kSubcommands[] = {
+    {"run", "run a graph through a compiler and the reference; judge the outputs",
+     runCommand},
+    {"emit-mlir", "print the TOSA module of a graph", emitMlirCommand},
+};
+
+void printHelp() {
+  std::cout << "USAGE: crosscheck <command> [flags]\n\n"
+               "Differential testing of deep-learning compilers: runs graphs "
+               "through a compiler\nunder test and a reference interpreter "
+               "and judges the results.\n\nCOMMANDS:\n";
+  for (const Subcommand &s : kSubcommands)
+    std::printf("  %-12s%s\n", s.name, s.summary);
+  std::cout << "\n'crosscheck <command> --help' documents the flags of a "
+               "command.\nExit status: 0 pass, 1 finding (a compiler bug), 2 "
+               "error (bad input or usage).\n";
+}
+} // namespace
+
+} // namespace cc::cli
+
+int main(int argc, char **argv) {
+  using namespace cc::cli;
+  Argv args(argv + 1, argv + argc);
+  if (args.empty())
+    return printHelp(), kExitError;
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help")
+    return printHelp(), kExitPass;
+  for (const Subcommand &s : kSubcommands)
+    if (args[0] == s.name)
+      return s.main(Argv(args.begin() + 1, args.end()));
+  if (args[0].starts_with("-"))
+    return fail("unknown flag '" + args[0] + "' (see crosscheck --help)");
+  return fail("unknown command '" + args[0] + "' (see crosscheck --help)");
+}
