@@ -51,10 +51,22 @@ Constraint constraintOf(const Graph &g, ValueId input) {
   return c;
 }
 
-double floatValue(Rng &rng, const Constraint &c) {
+bool unconstrained(const Constraint &c) {
+  return !c.positive && !c.nonZero && !c.nonNegative &&
+         c.limit == std::numeric_limits<int64_t>::max();
+}
+
+double floatValue(Rng &rng, DType d, const Constraint &c,
+                  const InputOptions &o) {
   static const std::vector<double> edges = {0.0, -0.0, 1.0, -1.0, 0.5,
                                             -0.5, 2.0, -2.0, 1.5, -1.5};
-  double v = rng.chance(0.15) ? rng.pick(edges) : rng.uniform(-2, 2);
+  if (o.specialRate > 0 && unconstrained(c) && rng.chance(o.specialRate)) {
+    const double denormal = minNormal(d) / 4;
+    const std::vector<double> specials = {INFINITY, -INFINITY, NAN, denormal,
+                                          -denormal};
+    return rng.pick(specials);
+  }
+  double v = rng.chance(o.edgeRate) ? rng.pick(edges) : rng.uniform(-2, 2);
   if (c.positive || c.nonNegative)
     v = std::fabs(v);
   if ((c.positive || c.nonZero) && std::fabs(v) < 1.0 / 16)
@@ -62,7 +74,8 @@ double floatValue(Rng &rng, const Constraint &c) {
   return v;
 }
 
-int64_t intValue(Rng &rng, DType d, const Constraint &c) {
+int64_t intValue(Rng &rng, DType d, const Constraint &c,
+                 const InputOptions &o) {
   // Small ranges keep i32 arithmetic away from overflow; i8 (quantized
   // data) uses its whole range.
   int64_t lo = d == DType::i32 ? -64 : d == DType::i16 ? -1024 : intMin(d);
@@ -74,7 +87,7 @@ int64_t intValue(Rng &rng, DType d, const Constraint &c) {
     hi = lo;
   static const std::vector<int64_t> edges = {0, 1, -1, 2, -2};
   int64_t v = rng.uniformInt(lo, hi);
-  if (rng.chance(0.15)) {
+  if (rng.chance(o.edgeRate)) {
     int64_t e = rng.pick(edges);
     if (e >= lo && e <= hi)
       v = e;
@@ -88,7 +101,7 @@ int64_t intValue(Rng &rng, DType d, const Constraint &c) {
 
 } // namespace
 
-Inputs makeInputs(const Graph &g, uint64_t seed) {
+Inputs makeInputs(const Graph &g, uint64_t seed, const InputOptions &options) {
   Inputs inputs;
   for (size_t k = 0; k < g.inputs.size(); ++k) {
     ValueId v = g.inputs[k];
@@ -97,9 +110,9 @@ Inputs makeInputs(const Graph &g, uint64_t seed) {
     Tensor t(g.typeOf(v));
     for (int64_t i = 0, n = t.size(); i < n; ++i) {
       if (isFloat(t.dtype()))
-        t.setF(i, floatValue(rng, c));
+        t.setF(i, floatValue(rng, t.dtype(), c, options));
       else
-        t.setI(i, intValue(rng, t.dtype(), c));
+        t.setI(i, intValue(rng, t.dtype(), c, options));
     }
     inputs.push_back(std::move(t));
   }

@@ -38,6 +38,12 @@ const Command kRun{
         {"--seed", "", "N",
          "seed of the generated inputs (default 0); the same seed gives the "
          "same inputs"},
+        {"--edge-rate", "", "P",
+         "share of generated input elements that are edge values such as "
+         "+-0, +-1 and exact halves (default 0.15)"},
+        {"--special-rate", "", "P",
+         "share of generated float input elements that are +-Inf, NaN or "
+         "denormals, where the consuming ops accept any value (default 0)"},
         {"--json", "", "",
          "print a JSON object with the verdict, the oracle's per-output "
          "report and the stage times"},
@@ -53,24 +59,12 @@ const Command kRun{
     "error (bad graph,\nbad flag, missing file, undefined behaviour in the "
     "inputs, unsupported graph)."};
 
-// One tensor per graph input from DIR/<name>.npy, converted to the input's
-// dtype when the file holds another float type exactly (bf16 is stored as
-// f4 in .npy).
+// One tensor per graph input, read from DIR/<input name>.npy.
 Expected<Inputs> readInputs(const Graph &g, const std::string &dir) {
   Inputs inputs;
   for (ValueId v : g.inputs) {
     const ValueInfo &info = g.values.at(v);
-    std::string path = dir + "/" + info.name + ".npy";
-    CC_ASSIGN(t, readNpy(path));
-    if (t.dtype() != info.type.dtype && isFloat(t.dtype()) &&
-        isFloat(info.type.dtype)) {
-      Tensor converted = t.convertTo(info.type.dtype);
-      if (converted.convertTo(t.dtype()) == t)
-        t = std::move(converted);
-    }
-    if (t.type() != info.type)
-      return makeError(path + ": input '" + info.name + "' expects " +
-                       info.type.str() + ", the file holds " + t.type().str());
+    CC_ASSIGN(t, readNpyAs(dir + "/" + info.name + ".npy", info.type));
     inputs.push_back(std::move(t));
   }
   return inputs;
@@ -138,6 +132,18 @@ int runCommand(const Argv &argv) {
   if (*timeout <= 0)
     return fail("flag '--timeout': must be positive");
   options.timeoutSeconds = *timeout;
+  InputOptions inputOptions;
+  for (auto [flag, rate] : {std::pair{"--edge-rate", &inputOptions.edgeRate},
+                            std::pair{"--special-rate", &inputOptions.specialRate}}) {
+    if (!args->has(flag))
+      continue;
+    auto p = parseNumber(flag, args->get(flag));
+    if (!p)
+      return fail(p.error());
+    if (*p < 0 || *p > 1)
+      return fail(std::string("flag '") + flag + "': must be between 0 and 1");
+    *rate = *p;
+  }
   if (args->has("--load-mutants"))
     registerMutantPasses();
 
@@ -148,7 +154,7 @@ int runCommand(const Argv &argv) {
   if (!backend)
     return fail(backend.error());
   auto inputs = args->has("--inputs") ? readInputs(*graph, args->get("--inputs"))
-                                      : Expected<Inputs>(makeInputs(*graph, *seed));
+                                      : Expected<Inputs>(makeInputs(*graph, *seed, inputOptions));
   if (!inputs)
     return fail(inputs.error());
   auto result = runDifferential(*graph, *inputs, **backend, options);
