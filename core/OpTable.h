@@ -4,7 +4,8 @@
 // core/ops/*.cpp files. An entry holds the name and arity, allowed dtypes,
 // attributes (with defaults and how to sample them), the shape and type rule
 // (which also tells the generator what is valid), value-domain constraints,
-// the reference semantics (TOSA 1.0) and the TOSA emission.
+// the reference semantics (TOSA 1.0), the TOSA emission and how its results
+// accumulate rounding error (the numeric oracle's tolerance).
 #pragma once
 
 #include "core/Graph.h"
@@ -83,6 +84,33 @@ private:
   int counter = 0;
 };
 
+// How an op's float results accumulate rounding error. The numeric oracle
+// composes these along the graph into each output's tolerance.
+struct Rounding {
+  // Roundings, in ulps of the result dtype, that the op itself adds to one
+  // result element: 0 when exact (data movement, max/min, compares, integer
+  // ops), 1 for a correctly rounded elementwise op, the approximation bound
+  // of a transcendental function (exp: 4 ulps), and the accumulation length
+  // of a sum (matmul: C; conv2d: KH*KW*C, +1 for the bias; a reduction: its
+  // axis size; avg_pool2d: the window, +1 for the division).
+  double steps = 1;
+  // Products only: how many factors each operand contributes to one product
+  // term (mul, matmul, the convolutions: {1, 1}; reduce_product: {axis
+  // size}). Relative errors of factors add, so the result inherits the sum
+  // of factors[i] times operand i's error; unlisted operands (all of them
+  // when this is empty) pass on the largest of their errors.
+  std::vector<double> factors;
+
+  using Rule = std::function<Rounding(const std::vector<TensorType> &operands,
+                                      const Attrs &attrs)>;
+  // A rule that does not depend on the operands.
+  static Rule fixed(double steps, std::vector<double> factors = {}) {
+    return [steps, factors](const std::vector<TensorType> &, const Attrs &) {
+      return Rounding{steps, factors};
+    };
+  }
+};
+
 struct OpDef {
   std::string name;    // as in JSON ("add", "conv2d")
   std::string summary; // one line, for --help and docs
@@ -109,6 +137,12 @@ struct OpDef {
   // Optional: ops without attributes leave it empty.
   std::function<Attrs(Rng &rng, const std::vector<TensorType> &operands)>
       sampleAttrs;
+  // Numeric error behaviour of float results (see Rounding), called only
+  // with operands and attributes (defaults filled in) that `infer` accepts.
+  // Integer and boolean results are exact whatever it says; whether they
+  // derive from floats (argmax, compares, casts) follows from the dtypes.
+  // Empty: Rounding{}, one rounding.
+  Rounding::Rule rounding;
 
   const AttrSpec *attr(const std::string &n) const;
   Domain domain(size_t operand) const {

@@ -1,98 +1,71 @@
 // Accumulation lengths of graph values: how many roundings can pile up in
-// one element. This is the oracle's error model, kept apart from the ops'
-// semantics: an op the table below does not name counts as one rounding.
+// one element. Each op's share comes from its op-table entry (OpDef::
+// rounding); this file only composes the shares along the graph.
+#include "core/OpTable.h"
 #include "oracles/Numeric.h"
 
 #include <algorithm>
-#include <set>
-#include <string>
 
 namespace cc {
 
 namespace {
-// Extra rounding steps of math functions that compilers implement with
-// polynomial approximations (TOSA allows a few ulp for them).
-constexpr double kApproxSteps = 4;
-
-const std::set<std::string> kExactOps = {
-    "const",   "reshape", "transpose", "slice",      "concat",
-    "pad",     "tile",    "reverse",   "gather",     "select",
-    "maximum", "minimum", "clamp",     "abs",        "negate",
-    "floor",   "ceil",    "max_pool2d", "reduce_max", "reduce_min",
-    "argmax",  "equal",   "greater",   "greater_equal"};
-const std::set<std::string> kApproxOps = {"exp",  "log",  "tanh",
-                                          "sigmoid", "erf", "pow",
-                                          "rsqrt", "reciprocal"};
-
-double dim(const Graph &g, ValueId v, int64_t axis) {
-  const Shape &s = g.typeOf(v).shape;
-  if (axis < 0)
-    axis += int64_t(s.size());
-  return axis >= 0 && axis < int64_t(s.size()) ? double(s[axis]) : 1;
+// Whether the op's rules may see this node: they index operands and read
+// attributes without checks, as they run after cc::verify.
+bool valid(const OpDef &op, const std::vector<TensorType> &types,
+           const Attrs &attrs) {
+  int count = int(types.size());
+  if (count < op.minOperands || (op.maxOperands >= 0 && count > op.maxOperands))
+    return false;
+  for (const AttrSpec &spec : op.attrs) {
+    const AttrValue *a = attrs.find(spec.name);
+    if (!a || kindOf(*a) != spec.kind)
+      return false;
+  }
+  return op.infer && bool(op.infer(types, attrs));
 }
 
-const std::vector<int64_t> *ints(const Node &n, const char *name) {
-  const AttrValue *a = n.attrs.find(name);
-  return a ? std::get_if<std::vector<int64_t>>(a) : nullptr;
+// The node's own rounding from its op's rule; one rounding for an op the
+// table lacks or a node that is not valid (the oracle judges any graph).
+Rounding roundingOf(const Node &n, const std::vector<TensorType> &types) {
+  const OpDef *op = findOp(n.op);
+  if (!op || !op->rounding)
+    return {};
+  Attrs attrs = withDefaults(*op, n.attrs);
+  return valid(*op, types, attrs) ? op->rounding(types, attrs) : Rounding{};
 }
 
-// Rounding steps added by the node itself, given the operands' lengths.
-double accumulate(const Graph &g, const Node &n, const std::vector<double> &in) {
-  auto maxIn = [&] {
-    return in.empty() ? 0.0 : *std::max_element(in.begin(), in.end());
-  };
-  auto product = [&] { // a sum of products of two operands
-    return (in.size() > 0 ? in[0] : 0) + (in.size() > 1 ? in[1] : 0);
-  };
-  const std::string &op = n.op;
-  if (kExactOps.count(op))
-    return maxIn();
-  if (kApproxOps.count(op))
-    return maxIn() + kApproxSteps;
-  if (op == "mul")
-    return product() + 1;
-  if (op == "reduce_sum" || op == "reduce_product") {
-    const AttrValue *a = n.attrs.find("axis");
-    int64_t axis = a ? std::get<int64_t>(*a) : 0;
-    double len = dim(g, n.operands.at(0), axis);
-    // A product of len terms multiplies their relative errors.
-    return op == "reduce_sum" ? maxIn() + len : len * (maxIn() + 1);
+// The error of one result element: what the operands pass on (summed over
+// the factors of a product, the largest otherwise) plus the op's own steps.
+double compose(const Rounding &r, const std::vector<double> &in) {
+  double product = 0, largest = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (i < r.factors.size())
+      product += r.factors[i] * in[i];
+    else
+      largest = std::max(largest, in[i]);
   }
-  if (op == "matmul")
-    return product() + dim(g, n.operands.at(0), 2);
-  if (op == "conv2d" || op == "transpose_conv2d") {
-    // weight [O,KH,KW,C]: KH*KW*C products, then the bias.
-    const Shape &w = g.typeOf(n.operands.at(1)).shape;
-    return product() + double(w.at(1) * w.at(2) * w.at(3)) + 1;
-  }
-  if (op == "depthwise_conv2d") {
-    const Shape &w = g.typeOf(n.operands.at(1)).shape; // [KH,KW,C,M]
-    return product() + double(w.at(0) * w.at(1)) + 1;
-  }
-  if (op == "avg_pool2d") {
-    const std::vector<int64_t> *k = ints(n, "kernel");
-    double window = k && k->size() == 2 ? double((*k)[0] * (*k)[1]) : 1;
-    return maxIn() + window + 1; // the sum, then the division
-  }
-  return maxIn() + 1; // add, sub, cast, ...: one rounding
+  return std::max(product, largest) + r.steps;
 }
 } // namespace
 
 std::vector<ValueErrorModel> analyzeErrors(const Graph &g) {
   std::vector<ValueErrorModel> m(g.values.size());
-  for (ValueId v : g.inputs)
-    m.at(v).floatDerived = false; // inputs are exact in their dtype
   for (const Node &n : g.nodes) {
+    std::vector<TensorType> types;
     std::vector<double> in;
     bool fromFloat = false;
     for (ValueId v : n.operands) {
+      types.push_back(g.typeOf(v));
       in.push_back(m.at(v).accumulation);
-      fromFloat |= isFloat(g.typeOf(v).dtype) || m.at(v).floatDerived;
+      fromFloat |= isFloat(types.back().dtype) || m.at(v).floatDerived;
     }
-    double len = accumulate(g, n, in);
+    double len = compose(roundingOf(n, types), in);
     for (ValueId r : n.results) {
-      m.at(r).accumulation = isFloat(g.typeOf(r).dtype) ? len : 0;
-      m.at(r).floatDerived = !isFloat(g.typeOf(r).dtype) && fromFloat;
+      bool isF = isFloat(g.typeOf(r).dtype);
+      // Integer results are exact; those computed from floats (argmax, a
+      // compare, a cast) may flip with a float rounding difference.
+      m.at(r).accumulation = isF ? len : 0;
+      m.at(r).floatDerived = !isF && fromFloat;
     }
   }
   return m;

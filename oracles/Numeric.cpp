@@ -161,9 +161,13 @@ void judgeInt(OutputReport &r, const Tensor &act, const Tensor &ref,
 }
 
 // References as the judge reads them: floats in f64 (ref) and in the
-// output dtype (target); a no-op for cc::interpret's outputs.
-Tensor as(const Tensor &t, DType d) {
-  return t.dtype() == d ? t : t.convertTo(d);
+// output dtype (target). cc::interpret's outputs already are, and are read
+// in place; others are converted into `holder`.
+const Tensor &as(const Tensor &t, DType d, Tensor &holder) {
+  if (t.dtype() == d)
+    return t;
+  holder = t.convertTo(d);
+  return holder;
 }
 
 OutputReport judgeOne(const OutputSpec &spec, const Tensor &act,
@@ -190,7 +194,9 @@ OutputReport judgeOne(const OutputSpec &spec, const Tensor &act,
   }
   r.relTolerance = o.epsPerStep * epsilon(d) *
                    std::max(1.0, spec.model.accumulation);
-  Tensor e = as(ref, DType::f64), t = as(target, d);
+  Tensor refHolder, targetHolder;
+  const Tensor &e = as(ref, DType::f64, refHolder),
+               &t = as(target, d, targetHolder);
   switch (d) {
   case DType::f16: judgeFloat<DType::f16>(r, act, e, t, o); break;
   case DType::bf16: judgeFloat<DType::bf16>(r, act, e, t, o); break;

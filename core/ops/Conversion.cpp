@@ -284,6 +284,7 @@ void addConversionOps(std::vector<OpDef> &ops) {
   c.summary = "a constant tensor (tosa.const)";
   c.minOperands = c.maxOperands = 0;
   c.dtypes = kAll;
+  c.rounding = Rounding::fixed(0);
   c.attrs = {{"value", AttrKind::Tensor, std::nullopt, "the constant"}};
   c.infer = [](const std::vector<TensorType> &, const Attrs &at)
       -> Expected<std::vector<TensorType>> {
@@ -318,6 +319,7 @@ void addConversionOps(std::vector<OpDef> &ops) {
   cast.summary = "converts the element type (TOSA CAST: round to nearest even, "
                  "saturating float-to-int)";
   cast.dtypes = kAll;
+  cast.rounding = Rounding::fixed(1); // rounds once to the target dtype
   cast.attrs = {{"to", AttrKind::Type, std::nullopt, "result dtype"}};
   cast.infer = [](const std::vector<TensorType> &ops, const Attrs &at)
       -> Expected<std::vector<TensorType>> {
@@ -349,6 +351,7 @@ void addConversionOps(std::vector<OpDef> &ops) {
   r.summary = "integer requantization: (x - input_zp) * multiplier >> shift + "
               "output_zp, saturated (TOSA RESCALE)";
   r.dtypes = kRescaleTypes;
+  r.rounding = Rounding::fixed(0); // integers only
   r.attrs = {
       {"to", AttrKind::Type, std::nullopt, "result dtype (i8, i16, i32)"},
       {"multiplier", AttrKind::Ints, std::nullopt, "one, or one per channel"},

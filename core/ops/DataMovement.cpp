@@ -307,6 +307,7 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     d.summary = summary;
     d.dtypes = std::move(dtypes);
     d.attrs = std::move(attrs);
+    d.rounding = Rounding::fixed(0); // moves values, never rounds
     ops.push_back(std::move(d));
     return ops.back();
   };

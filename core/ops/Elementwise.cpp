@@ -24,6 +24,10 @@ const std::vector<DType> kFloatI32 = {f32, f16, bf16, i32};
 const std::vector<DType> kFloatInt = {f32, f16, bf16, i8, i16, i32};
 const std::vector<DType> kClampTypes = {f32, f16, bf16, i8, i16};
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Ulps of error of a math function as compilers implement it: libm or a
+// polynomial approximation (MLIR's math-polynomial-approximation) is
+// faithful to a few ulps, not correctly rounded.
+constexpr double kApproxUlps = 4;
 
 bool ignoreNaN(const Attrs &attrs) {
   return attrs.getString("nan_mode") == "IGNORE";
@@ -80,6 +84,7 @@ OpDef addOrSub(bool isAdd) {
 OpDef mulOp() {
   OpDef op = elementwiseOp("mul", "elementwise product; i32 may round-shift right",
                            2, kFloatInt, nullptr);
+  op.rounding = Rounding::fixed(1, {1, 1});
   op.attrs = {{"shift", AttrKind::Int, AttrValue(int64_t(0)),
                "i32 only: the product is shifted right by this amount with "
                "rounding (0..63)"}};
@@ -150,6 +155,7 @@ OpDef intdivOp() {
         });
       });
   op.domains = {Domain::Any, Domain::NonZero};
+  op.rounding = Rounding::fixed(0); // integers only
   op.emit = [](EmitContext &ctx, const Node &node) {
     // MLIR renamed tosa.int_div to tosa.intdiv for TOSA 1.0.
     emitOp(ctx, node, ctx.syntaxVersion <= 19 ? "tosa.int_div" : "tosa.intdiv");
@@ -177,6 +183,7 @@ OpDef maxOrMin(bool isMax) {
             });
       });
   op.attrs = {nanModeSpec()};
+  op.rounding = Rounding::fixed(0);
   auto base = op.infer;
   op.infer = [base](const std::vector<TensorType> &ops, const Attrs &attrs)
       -> Expected<std::vector<TensorType>> {
@@ -209,13 +216,14 @@ OpDef powOp() {
         });
       });
   op.domains = {Domain::Positive};
+  op.rounding = Rounding::fixed(kApproxUlps);
   return op;
 }
 
 // --- unary ------------------------------------------------------------------
 
 OpDef absOp() {
-  return elementwiseOp(
+  OpDef op = elementwiseOp(
       "abs", "absolute value", 1, kFloatI32, [](const EvalArgs &args) {
         return floatOrInt(
             args, [](const double *x) { return std::fabs(x[0]); },
@@ -224,6 +232,8 @@ OpDef absOp() {
                                 "abs of the minimum integer overflows");
             });
       });
+  op.rounding = Rounding::fixed(0);
+  return op;
 }
 
 OpDef negateOp() {
@@ -244,6 +254,7 @@ OpDef negateOp() {
               return std::clamp(v, intMin(t), intMax(t));
             });
       });
+  op.rounding = Rounding::fixed(0);
   op.emit = [](EmitContext &ctx, const Node &node) {
     if (ctx.syntaxVersion <= 19) {
       emitOp(ctx, node, "tosa.negate");
@@ -266,6 +277,7 @@ struct FloatUnary {
   const char *summary;
   double (*fn)(double);
   Domain domain; // what the generator should draw to stay in the useful range
+  double ulps;   // error as compilers implement it (Rounding::steps)
 };
 
 // The float-only unary ops, computed in f64 with <cmath>. Their special
@@ -273,24 +285,25 @@ struct FloatUnary {
 // NaN, reciprocal(±0) = ±inf; none is undefined.
 const FloatUnary kFloatUnary[] = {
     {"exp", "e to the power x", [](double x) { return std::exp(x); },
-     Domain::Any},
+     Domain::Any, kApproxUlps},
     {"log", "natural logarithm", [](double x) { return std::log(x); },
-     Domain::Positive},
+     Domain::Positive, kApproxUlps},
     {"tanh", "hyperbolic tangent", [](double x) { return std::tanh(x); },
-     Domain::Any},
+     Domain::Any, kApproxUlps},
     {"sigmoid", "logistic function 1 / (1 + exp(-x))",
-     [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, Domain::Any},
+     [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, Domain::Any,
+     kApproxUlps},
     {"erf", "error function", [](double x) { return std::erf(x); },
-     Domain::Any},
+     Domain::Any, kApproxUlps},
     {"rsqrt", "reciprocal square root",
      [](double x) { return x < 0 ? kNaN : 1.0 / std::sqrt(x); },
-     Domain::Positive},
+     Domain::Positive, kApproxUlps},
     {"reciprocal", "1 / x", [](double x) { return 1.0 / x; },
-     Domain::NonZero},
+     Domain::NonZero, kApproxUlps},
     {"floor", "round toward -inf", [](double x) { return std::floor(x); },
-     Domain::Any},
+     Domain::Any, 0},
     {"ceil", "round toward +inf", [](double x) { return std::ceil(x); },
-     Domain::Any},
+     Domain::Any, 0},
 };
 
 OpDef floatUnaryOp(const FloatUnary &u) {
@@ -301,6 +314,7 @@ OpDef floatUnaryOp(const FloatUnary &u) {
                                  args, [fn](const double *x) { return fn(x[0]); });
                            });
   op.domains = {u.domain};
+  op.rounding = Rounding::fixed(u.ulps);
   return op;
 }
 
@@ -369,6 +383,7 @@ OpDef clampOp() {
                "upper bound, >= min (an integer for integer inputs)"},
               nanModeSpec()};
   op.infer = inferClamp;
+  op.rounding = Rounding::fixed(0);
   op.eval = [](const EvalArgs &args) {
     auto [lo, hi] = clampBounds(args.attrs(), args.resultTypes.at(0).dtype);
     bool ignore = ignoreNaN(args.attrs());
@@ -421,6 +436,7 @@ OpDef selectOp() {
     CC_TRY(requireDType(ops[0], {i1}, "condition"));
     return inferBroadcastOp(ops, 3, dtypes, std::nullopt, 1);
   };
+  op.rounding = Rounding::fixed(0);
   return op;
 }
 

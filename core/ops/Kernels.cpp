@@ -173,6 +173,7 @@ OpDef elementwiseOp(
     return inferBroadcastOp(ops, size_t(arity), dtypes, resultDType);
   };
   op.eval = std::move(eval);
+  op.rounding = Rounding::fixed(1); // correctly rounded, unless replaced
   return op;
 }
 

@@ -321,6 +321,19 @@ Out evalConv(Conv kind, const EvalArgs &e) {
   });
 }
 
+// Products summed into one output element, then the bias. A transposed
+// convolution reaches an output through one kernel tap in every `stride`.
+Rounding convRounding(Conv kind, const Types &ops, const Attrs &at) {
+  ConvGeom g = convGeom(kind, ops[0].shape, ops[1].shape, at);
+  auto taps = [&](int64_t k, const WindowAxis &a) {
+    return kind == Conv::Transpose ? (k + a.stride - 1) / a.stride : k;
+  };
+  double products = double(taps(g.kh, g.ay) * taps(g.kw, g.ax));
+  if (kind != Conv::Depthwise)
+    products *= double(ops[0].shape[3]);
+  return {products + 1, {1, 1}};
+}
+
 Error emitConv(Conv kind, EmitContext &ctx, const Node &node) {
   static const char *names[] = {"conv2d", "depthwise_conv2d", "transpose_conv2d"};
   const Attrs &at = node.attrs;
@@ -532,6 +545,9 @@ void addLinalgOps(std::vector<OpDef> &ops) {
   mm.infer = inferMatmul;
   mm.eval = evalMatmul;
   mm.emit = emitMatmul;
+  mm.rounding = [](const Types &ops, const Attrs &) {
+    return Rounding{double(ops[0].shape[2]), {1, 1}}; // C products summed
+  };
   mm.sampleAttrs = [](Rng &rng, const Types &ops) {
     Attrs at;
     if (ops[0].dtype == kI8) {
@@ -571,6 +587,9 @@ void addLinalgOps(std::vector<OpDef> &ops) {
     d.infer = [kind](const Types &ops, const Attrs &at) { return inferConv(kind, ops, at); };
     d.eval = [kind](const EvalArgs &e) { return evalConv(kind, e); };
     d.emit = [kind](EmitContext &ctx, const Node &n) { return emitConv(kind, ctx, n); };
+    d.rounding = [kind](const Types &ops, const Attrs &at) {
+      return convRounding(kind, ops, at);
+    };
     d.sampleAttrs = [kind](Rng &rng, const Types &ops) { return sampleConv(kind, rng, ops); };
     ops.push_back(std::move(d));
   }
@@ -593,6 +612,11 @@ void addLinalgOps(std::vector<OpDef> &ops) {
     d.infer = [avg](const Types &ops, const Attrs &at) { return inferPool(avg, ops, at); };
     d.eval = [avg](const EvalArgs &e) { return evalPool(avg, e); };
     d.emit = [avg](EmitContext &ctx, const Node &n) { return emitPool(avg, ctx, n); };
+    // avg: the window's sum, then the division; max: exact.
+    d.rounding = [avg](const Types &, const Attrs &at) {
+      const auto &k = at.getInts("kernel");
+      return Rounding{avg ? double(k[0] * k[1]) + 1 : 0, {}};
+    };
     d.sampleAttrs = [avg](Rng &rng, const Types &ops) { return samplePool(avg, rng, ops); };
     ops.push_back(std::move(d));
   }

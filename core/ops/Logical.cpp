@@ -18,7 +18,7 @@ const std::vector<DType> kInt = {i8, i16, i32};
 // EQUAL, GREATER, GREATER_EQUAL: i1 results; a NaN operand compares false,
 // as C++'s ==, > and >= on doubles do.
 template <typename Cmp> OpDef compareOp(const char *name, const char *summary) {
-  return elementwiseOp(
+  OpDef op = elementwiseOp(
       name, summary, 2, {DType::f32, DType::f16, DType::bf16, i32},
       [](const EvalArgs &args) {
         return floatOrInt(
@@ -26,6 +26,8 @@ template <typename Cmp> OpDef compareOp(const char *name, const char *summary) {
             [](const int64_t *x, DType) { return int64_t(Cmp{}(x[0], x[1])); });
       },
       i1);
+  op.rounding = Rounding::fixed(0);
+  return op;
 }
 
 // Integer ops whose result is exact in int64 and wraps to the dtype when
@@ -33,11 +35,13 @@ template <typename Cmp> OpDef compareOp(const char *name, const char *summary) {
 template <typename Fn>
 OpDef intOp(const char *name, const char *summary, int arity,
             std::vector<DType> dtypes, Fn fn) {
-  return elementwiseOp(name, summary, arity, std::move(dtypes),
-                       [fn](const EvalArgs &args) {
-                         return mapElements<int64_t>(
-                             args, [&](const int64_t *x) { return fn(x); });
-                       });
+  OpDef op = elementwiseOp(name, summary, arity, std::move(dtypes),
+                           [fn](const EvalArgs &args) {
+                             return mapElements<int64_t>(
+                                 args, [&](const int64_t *x) { return fn(x); });
+                           });
+  op.rounding = Rounding::fixed(0);
+  return op;
 }
 
 // TOSA 1.0 REQUIREs 0 <= shift < bit width for both shift ops.
@@ -64,6 +68,7 @@ OpDef arithmeticRightShiftOp() {
   op.attrs = {{"round", AttrKind::Bool, AttrValue(false),
                "round to nearest: add the last bit shifted out"}};
   op.domains = {Domain::Any, Domain::ShiftAmount};
+  op.rounding = Rounding::fixed(0);
   op.emit = [](EmitContext &ctx, const Node &node) {
     emitOp(ctx, node, "tosa.arithmetic_right_shift",
            std::string("round = ") +
@@ -92,6 +97,7 @@ OpDef logicalLeftShiftOp() {
         });
       });
   op.domains = {Domain::Any, Domain::ShiftAmount};
+  op.rounding = Rounding::fixed(0);
   return op;
 }
 

@@ -142,6 +142,13 @@ void addReductionOps(std::vector<OpDef> &ops) {
       return inferReduce(fold, ops, at);
     };
     d.eval = [fold](const EvalArgs &a) { return evalReduce(fold, a); };
+    d.rounding = [fold](const std::vector<TensorType> &ops, const Attrs &at) {
+      double n = double(ops[0].shape[size_t(at.getInt("axis"))]);
+      // A product of n terms adds their n relative errors.
+      return fold == Fold::Sum       ? Rounding{n, {}}
+             : fold == Fold::Product ? Rounding{n, {n}}
+                                     : Rounding{0, {}}; // max, min, argmax: exact
+    };
     std::string tosaName = spec.name;
     d.emit = [fold, tosaName](EmitContext &ctx, const Node &node) -> Error {
       std::string props =

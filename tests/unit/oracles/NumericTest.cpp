@@ -220,8 +220,8 @@ TEST(NumericOracle, UlpDistance) {
   EXPECT_EQ(ulpDistance(DType::bf16, 1.0, 2.0), 128u);
 }
 
-// The error model composes accumulation lengths along a hand-built graph
-// (no op table needed: the model only reads ops, shapes and attributes).
+// The error model composes the op table's accumulation lengths along a
+// hand-built graph (declared attribute defaults may be left out).
 TEST(ErrorModel, AccumulationComposesAlongTheGraph) {
   Graph g;
   auto value = [&](const std::string &name, DType d, Shape s, int producer) {
@@ -238,7 +238,9 @@ TEST(ErrorModel, AccumulationComposesAlongTheGraph) {
   axis.set("axis", int64_t(2));
   g.nodes.push_back({"reduce_sum", {mm}, {sum}, axis});
   ValueId r = value("r", DType::f32, {1, 4, 1}, 2);
-  g.nodes.push_back({"reshape", {sum}, {r}, {}});
+  Attrs shape;
+  shape.set("shape", std::vector<int64_t>{1, 4, 1});
+  g.nodes.push_back({"reshape", {sum}, {r}, shape});
   ValueId am = value("am", DType::i32, {1, 4}, 3);
   g.nodes.push_back({"argmax", {mm}, {am}, axis});
   g.outputs = {r, am, a};

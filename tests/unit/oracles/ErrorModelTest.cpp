@@ -1,0 +1,160 @@
+// The oracle's error model reads each op's rounding from the op table: the
+// accumulation lengths it composes, and the tolerances they lead to.
+#include "core/OpTable.h"
+#include "oracles/Numeric.h"
+
+#include <gtest/gtest.h>
+
+using namespace cc;
+
+namespace {
+
+TensorType f32(Shape s) { return {DType::f32, std::move(s)}; }
+
+ValueId add(Graph &g, const std::string &op, std::vector<ValueId> operands,
+            Attrs attrs = {}) {
+  Expected<ValueId> v = g.add(op, std::move(operands), std::move(attrs));
+  EXPECT_TRUE(bool(v)) << op << ": " << v.error().message();
+  return v ? *v : ValueId(0);
+}
+
+Attrs axis(int64_t a) {
+  Attrs at;
+  at.set("axis", a);
+  return at;
+}
+
+Attrs ints(const std::string &name, std::vector<int64_t> v, Attrs at = {}) {
+  at.set(name, std::move(v));
+  return at;
+}
+
+} // namespace
+
+TEST(ErrorModel, EveryOpStatesItsRounding) {
+  for (const OpDef &op : allOps())
+    EXPECT_TRUE(bool(op.rounding)) << op.name;
+}
+
+TEST(ErrorModel, LongReductionGetsAWiderToleranceThanAnAdd) {
+  Graph g;
+  ValueId x = g.addInput("x", f32({2, 4096}));
+  ValueId sum = add(g, "reduce_sum", {x}, axis(1));
+  ValueId twice = add(g, "add", {x, x});
+  g.addOutput(sum);
+  g.addOutput(twice);
+  std::vector<OutputSpec> specs = outputSpecs(g);
+  ASSERT_EQ(specs.size(), 2u);
+  EXPECT_EQ(specs[0].model.accumulation, 4096);
+  EXPECT_EQ(specs[1].model.accumulation, 1);
+
+  // The same relative error of 1e-4 on one element of each output: within
+  // a 4096-term sum's tolerance, far beyond one rounding's.
+  auto judgeWithError = [&](size_t out, Shape shape) {
+    Tensor ref(DType::f64, shape), target(DType::f32, shape),
+        actual(DType::f32, shape);
+    for (int64_t i = 0; i < ref.size(); ++i) {
+      double v = 100.0 + double(i);
+      ref.setF(i, v);
+      target.setF(i, v);
+      actual.setF(i, i == 0 ? v * (1 + 1e-4) : v);
+    }
+    return judgeNumeric({specs[out]}, {actual}, {ref}, {target}).outputs[0];
+  };
+  OutputReport longSum = judgeWithError(0, {2, 1});
+  OutputReport one = judgeWithError(1, {2, 4096});
+  EXPECT_TRUE(longSum.ok) << longSum.first.reason;
+  EXPECT_FALSE(one.ok);
+  EXPECT_DOUBLE_EQ(longSum.relTolerance, 4096 * one.relTolerance);
+}
+
+TEST(ErrorModel, ProductsAddTheirFactorsErrors) {
+  Graph g;
+  ValueId x = g.addInput("x", f32({3, 8}));
+  ValueId y = g.addInput("y", f32({3, 5}));
+  ValueId sx = add(g, "reduce_sum", {x}, axis(1)); // 8
+  ValueId sy = add(g, "reduce_sum", {y}, axis(1)); // 5
+  ValueId prod = add(g, "mul", {sx, sy});
+  ValueId sum = add(g, "add", {sx, sy});
+  ValueId p = add(g, "reduce_product", {prod}, axis(0));
+  std::vector<ValueErrorModel> m = analyzeErrors(g);
+  EXPECT_EQ(m[prod].accumulation, 8 + 5 + 1);
+  EXPECT_EQ(m[sum].accumulation, 8 + 1); // a sum keeps the larger error
+  EXPECT_EQ(m[p].accumulation, 3 * 14 + 3);
+}
+
+TEST(ErrorModel, ExactAndApproximatedOps) {
+  Graph g;
+  ValueId x = g.addInput("x", f32({1, 4, 4, 2}));
+  ValueId s = add(g, "reduce_sum", {x}, axis(3)); // 2
+  ValueId t = add(g, "transpose", {s}, ints("perms", {0, 2, 1, 3}));
+  ValueId mp = add(g, "max_pool2d", {t}, ints("kernel", {2, 2}));
+  ValueId e = add(g, "exp", {mp});
+  ValueId f = add(g, "floor", {e});
+  std::vector<ValueErrorModel> m = analyzeErrors(g);
+  EXPECT_EQ(m[t].accumulation, 2);
+  EXPECT_EQ(m[mp].accumulation, 2);
+  EXPECT_GT(m[e].accumulation, m[mp].accumulation + 1); // a few ulps
+  EXPECT_EQ(m[f].accumulation, m[e].accumulation);
+}
+
+TEST(ErrorModel, ConvolutionsCountTheTapsOfOneOutput) {
+  Graph g;
+  ValueId x = g.addInput("x", f32({1, 5, 5, 3}));
+  ValueId w = g.addInput("w", f32({4, 3, 3, 3}));     // [O,KH,KW,C]
+  ValueId dw = g.addInput("dw", f32({3, 3, 3, 2}));   // [KH,KW,C,M]
+  ValueId b4 = g.addInput("b4", f32({4}));
+  ValueId b6 = g.addInput("b6", f32({6}));
+  ValueId conv = add(g, "conv2d", {x, w, b4});
+  ValueId depth = add(g, "depthwise_conv2d", {x, dw, b6});
+  ValueId tr1 = add(g, "transpose_conv2d", {x, w, b4});
+  ValueId tr2 = add(g, "transpose_conv2d", {x, w, b4}, ints("stride", {2, 2}));
+  ValueId pool = add(g, "avg_pool2d", {x}, ints("kernel", {2, 3}));
+  std::vector<ValueErrorModel> m = analyzeErrors(g);
+  EXPECT_EQ(m[conv].accumulation, 3 * 3 * 3 + 1);
+  EXPECT_EQ(m[depth].accumulation, 3 * 3 + 1);
+  EXPECT_EQ(m[tr1].accumulation, 3 * 3 * 3 + 1);
+  // With stride 2, at most 2 of the 3 kernel rows (and columns) reach an
+  // output element.
+  EXPECT_EQ(m[tr2].accumulation, 2 * 2 * 3 + 1);
+  EXPECT_EQ(m[pool].accumulation, 2 * 3 + 1);
+}
+
+TEST(ErrorModel, IntegersFromFloatsAreFloatDerived) {
+  Graph g;
+  ValueId x = g.addInput("x", f32({4}));
+  ValueId i = g.addInput("i", {DType::i32, {4}});
+  Attrs to;
+  to.set("to", DType::i32);
+  ValueId c = add(g, "cast", {x}, to);
+  ValueId gt = add(g, "greater", {x, x});
+  ValueId viaInt = add(g, "add", {c, i});
+  ValueId pure = add(g, "add", {i, i});
+  std::vector<ValueErrorModel> m = analyzeErrors(g);
+  EXPECT_TRUE(m[c].floatDerived);
+  EXPECT_TRUE(m[gt].floatDerived);
+  EXPECT_TRUE(m[viaInt].floatDerived);
+  EXPECT_FALSE(m[pure].floatDerived);
+  for (ValueId v : {c, gt, viaInt, pure})
+    EXPECT_EQ(m[v].accumulation, 0);
+}
+
+TEST(ErrorModel, InvalidNodesCountAsOneRounding) {
+  // The oracle judges whatever graph it is given: an unknown op, or a
+  // known one whose attributes its rule could not read, is one rounding.
+  Graph g;
+  ValueId x = g.addInput("x", f32({2, 3}));
+  auto raw = [&](const std::string &op, Attrs attrs) {
+    g.values.push_back({op, f32({2, 1}), int32_t(g.nodes.size())});
+    ValueId r = ValueId(g.values.size() - 1);
+    g.nodes.push_back({op, {x}, {r}, std::move(attrs)});
+    return r;
+  };
+  ValueId unknown = raw("frobnicate", {});
+  ValueId noAxis = raw("reduce_sum", {});
+  ValueId badAxis = raw("reduce_sum", axis(7));
+  std::vector<ValueErrorModel> m = analyzeErrors(g);
+  EXPECT_EQ(m[unknown].accumulation, 1);
+  EXPECT_EQ(m[noAxis].accumulation, 1);
+  EXPECT_EQ(m[badAxis].accumulation, 1);
+}
