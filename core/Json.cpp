@@ -334,27 +334,25 @@ Expected<Graph> graphFromJson(const json &j) {
   return g;
 }
 
+namespace {
+// Parses JSON text, or an error saying where it breaks.
+Expected<json> parseJson(const std::string &text) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error &e) {
+    return makeError("malformed JSON at byte " + std::to_string(e.byte));
+  }
+}
+} // namespace
+
 Expected<Graph> parseGraph(const std::string &text) {
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded())
-    return makeError("malformed JSON");
+  CC_ASSIGN(j, parseJson(text));
   return graphFromJson(j);
 }
 
 Expected<Graph> loadGraph(const std::string &path) {
   CC_ASSIGN(text, readFile(path));
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    // Re-parse with exceptions only to report where the JSON breaks.
-    try {
-      (void)json::parse(text);
-    } catch (const json::parse_error &e) {
-      return makeError(path + ": malformed JSON at byte " +
-                       std::to_string(e.byte));
-    }
-    return makeError(path + ": malformed JSON");
-  }
-  auto g = graphFromJson(j);
+  auto g = parseGraph(text);
   if (!g)
     return g.error().withContext(path);
   return g;

@@ -34,6 +34,8 @@ enum class Domain {
   NonNegative,  // >= 0
   ShiftAmount,  // 0 <= x < bit width of the element type
   Index,        // valid index into the gathered axis (gather)
+  Finite,       // not Inf or NaN (conv weights, which may meet padding taps
+                // that TOSA lets an implementation multiply: 0 * Inf)
 };
 
 struct AttrSpec {

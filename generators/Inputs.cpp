@@ -16,6 +16,7 @@ struct Constraint {
   bool positive = false;
   bool nonZero = false;
   bool nonNegative = false;
+  bool finite = false;
   int64_t limit = std::numeric_limits<int64_t>::max(); // values < limit
 };
 
@@ -33,6 +34,7 @@ Constraint constraintOf(const Graph &g, ValueId input) {
       case Domain::Positive: c.positive = true; break;
       case Domain::NonZero: c.nonZero = true; break;
       case Domain::NonNegative: c.nonNegative = true; break;
+      case Domain::Finite: c.finite = true; break;
       case Domain::ShiftAmount:
         c.nonNegative = true;
         c.limit = std::min<int64_t>(c.limit,
@@ -52,7 +54,7 @@ Constraint constraintOf(const Graph &g, ValueId input) {
 }
 
 bool unconstrained(const Constraint &c) {
-  return !c.positive && !c.nonZero && !c.nonNegative &&
+  return !c.positive && !c.nonZero && !c.nonNegative && !c.finite &&
          c.limit == std::numeric_limits<int64_t>::max();
 }
 

@@ -575,6 +575,7 @@ void addLinalgOps(std::vector<OpDef> &ops) {
     d.summary = spec.summary;
     d.minOperands = d.maxOperands = 3;
     d.dtypes = {kF32, kF16, kBF16, kI8};
+    d.domains = {Domain::Any, Domain::Finite};
     if (kind == Conv::Transpose)
       d.attrs = {ints("out_pad", std::vector<int64_t>{0, 0, 0, 0}, "[top,bottom,left,right]"),
                  ints("stride", std::vector<int64_t>{1, 1}, "[y,x]")};

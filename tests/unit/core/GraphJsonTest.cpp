@@ -48,7 +48,7 @@ TEST(GraphJson, ParsesAndRoundTrips) {
 }
 
 TEST(GraphJson, ClearErrors) {
-  EXPECT_EQ(errorOf("{"), "malformed JSON");
+  EXPECT_EQ(errorOf("{"), "malformed JSON at byte 2");
   EXPECT_NE(errorOf(replaced(kMlp, "\"add\"", "\"addd\"")).find("unknown op 'addd'"),
             std::string::npos);
   EXPECT_NE(errorOf(replaced(kMlp, "\"version\": 1", "\"version\": 9")).find("version 9"),
