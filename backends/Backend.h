@@ -30,6 +30,10 @@ using StageTimes = std::map<std::string, double>;
 struct RunOptions {
   double timeoutSeconds = 30;
   StageTimes *times = nullptr; // filled when non-null
+  // Run the compiler under test in a forked worker process, so that its
+  // crash or hang becomes a finding instead of killing crosscheck. A harness
+  // that runs cases in its own workers may turn it off.
+  bool isolate = true;
 };
 
 // Failure codes a backend reports besides ErrorCode::{Undefined,Unsupported}:

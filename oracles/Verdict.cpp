@@ -59,6 +59,25 @@ std::string stableDetail(const std::string &message) {
   }
   return out;
 }
+// The stage the MLIR backend names: "pass NAME failed", "... in pass NAME",
+// "... in execute" (JIT-compiled code), "in jit" (LLVM); empty if none.
+std::string stageOf(const std::string &line) {
+  auto wordAfter = [&](const std::string &prefix) -> std::string {
+    size_t at = line.find(prefix);
+    if (at == std::string::npos)
+      return "";
+    size_t begin = at + prefix.size();
+    return line.substr(begin, line.find(' ', begin) - begin);
+  };
+  if (line.starts_with("pass "))
+    return wordAfter("pass ");
+  if (std::string pass = wordAfter(" in pass "); !pass.empty())
+    return pass;
+  for (const char *stage : {"execute", "jit", "parse"})
+    if (line.find(std::string(" in ") + stage + " ") != std::string::npos)
+      return stage;
+  return "";
+}
 } // namespace
 
 std::string_view kindName(Kind k) {
@@ -84,15 +103,18 @@ Finding compilerFailureFinding(const std::string &backend,
                                const std::string &errorCode,
                                const std::string &message) {
   Kind kind = Kind::PassFailure;
+  // A crash's stack may name the verifier: the crash comes first.
   if (errorCode == ErrorCode::Timeout)
     kind = Kind::Timeout;
+  else if (contains(message, "crashed with signal"))
+    kind = Kind::Crash;
   else if (contains(message, "verif"))
     kind = Kind::Verifier;
   else if (contains(message, "crash") || contains(message, "signal") ||
            contains(message, "core dumped"))
     kind = Kind::Crash;
   std::string line = oneLine(message);
-  Signature sig{kind, backend, "", stableDetail(line)};
+  Signature sig{kind, backend, stageOf(line), stableDetail(line)};
   return Finding{sig, std::string(kindName(kind)) + ": " + line};
 }
 

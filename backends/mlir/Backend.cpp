@@ -3,6 +3,7 @@
 #include "backends/mlir/Internal.h"
 #include "backends/mlir/MlirBackend.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -59,18 +60,20 @@ public:
     LowerRequest req{&text, Origin::Crosscheck, "emitted module", g.name,
                      pipeline, llvmOptLevel};
     if (command.empty())
-      return mlirbackend::lowerAndRun(req, outputTypes(g), inputs,
-                                      options.times);
+      return mlirbackend::lowerAndRun(req, outputTypes(g), inputs, options);
 
     start = std::chrono::steady_clock::now();
     CC_ASSIGN(external, runExternal(text, options.timeoutSeconds));
+    double took = secondsSince(start);
     if (options.times)
-      (*options.times)["external"] += secondsSince(start);
+      (*options.times)["external"] += took;
     req.module = &external;
     req.origin = Origin::External;
     req.originName = "output of '" + command + "'";
-    return mlirbackend::lowerAndRun(req, outputTypes(g), inputs,
-                                    options.times);
+    // The time limit covers the whole run.
+    RunOptions rest = options;
+    rest.timeoutSeconds = std::max(options.timeoutSeconds - took, 0.001);
+    return mlirbackend::lowerAndRun(req, outputTypes(g), inputs, rest);
   }
 
 private:
@@ -93,6 +96,13 @@ private:
                                 std::to_string(sig) + " (" + strsignal(sig) +
                                 "); stderr: " + tail(r.err),
                             ErrorCode::CompilerFailure);
+    // The shell's "command not found" (127) and "not executable" (126) are
+    // a setup error of the user, not a bug of the compiler under test.
+    if (r.exitCode == 126 || r.exitCode == 127)
+      return makeError(who + " could not be run (" +
+                       (r.exitCode == 127 ? "command not found"
+                                          : "not executable") +
+                       "): " + tail(r.err));
     if (r.exitCode != 0)
       return Error::failure(who + " failed with exit status " +
                                 std::to_string(r.exitCode) +
@@ -184,7 +194,7 @@ Expected<Outputs> runMlirModule(const std::string &module,
                                 const RunOptions &options) {
   LowerRequest req{&module, Origin::Crosscheck, "input module", funcName,
                    pipeline, llvmOptLevel};
-  return mlirbackend::lowerAndRun(req, resultTypes, inputs, options.times);
+  return mlirbackend::lowerAndRun(req, resultTypes, inputs, options);
 }
 
 } // namespace cc

@@ -5,6 +5,7 @@
 
 #include "backends/Backend.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,25 +24,52 @@ struct LowerRequest {
   std::string funcName;                // function to run
   std::string pipeline;                // textual pass pipeline
   int llvmOptLevel = 0;
+  // Told the stage about to run: "parse", "pass NAME", "jit", "execute"
+  // (the isolated worker keeps it where a crash or timeout can name it).
+  void (*onStage)(const char *stage) = nullptr;
 };
 
+// Passes, native target, runtime libraries: once per process. Called before
+// forking so that workers start ready.
+void initializeMlir();
+
 // Parses, lowers with the pipeline, JIT-compiles and runs funcName on the
-// inputs; outputs are preallocated with resultTypes. Records "lower", "jit"
-// and "execute" into times when non-null.
+// inputs in this process; outputs are preallocated with resultTypes.
+// Records "lower", "jit" and "execute" into times when non-null.
+Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
+                                       const std::vector<TensorType> &resultTypes,
+                                       const Inputs &inputs, StageTimes *times);
+
+// The same in a forked worker when options.isolate (Isolate.cpp): a crash
+// is ErrorCode::CompilerFailure naming the signal, the stage and the stack,
+// a run past options.timeoutSeconds is ErrorCode::Timeout. Adds the
+// worker's overhead to options.times as "isolate".
 Expected<Outputs> lowerAndRun(const LowerRequest &req,
                               const std::vector<TensorType> &resultTypes,
-                              const Inputs &inputs, StageTimes *times);
+                              const Inputs &inputs, const RunOptions &options);
 
 // Checks that a pipeline string parses against the registered passes.
 Error checkPipeline(const std::string &pipeline);
 
-// Result of a shell command run with a time limit.
+// Result of a child process run with a time limit.
 struct ProcessResult {
   int exitCode = 0;  // when it exited normally
   int signal = 0;    // when it was killed by a signal (0 if not)
   bool timedOut = false;
   std::string out, err;
 };
+
+// Forks a child whose stdin reads stdinText and whose stderr is captured
+// into ProcessResult::err; `child` runs in it with the write end of a pipe
+// captured into ProcessResult::out and returns the exit status. Kills the
+// child (its process group with ownProcessGroup) after timeoutSeconds.
+struct ChildOptions {
+  std::string stdinText;
+  bool ownProcessGroup = true; // a shell's whole command line dies with it
+};
+Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
+                                 const ChildOptions &options,
+                                 double timeoutSeconds);
 
 // Runs `/bin/sh -c command` with stdinText on its standard input, capturing
 // stdout and stderr; kills its process group after timeoutSeconds.

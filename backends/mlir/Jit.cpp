@@ -30,17 +30,7 @@
 
 namespace cc::mlirbackend {
 
-namespace {
-using Clock = std::chrono::steady_clock;
-
-void record(StageTimes *times, const char *stage, Clock::time_point start) {
-  if (times)
-    (*times)[stage] +=
-        std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// Passes, native target: once per process.
-void initializeOnce() {
+void initializeMlir() {
   static const bool done = [] {
     mlir::registerAllPasses();
     llvm::InitializeNativeTarget();
@@ -53,8 +43,17 @@ void initializeOnce() {
   (void)done;
 }
 
+namespace {
+using Clock = std::chrono::steady_clock;
+
+void record(StageTimes *times, const char *stage, Clock::time_point start) {
+  if (times)
+    (*times)[stage] +=
+        std::chrono::duration<double>(Clock::now() - start).count();
+}
+
 std::unique_ptr<mlir::MLIRContext> makeContext() {
-  initializeOnce();
+  initializeMlir();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
@@ -116,6 +115,34 @@ struct FailedPassRecorder : public mlir::PassInstrumentation {
                                             : pass->getArgument().str();
   }
 };
+
+// Reports each pass as the current stage ("pass NAME"); nested pass
+// managers run in a stack discipline (threading is disabled).
+class StageReporter : public mlir::PassInstrumentation {
+public:
+  explicit StageReporter(void (*onStage)(const char *)) : onStage(onStage) {}
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
+    stack.push_back("pass " + (pass->getArgument().empty()
+                                   ? pass->getName().str()
+                                   : pass->getArgument().str()));
+    onStage(stack.back().c_str());
+  }
+  void runAfterPass(mlir::Pass *, mlir::Operation *) override { pop(); }
+  void runAfterPassFailed(mlir::Pass *, mlir::Operation *) override { pop(); }
+
+private:
+  void pop() {
+    stack.pop_back();
+    onStage(stack.empty() ? "lower" : stack.back().c_str());
+  }
+  void (*onStage)(const char *);
+  std::vector<std::string> stack;
+};
+
+void reportStage(const LowerRequest &req, const char *stage) {
+  if (req.onStage)
+    req.onStage(stage);
+}
 
 // Pipelines may omit the outer "builtin.module(...)".
 const char *const kAnchor = "builtin.module(";
@@ -273,10 +300,11 @@ Error checkPipeline(const std::string &pipeline) {
   return parsePipelineInto(pipeline, pm);
 }
 
-Expected<Outputs> lowerAndRun(const LowerRequest &req,
-                              const std::vector<TensorType> &resultTypes,
-                              const Inputs &inputs, StageTimes *times) {
+Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
+                                       const std::vector<TensorType> &resultTypes,
+                                       const Inputs &inputs, StageTimes *times) {
   auto start = Clock::now();
+  reportStage(req, "parse");
   auto ctx = makeContext();
   DiagnosticCapture diags(*ctx);
 
@@ -299,6 +327,8 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
   CC_TRY(parsePipelineInto(req.pipeline, pm));
   std::string failedPass;
   pm.addInstrumentation(std::make_unique<FailedPassRecorder>(&failedPass));
+  if (req.onStage)
+    pm.addInstrumentation(std::make_unique<StageReporter>(req.onStage));
   if (mlir::failed(pm.run(*module)))
     return compilerFailure(
         "pass " + (failedPass.empty() ? std::string("pipeline") : failedPass) +
@@ -306,6 +336,7 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
   record(times, "lower", start);
 
   start = Clock::now();
+  reportStage(req, "jit");
   std::string ciface = "_mlir_ciface_" + req.funcName;
   CC_TRY(checkSignature(*module, ciface, inputs.size() + resultTypes.size()));
   CC_TRY(checkExternalSymbols(*module));
@@ -348,6 +379,7 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
     argValues.push_back(d.data());
   for (void *&v : argValues)
     args.push_back(&v);
+  reportStage(req, "execute");
   (*entry)(args.data());
   record(times, "execute", start);
   return outputs;

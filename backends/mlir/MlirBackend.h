@@ -44,14 +44,20 @@ const std::vector<NamedPipeline> &namedPipelines();
 // An invalid spec or pipeline string is an error that says what is wrong.
 // mlir-ext failures: a crash (signal) or non-zero exit is
 // ErrorCode::CompilerFailure, a hang past RunOptions::timeoutSeconds is
-// ErrorCode::Timeout.
+// ErrorCode::Timeout; a command the shell cannot run (exit status 127 or
+// 126) is a plain error.
+// Lowering, JIT compilation and execution run in a forked worker unless
+// RunOptions::isolate is false: a crash there is ErrorCode::CompilerFailure
+// naming the signal, the stage ("pass NAME", "jit", "execute") and a short
+// stack, a run past RunOptions::timeoutSeconds is ErrorCode::Timeout.
 Expected<std::unique_ptr<Backend>> makeMlirBackend(const std::string &spec);
 
 // Lowers an MLIR module (TOSA or partly lowered) with `pipeline` (textual,
 // from its input to the LLVM dialect, results as out-params) and runs
 // @funcName on the inputs; its results must have resultTypes. A module that
-// does not parse or verify is a plain error; a failing pass or JIT is
-// ErrorCode::CompilerFailure. For hand-written modules and tools.
+// does not parse or verify is a plain error; a failing or crashing pass, JIT
+// or run is ErrorCode::CompilerFailure, a hang ErrorCode::Timeout (isolated
+// as above). For hand-written modules and tools.
 Expected<Outputs> runMlirModule(const std::string &module,
                                 const std::string &funcName,
                                 const std::vector<TensorType> &resultTypes,

@@ -47,9 +47,12 @@ std::vector<NamedPipeline> makePipelines() {
        "builtin.module(func.func(" + lower + ")," + kBufferize +
            ",func.func(convert-linalg-to-loops),"
            // libm for every math op, unlike the other pipelines; libm has
-           // no rsqrtf, which convert-math-to-libm would call.
-           "math-expand-ops{ops=rsqrt},math-extend-to-supported-types,"
-           "convert-math-to-libm," +
+           // no rsqrtf, which convert-math-to-libm would call. That pass
+           // rejects every math op it cannot call libm for: math.ctlz (from
+           // integer avg_pool2d), ipowi and fpowi become software
+           // implementations first.
+           "math-expand-ops{ops=rsqrt},convert-math-to-funcs{convert-ctlz},"
+           "math-extend-to-supported-types,convert-math-to-libm," +
            kToLlvm + ")",
        0},
       {"tosa-O3",

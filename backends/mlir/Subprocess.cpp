@@ -1,6 +1,7 @@
-// Runs an external compiler as a subprocess with a time limit.
+// Child processes with a time limit: external compilers, isolated workers.
 #include "backends/mlir/Internal.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -56,8 +57,8 @@ private:
 };
 } // namespace
 
-Expected<ProcessResult> runShell(const std::string &command,
-                                 const std::string &stdinText,
+Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
+                                 const ChildOptions &options,
                                  double timeoutSeconds) {
   SigpipeGuard guard;
   Pipe in, out, err;
@@ -68,18 +69,21 @@ Expected<ProcessResult> runShell(const std::string &command,
   if (pid < 0)
     return sysError("cannot fork");
   if (pid == 0) {
-    // Own process group, so a timeout kills the whole command line.
-    setpgid(0, 0);
+    if (options.ownProcessGroup)
+      setpgid(0, 0);
     dup2(in.fd[0], 0);
-    dup2(out.fd[1], 1);
     dup2(err.fd[1], 2);
     sigset_t none;
     sigemptyset(&none);
     pthread_sigmask(SIG_SETMASK, &none, nullptr);
-    execl("/bin/sh", "sh", "-c", command.c_str(), (char *)nullptr);
-    _exit(127);
+    // _exit: the parent's atexit handlers and stdio buffers are not ours.
+    _exit(child(out.fd[1]));
   }
-  setpgid(pid, pid); // also here, to win the race with kill() below
+  // Also here, to win the race with kill() below.
+  if (options.ownProcessGroup)
+    setpgid(pid, pid);
+  const std::string &stdinText = options.stdinText;
+  auto killChild = [&] { kill(options.ownProcessGroup ? -pid : pid, SIGKILL); };
   in.close(0);
   out.close(1);
   err.close(1);
@@ -106,7 +110,7 @@ Expected<ProcessResult> runShell(const std::string &command,
     if (poll(fds, 3, int(std::min<long long>(left, 1000))) < 0) {
       if (errno == EINTR)
         continue;
-      kill(-pid, SIGKILL);
+      killChild();
       waitpid(pid, nullptr, 0);
       return sysError("poll failed");
     }
@@ -133,10 +137,13 @@ Expected<ProcessResult> runShell(const std::string &command,
     }
   }
   if (result.timedOut)
-    kill(-pid, SIGKILL);
+    killChild();
   // The outputs are closed; the command may still be running (it closed
   // them early), so wait for it within the deadline too.
   int status = 0;
+  // Backs off from 0.1 ms: an isolated worker usually exits right after
+  // closing its pipes, and every run pays this wait.
+  useconds_t pause = 100;
   while (true) {
     pid_t r = waitpid(pid, &status, result.timedOut ? 0 : WNOHANG);
     if (r == pid)
@@ -145,9 +152,10 @@ Expected<ProcessResult> runShell(const std::string &command,
       return sysError("waitpid failed");
     if (std::chrono::steady_clock::now() >= deadline) {
       result.timedOut = true;
-      kill(-pid, SIGKILL);
+      killChild();
     } else if (r == 0) {
-      usleep(10000);
+      usleep(pause);
+      pause = std::min<useconds_t>(pause * 2, 10000);
     }
   }
   if (WIFSIGNALED(status) && !result.timedOut)
@@ -155,6 +163,18 @@ Expected<ProcessResult> runShell(const std::string &command,
   else if (WIFEXITED(status))
     result.exitCode = WEXITSTATUS(status);
   return result;
+}
+
+Expected<ProcessResult> runShell(const std::string &command,
+                                 const std::string &stdinText,
+                                 double timeoutSeconds) {
+  auto shell = [&](int outFd) {
+    dup2(outFd, 1);
+    execl("/bin/sh", "sh", "-c", command.c_str(), (char *)nullptr);
+    return 127;
+  };
+  return runChild(shell, {stdinText, /*ownProcessGroup=*/true},
+                  timeoutSeconds);
 }
 
 } // namespace cc::mlirbackend

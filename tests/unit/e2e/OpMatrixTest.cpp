@@ -1,11 +1,13 @@
-// Every op of the table, in every dtype it allows, through both named
-// pipelines: the compiled result must agree with the reference interpreter
-// under the numeric oracle. This is the op x dtype matrix of the README.
+// Every op of the table, in every dtype it allows, through every named
+// pipeline: the compiled result must agree with the reference interpreter
+// under the numeric oracle (the differential check), except for the known
+// compiler bugs listed below, whose findings must still show up. This is the
+// op x dtype matrix of the README.
 #include "backends/mlir/MlirBackend.h"
-#include "backends/ref/Interpreter.h"
 #include "core/OpTable.h"
 #include "generators/Inputs.h"
-#include "oracles/Numeric.h"
+#include "oracles/Differential.h"
+#include "tests/unit/mlir/KnownBugs.h"
 
 #include <gtest/gtest.h>
 
@@ -94,6 +96,18 @@ std::optional<Graph> singleOpGraph(const OpDef &op, DType d, uint64_t seed) {
   return std::nullopt;
 }
 
+// Compiler bugs the matrix finds today (see tests/unit/mlir/KnownBugs.h).
+const test::KnownBug kKnownBugs[] = {
+    {"intdiv_i32", "tosa-O3", Kind::Crash,
+     "affine-super-vectorize widens arith.divsi onto out-of-bounds lanes whose "
+     "divisor is the poison padding: SIGFPE",
+     "affine-super-vectorize-divsi-padding"},
+    {"ceil_bf16", "tosa-O1-expand", Kind::Miscompile,
+     "LLVM x86 isel folds copysign(1.0, widened bf16 load) of math-expand-ops' "
+     "ceil to +1.0: negative results lose their sign",
+     "llvm-x86-copysign-bf16-load"},
+};
+
 struct MatrixCase {
   std::string op;
   DType dtype;
@@ -109,8 +123,8 @@ std::vector<MatrixCase> allCases() {
   for (const OpDef &op : allOps())
     for (DType d : kGraphDTypes)
       if (op.name == "const" || op.allows(d))
-        for (const char *p : {"tosa-O0", "tosa-O3"})
-          cases.push_back({op.name, d, p});
+        for (const NamedPipeline &p : namedPipelines())
+          cases.push_back({op.name, d, p.name});
   return cases;
 }
 
@@ -122,6 +136,8 @@ TEST_P(OpMatrix, CompiledAgreesWithReference) {
   ASSERT_NE(op, nullptr);
   auto backend = makeMlirBackend("mlir:" + c.pipeline);
   ASSERT_TRUE(backend) << backend.error().message();
+  test::CaseFindings findings(test::findKnownBug(
+      kKnownBugs, c.op + "_" + std::string(dtypeName(c.dtype)), c.pipeline));
   // Several seeds: attributes and inputs differ per seed.
   int judged = 0;
   for (uint64_t seed = 1; seed <= 3; ++seed) {
@@ -129,19 +145,15 @@ TEST_P(OpMatrix, CompiledAgreesWithReference) {
     ASSERT_TRUE(g) << "no valid one-op graph for " << c.op << " in "
                    << dtypeName(c.dtype);
     Inputs inputs = makeInputs(*g, seed);
-    auto ref = interpret(*g, inputs, Precision::F64);
-    if (!ref && ref.error().code() == ErrorCode::Undefined)
+    auto r = runDifferential(*g, inputs, **backend);
+    if (!r && r.error().code() == ErrorCode::Undefined)
       continue; // the input generator cannot yet avoid every undefined case
-    ASSERT_TRUE(ref) << ref.error().message();
-    auto refTarget = interpret(*g, inputs, Precision::Target);
-    ASSERT_TRUE(refTarget) << refTarget.error().message();
-    auto out = (*backend)->run(*g, inputs, RunOptions{});
-    ASSERT_TRUE(out) << "seed " << seed << ": " << out.error().message();
-    NumericReport report = judgeNumeric(*g, *out, *ref, *refTarget);
-    EXPECT_TRUE(report.ok) << "seed " << seed << ": " << report.summary();
+    ASSERT_TRUE(r) << "seed " << seed << ": " << r.error().message();
+    findings.add("seed " + std::to_string(seed), r->verdict);
     ++judged;
   }
   EXPECT_GT(judged, 0) << "every seed hit undefined behaviour";
+  findings.finish();
 }
 
 INSTANTIATE_TEST_SUITE_P(

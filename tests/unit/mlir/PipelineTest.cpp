@@ -110,11 +110,18 @@ func.func @f(%a: tensor<1x1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x1x2xf32> {
   return %0 : tensor<1x1x1x1x1x1x1x2xf32>
 })";
   TensorType type{DType::f32, {1, 1, 1, 1, 1, 1, 1, 2}};
-  auto out = runMlirModule(
-      module, "f", {type}, {Tensor(type)},
-      "builtin.module(tosa-attach-target{level=8k},tosa-validate)", 0);
+  std::string pipeline =
+      "builtin.module(tosa-attach-target{level=8k},tosa-validate)";
+  auto out = runMlirModule(module, "f", {type}, {Tensor(type)}, pipeline, 0);
   expectFailure(out, ErrorCode::CompilerFailure, "pass tosa-validate failed");
   expectFailure(out, ErrorCode::CompilerFailure, "MAX_RANK");
+  // The isolated worker (the default) passes the failure on unchanged.
+  RunOptions inProcess;
+  inProcess.isolate = false;
+  auto direct =
+      runMlirModule(module, "f", {type}, {Tensor(type)}, pipeline, 0, inProcess);
+  expectFailure(direct, ErrorCode::CompilerFailure, "pass tosa-validate failed");
+  EXPECT_EQ(direct.error().message(), out.error().message());
 }
 
 TEST(MlirRun, CallsToMissingFunctionsAreACompilerFailure) {
@@ -203,6 +210,15 @@ TEST(MlirExternal, HangIsATimeout) {
 TEST(MlirExternal, NonZeroExitIsACompilerFailureWithStderr) {
   expectFailure(runSpec("mlir-ext:mlir-opt-22 --no-such-flag"),
                 ErrorCode::CompilerFailure, "no-such-flag");
+}
+
+TEST(MlirExternal, CommandThatCannotRunIsAPlainError) {
+  // The shell's exit status 127 (not found) and 126 (not executable) mean a
+  // wrong spec, not a compiler bug: no CompilerFailure code.
+  auto missing = runSpec("mlir-ext:no-such-compiler-for-crosscheck --x");
+  expectFailure(missing, "", "command not found");
+  expectFailure(missing, "", "no-such-compiler-for-crosscheck");
+  expectFailure(runSpec("mlir-ext:/dev/null"), "", "not executable");
 }
 
 TEST(MlirExternal, InvalidOutputIsAFinding) {

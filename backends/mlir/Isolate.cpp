@@ -1,0 +1,366 @@
+// Runs the lowering, JIT compilation and execution of one case in a forked
+// worker process: a crash or hang of the compiler under test (in a pass, in
+// LLVM, or in the compiled code) becomes a finding that names the signal,
+// the stage and a short stack, instead of taking crosscheck down.
+//
+// The worker is forked from this process, so it inherits the registered
+// passes and loaded libraries and creates its MLIRContext (threading
+// disabled) itself. Fork from a single-threaded parent: locks held by other
+// threads at fork time would stay locked in the worker.
+#include "backends/mlir/Internal.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cxxabi.h>
+#include <execinfo.h>
+#include <string_view>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+namespace cc::mlirbackend {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+// Lives in MAP_SHARED memory: the worker writes the stage it is in, the
+// parent reads it after the worker crashed or was killed.
+struct SharedStage {
+  char name[256];
+};
+SharedStage *workerStage = nullptr; // set in the worker only
+
+void setStage(const char *stage) {
+  size_t n = strnlen(stage, sizeof workerStage->name - 1);
+  std::memcpy(workerStage->name, stage, n);
+  workerStage->name[n] = '\0';
+}
+
+// Separates the crash handler's stack trace from other stderr output.
+constexpr char kStackMarker[] = "\n--- crosscheck worker stack ---\n";
+constexpr int kCrashSignals[] = {SIGSEGV, SIGFPE,  SIGBUS, SIGILL,
+                                 SIGABRT, SIGTRAP, SIGSYS};
+
+// Only async-signal-safe calls, given that backtrace() was called once
+// before the fork (its first call loads libgcc).
+void onCrash(int sig) {
+  void *frames[48];
+  int n = backtrace(frames, 48);
+  (void)!write(2, kStackMarker, sizeof kStackMarker - 1);
+  // Skips this handler and the kernel's signal trampoline.
+  if (n > 2)
+    backtrace_symbols_fd(frames + 2, n - 2, 2);
+  // SA_RESETHAND restored the default action: die of the same signal (a
+  // faulting instruction would also fault again on return).
+  raise(sig);
+}
+
+void installCrashHandlers() {
+  // A stack overflow leaves no stack to report on: use another one.
+  static char altStack[1 << 16];
+  stack_t ss{};
+  ss.ss_sp = altStack;
+  ss.ss_size = sizeof altStack;
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa{};
+  sa.sa_handler = onCrash;
+  sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : kCrashSignals)
+    sigaction(sig, &sa, nullptr);
+}
+
+// The worker's answer: a flat little-endian byte string.
+class Encoder {
+public:
+  std::string buf;
+  void u64(uint64_t v) { buf.append(reinterpret_cast<char *>(&v), 8); }
+  void f64(double v) { buf.append(reinterpret_cast<char *>(&v), 8); }
+  void str(std::string_view s) {
+    u64(s.size());
+    buf.append(s);
+  }
+};
+
+class Decoder {
+public:
+  explicit Decoder(std::string_view in) : in(in) {}
+  bool ok = true;
+  uint64_t u64() {
+    uint64_t v = 0;
+    take(&v, 8);
+    return v;
+  }
+  double f64() {
+    double v = 0;
+    take(&v, 8);
+    return v;
+  }
+  std::string str() {
+    uint64_t n = u64();
+    if (!ok || n > in.size())
+      return fail();
+    std::string s(in.substr(0, n));
+    in.remove_prefix(n);
+    return s;
+  }
+  void take(void *dst, size_t n) {
+    if (!ok || n > in.size()) {
+      fail();
+      return;
+    }
+    std::memcpy(dst, in.data(), n);
+    in.remove_prefix(n);
+  }
+  bool done() const { return ok && in.empty(); }
+
+private:
+  std::string fail() {
+    ok = false;
+    return {};
+  }
+  std::string_view in;
+};
+
+// The answer: whether it ran, the worker's own wall time and stage times,
+// then the outputs or the error.
+std::string encodeResult(const Expected<Outputs> &out, double workerSeconds,
+                         const StageTimes &times) {
+  Encoder e;
+  e.u64(bool(out));
+  e.f64(workerSeconds);
+  e.u64(times.size());
+  for (const auto &[stage, seconds] : times) {
+    e.str(stage);
+    e.f64(seconds);
+  }
+  if (!out) {
+    e.str(out.error().code());
+    e.str(out.error().message());
+    return std::move(e.buf);
+  }
+  e.u64(out->size());
+  for (const Tensor &t : *out)
+    e.str(std::string_view(reinterpret_cast<const char *>(t.data()),
+                           t.byteCount()));
+  return std::move(e.buf);
+}
+
+Expected<Outputs> decodeResult(const std::string &bytes,
+                               const std::vector<TensorType> &resultTypes,
+                               double &workerSeconds, StageTimes &times) {
+  Error malformed = makeError("the isolated worker sent a malformed result");
+  Decoder d(bytes);
+  bool ok = d.u64();
+  workerSeconds = d.f64();
+  for (uint64_t i = 0, n = d.u64(); d.ok && i < n; ++i) {
+    std::string stage = d.str();
+    times[stage] += d.f64();
+  }
+  if (!ok) {
+    std::string code = d.str();
+    std::string message = d.str();
+    return d.done() ? Error::failure(message, code) : malformed;
+  }
+  if (d.u64() != resultTypes.size())
+    return malformed;
+  Outputs outputs;
+  for (const TensorType &t : resultTypes) {
+    Tensor out(t);
+    if (d.u64() != out.byteCount())
+      return malformed;
+    d.take(out.data(), out.byteCount());
+    outputs.push_back(std::move(out));
+  }
+  return d.done() ? Expected<Outputs>(std::move(outputs)) : malformed;
+}
+
+bool writeAll(int fd, const std::string &bytes) {
+  for (size_t done = 0; done < bytes.size();) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    done += size_t(n);
+  }
+  return true;
+}
+
+int runWorker(int outFd, pid_t parent, SharedStage *stage,
+              const LowerRequest &req,
+              const std::vector<TensorType> &resultTypes,
+              const Inputs &inputs) {
+  auto start = Clock::now();
+  // Dies with the parent (checked again: it may have died before prctl).
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent)
+    return 1;
+  workerStage = stage;
+  installCrashHandlers();
+  LowerRequest own = req;
+  own.onStage = setStage;
+  StageTimes times;
+  Expected<Outputs> out = lowerAndRunInProcess(own, resultTypes, inputs, &times);
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return writeAll(outFd, encodeResult(out, seconds, times)) ? 0 : 1;
+}
+
+// One line of backtrace_symbols_fd, "path(symbol+0x1f) [0x7f..]", as
+// "symbol (file)" with the symbol demangled; code without a symbol keeps its
+// file and offset, JIT-compiled code (in no file) only its address.
+std::string frameName(const std::string &line) {
+  size_t open = line.find('('), close = line.find(')', open);
+  if (open == std::string::npos || open == 0 || close == std::string::npos)
+    return line + " (no file: JIT-compiled code)";
+  std::string path = line.substr(0, open);
+  std::string file = path.substr(path.rfind('/') + 1);
+  std::string inner = line.substr(open + 1, close - open - 1);
+  size_t plus = inner.find('+');
+  if (plus == 0 || plus == std::string::npos)
+    return file + inner;
+  std::string symbol = inner.substr(0, plus);
+  int status = 0;
+  char *demangled =
+      abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+  if (status == 0 && demangled)
+    symbol = demangled;
+  std::free(demangled);
+  if (symbol.size() > 120)
+    symbol = symbol.substr(0, 117) + "...";
+  return symbol + " (" + file + ")";
+}
+
+std::string tail(const std::string &s, size_t n) {
+  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
+}
+
+// The worker's stderr as "stderr: ...; stack: #0 ..., #1 ...". The stack
+// ends at the first frame of this program: below it is crosscheck itself.
+std::string describeStderr(const std::string &err) {
+  constexpr size_t kMaxFrames = 10;
+  size_t marker = err.find(kStackMarker);
+  std::string before = err.substr(0, marker);
+  while (!before.empty() && std::isspace(uint8_t(before.back())))
+    before.pop_back();
+  std::string out = before.empty() ? "" : "; stderr: " + tail(before, 1500);
+  if (marker == std::string::npos)
+    return out;
+  std::string frames = err.substr(marker + sizeof kStackMarker - 1);
+  std::string self = program_invocation_short_name;
+  out += "; stack:";
+  size_t count = 0, pos = 0;
+  while (pos < frames.size() && count < kMaxFrames) {
+    size_t end = frames.find('\n', pos);
+    std::string line = frames.substr(pos, end - pos);
+    pos = end == std::string::npos ? frames.size() : end + 1;
+    if (line.empty())
+      continue;
+    out += "\n  #" + std::to_string(count++) + " " + frameName(line);
+    std::string path = line.substr(0, line.find('('));
+    if (path.substr(path.rfind('/') + 1) == self)
+      break;
+  }
+  return out;
+}
+
+// Where the worker was: "in pass NAME on the emitted module", "in execute
+// (the JIT-compiled code of ...)".
+std::string where(const std::string &stage, const LowerRequest &req) {
+  if (stage.empty())
+    return "while starting";
+  if (stage == "execute")
+    return "in execute (the JIT-compiled code of the " + req.originName +
+           ")";
+  if (stage == "jit")
+    return "in jit (LLVM compiling the lowered " + req.originName + ")";
+  if (stage == "parse")
+    return "in parse (parsing and verifying the " + req.originName + ")";
+  return "in " + stage + " on the " + req.originName;
+}
+
+// backtrace() loads libgcc on its first call, which is not safe in a
+// signal handler: call it before forking, with the MLIR set-up.
+void prepareFork() {
+  static const bool done = [] {
+    initializeMlir();
+    void *frame[1];
+    backtrace(frame, 1);
+    return true;
+  }();
+  (void)done;
+}
+
+class SharedMapping {
+public:
+  SharedMapping()
+      : mem(mmap(nullptr, sizeof(SharedStage), PROT_READ | PROT_WRITE,
+                 MAP_SHARED | MAP_ANONYMOUS, -1, 0)) {}
+  ~SharedMapping() {
+    if (ok())
+      munmap(mem, sizeof(SharedStage));
+  }
+  bool ok() const { return mem != MAP_FAILED; }
+  SharedStage *stage() { return static_cast<SharedStage *>(mem); }
+
+private:
+  void *mem;
+};
+} // namespace
+
+Expected<Outputs> lowerAndRun(const LowerRequest &req,
+                              const std::vector<TensorType> &resultTypes,
+                              const Inputs &inputs, const RunOptions &options) {
+  if (!options.isolate)
+    return lowerAndRunInProcess(req, resultTypes, inputs, options.times);
+  prepareFork();
+  auto start = Clock::now();
+  SharedMapping shared;
+  if (!shared.ok())
+    return makeError(std::string("cannot map shared memory: ") +
+                     std::strerror(errno));
+  shared.stage()->name[0] = '\0';
+  pid_t parent = getpid();
+  auto worker = [&](int outFd) {
+    return runWorker(outFd, parent, shared.stage(), req, resultTypes, inputs);
+  };
+  CC_ASSIGN(r, runChild(worker, {"", /*ownProcessGroup=*/false},
+                        options.timeoutSeconds));
+  std::string at = where(shared.stage()->name, req);
+  if (r.timedOut) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", options.timeoutSeconds);
+    return Error::failure("timed out after " + std::string(limit) + " s " + at,
+                          ErrorCode::Timeout);
+  }
+  if (r.signal)
+    return Error::failure("crashed with signal " + std::to_string(r.signal) +
+                              " (" + strsignal(r.signal) + ") " + at +
+                              describeStderr(r.err),
+                          ErrorCode::CompilerFailure);
+  if (r.exitCode != 0)
+    return Error::failure("exited with status " +
+                              std::to_string(r.exitCode) + " " + at +
+                              describeStderr(r.err),
+                          ErrorCode::CompilerFailure);
+  double inWorker = 0;
+  StageTimes workerTimes;
+  Expected<Outputs> out = decodeResult(r.out, resultTypes, inWorker,
+                                       workerTimes);
+  if (options.times) {
+    for (const auto &[stage, seconds] : workerTimes)
+      (*options.times)[stage] += seconds;
+    // Fork, exit and the transfer: what isolation adds to a run.
+    double total = std::chrono::duration<double>(Clock::now() - start).count();
+    (*options.times)["isolate"] += std::max(total - inWorker, 0.0);
+  }
+  return out;
+}
+
+} // namespace cc::mlirbackend
