@@ -7,6 +7,8 @@
 #include "oracles/Differential.h"
 #include "tests/mutants/Mutants.h"
 
+#include "tests/unit/SeedCorpus.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,14 +20,8 @@ using namespace cc;
 namespace {
 
 std::vector<Graph> seedGraphs() {
-  std::vector<std::string> files;
-  for (const auto &e : std::filesystem::directory_iterator(
-           std::string(CC_SOURCE_DIR) + "/corpus/seeds"))
-    if (e.path().extension() == ".json")
-      files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
   std::vector<Graph> graphs;
-  for (const std::string &f : files) {
+  for (const std::string &f : test::seedFiles()) {
     auto g = loadGraph(f);
     EXPECT_TRUE(g) << g.error().message();
     if (g)

@@ -9,6 +9,8 @@
 #include "oracles/Differential.h"
 #include "tests/unit/mlir/KnownBugs.h"
 
+#include "tests/unit/SeedCorpus.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,16 +20,6 @@
 using namespace cc;
 
 namespace {
-
-std::vector<std::string> seedFiles() {
-  std::vector<std::string> files;
-  for (const auto &e : std::filesystem::directory_iterator(
-           std::string(CC_SOURCE_DIR) + "/corpus/seeds"))
-    if (e.path().extension() == ".json")
-      files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 std::string testName(const testing::TestParamInfo<std::string> &info) {
   return std::filesystem::path(info.param).stem().string();
@@ -50,7 +42,7 @@ const test::KnownBug kKnownBugs[] = {
 } // namespace
 
 TEST(SeedCorpus, HasAtLeastTwentySeedsCoveringEveryOp) {
-  std::vector<std::string> files = seedFiles();
+  std::vector<std::string> files = test::seedFiles();
   EXPECT_GE(files.size(), 20u);
   std::set<std::string> used;
   for (const std::string &f : files) {
@@ -104,5 +96,5 @@ TEST_P(Seed, PassesTheDifferentialCheckOnEveryNamedPipeline) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, Seed, testing::ValuesIn(seedFiles()),
+INSTANTIATE_TEST_SUITE_P(Corpus, Seed, testing::ValuesIn(test::seedFiles()),
                          testName);
