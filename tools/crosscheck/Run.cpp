@@ -18,7 +18,7 @@ namespace {
 const Command kRun{
     "run",
     "crosscheck run GRAPH.json [--cut=SPEC] [--ref=ref] [--inputs=DIR] "
-    "[--seed=N] [--json] [--timeout=S]",
+    "[--seed=N] [--edge-rate=P] [--special-rate=P] [--json] [--timeout=S]",
     "Runs the graph through the compiler under test and through the reference\n"
     "interpreter (in f64, and in the graph's own precision to calibrate the\n"
     "tolerance) and judges the outputs with the numeric oracle. Prints a\n"
