@@ -113,6 +113,17 @@ struct Rounding {
   }
 };
 
+// Operand types the generator may feed an op (OpDef::sampleOperands).
+struct OperandSample {
+  std::vector<TensorType> types;
+  // Bit i set: operand i must be a graph input or a constant, never an
+  // intermediate value, because the op is undefined outside a value range
+  // (integer overflow, a zero divisor, a shift or index out of range, a
+  // negative pow base, a non-finite conv weight, NaN cast to an integer)
+  // that only the input generator, through `domains`, can guarantee.
+  uint32_t leafMask = 0;
+};
+
 struct OpDef {
   std::string name;    // as in JSON ("add", "conv2d")
   std::string summary; // one line, for --help and docs
@@ -139,6 +150,14 @@ struct OpDef {
   // Optional: ops without attributes leave it empty.
   std::function<Attrs(Rng &rng, const std::vector<TensorType> &operands)>
       sampleAttrs;
+  // Samples operand types the op accepts when operand 0 has dtype `d` (one
+  // of `dtypes`), shaped after `hint` (an existing value's shape the
+  // generator wants to consume) where the op allows it; nullopt when `d`
+  // cannot be used. `sampleAttrs` then completes the node. Empty:
+  // `minOperands` operands of type {d, hint}, none of them a forced leaf.
+  std::function<std::optional<OperandSample>(Rng &rng, DType d,
+                                             const Shape &hint)>
+      sampleOperands;
   // Numeric error behaviour of float results (see Rounding), called only
   // with operands and attributes (defaults filled in) that `infer` accepts.
   // Integer and boolean results are exact whatever it says; whether they

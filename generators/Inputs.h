@@ -5,6 +5,7 @@
 #include "core/Graph.h"
 
 #include <cstdint>
+#include <string>
 
 namespace cc {
 
@@ -17,12 +18,38 @@ struct InputOptions {
   double specialRate = 0.0;
 };
 
+// What the reference made of generated inputs, so that a case can say so.
+struct InputReport {
+  int attempts = 1;        // draws until the reference accepted the inputs
+  bool undefined = false;  // still undefined after every attempt
+  std::string undefinedReason;
+  bool nonFinite = false;  // some output is NaN or +-Inf on the reference
+  int64_t specialInputs = 0; // input elements that are Inf, NaN or denormal
+};
+
 // One tensor per graph input, a pure function of (graph, seed, options).
 // Values respect the value domains (OpDef::domains) of the ops that consume
 // an input directly (log's positive operand, intdiv's non-zero divisor,
 // shift amounts below the bit width, gather indices in range) and mix in
-// edge values at the rates of `options`.
+// edge values at the rates of `options`: +-0, +-1, +-2, rounding ties (x.5)
+// and the f32 value below 0.5 (0.49999997), integer extremes where the
+// consumers wrap or saturate instead of overflowing. When the reference
+// still finds undefined behaviour in values computed by earlier ops (an exp
+// that overflows into a NaN cast, a divisor computed as 0), the inputs are
+// drawn again with derived seeds a few times. `report`, when given, says how
+// that went and whether the reference produces NaN or Inf.
 Inputs makeInputs(const Graph &g, uint64_t seed,
-                  const InputOptions &options = {});
+                  const InputOptions &options = {},
+                  InputReport *report = nullptr);
+
+// The reference's verdict on given inputs (the fields of InputReport but
+// `attempts`).
+InputReport inspectInputs(const Graph &g, const Inputs &inputs);
+
+// The graph with the values of its `const` nodes drawn again by the input
+// machinery (domains of their consumers, edge values and specials at the
+// rates of `options`), deterministic in `seed`; types stay the same.
+Graph withSampledConstants(const Graph &g, uint64_t seed,
+                           const InputOptions &options = {});
 
 } // namespace cc

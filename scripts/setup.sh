@@ -9,7 +9,7 @@ packages=(
   clang-22 libclang-rt-22-dev
   libz3-dev
   libtorch-dev
-  libonnx-dev libonnx-testdata
+  libonnx-dev libonnx-testdata libprotobuf-dev
   nlohmann-json3-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   graphviz

@@ -335,6 +335,11 @@ void addConversionOps(std::vector<OpDef> &ops) {
     emitTosa(ctx, node, "cast", {}, "");
     return Error();
   };
+  // NaN cast to an integer is undefined: float sources are leaves (finite).
+  cast.sampleOperands = [](Rng &, DType t, const Shape &hint) {
+    return std::optional<OperandSample>(
+        OperandSample{{{t, hint}}, isFloat(t) ? 1u : 0u});
+  };
   cast.sampleAttrs = [](Rng &rng, const std::vector<TensorType> &ops) {
     std::vector<DType> targets;
     for (DType t : kAll)

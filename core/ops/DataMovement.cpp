@@ -395,6 +395,19 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     return at;
   };
 
+  concat.sampleOperands = [](Rng &rng, DType d, const Shape &hint) {
+    // Two or three operands that differ only along one axis.
+    OperandSample s;
+    size_t axis = hint.empty() ? 0 : size_t(rng.uniformInt(0, int64_t(hint.size()) - 1));
+    for (int64_t i = 0, n = rng.uniformInt(2, 3); i < n; ++i) {
+      Shape shape = hint;
+      if (i > 0 && !shape.empty() && rng.chance(0.5))
+        shape[axis] = rng.uniformInt(1, 4);
+      s.types.push_back({d, std::move(shape)});
+    }
+    return std::optional<OperandSample>(std::move(s));
+  };
+
   OpDef &pad = add("pad", "pads with pad_const (integer value for ints)", kAll,
                    {{"padding", AttrKind::Ints, std::nullopt, "[lo0,hi0,lo1,hi1,...]"},
                     {"pad_const", AttrKind::Float, 0.0, "pad value"}});
@@ -463,6 +476,14 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
   gather.minOperands = gather.maxOperands = 2;
   gather.domains = {Domain::Any, Domain::Index};
   gather.infer = inferGather;
+  gather.sampleOperands = [](Rng &rng, DType d, const Shape &hint) {
+    Shape values = hint;
+    if (values.size() != 3)
+      values = {rng.uniformInt(1, 2), rng.uniformInt(1, 6), rng.uniformInt(1, 4)};
+    // Indices are leaves: the input generator keeps them in [0, K).
+    return std::optional<OperandSample>(OperandSample{
+        {{d, values}, {DType::i32, {values[0], rng.uniformInt(1, 6)}}}, 0b10});
+  };
   gather.eval = evalGather;
   gather.emit = [](EmitContext &ctx, const Node &node) {
     return emitPlain(ctx, node, "gather", "");

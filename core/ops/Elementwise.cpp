@@ -75,16 +75,21 @@ OpDef addOrSub(bool isAdd) {
                             "integer overflow");
         });
   };
-  return elementwiseOp(isAdd ? "add" : "sub",
+  OpDef op = elementwiseOp(isAdd ? "add" : "sub",
                        isAdd ? "elementwise sum (broadcasting)"
                              : "elementwise difference (broadcasting)",
                        2, kFloatI32, eval);
+  // i32 overflow is undefined: only bounded (leaf) values are summed.
+  op.sampleOperands = elementwiseOperands(2, 0b11, {i32});
+  return op;
 }
 
 OpDef mulOp() {
   OpDef op = elementwiseOp("mul", "elementwise product; i32 may round-shift right",
                            2, kFloatInt, nullptr);
   op.rounding = Rounding::fixed(1, {1, 1});
+  // A shifted i32 product may overflow: bounded (leaf) factors only.
+  op.sampleOperands = elementwiseOperands(2, 0b11, {i32});
   op.attrs = {{"shift", AttrKind::Int, AttrValue(int64_t(0)),
                "i32 only: the product is shifted right by this amount with "
                "rounding (0..63)"}};
@@ -155,6 +160,8 @@ OpDef intdivOp() {
         });
       });
   op.domains = {Domain::Any, Domain::NonZero};
+  // Zero divisors and INT_MIN / -1 are undefined.
+  op.sampleOperands = elementwiseOperands(2, 0b11);
   op.rounding = Rounding::fixed(0); // integers only
   op.emit = [](EmitContext &ctx, const Node &node) {
     // MLIR renamed tosa.int_div to tosa.intdiv for TOSA 1.0.
@@ -216,6 +223,7 @@ OpDef powOp() {
         });
       });
   op.domains = {Domain::Positive};
+  op.sampleOperands = elementwiseOperands(2, 0b01); // a negative base is undefined
   op.rounding = Rounding::fixed(kApproxUlps);
   return op;
 }
@@ -232,6 +240,7 @@ OpDef absOp() {
                                 "abs of the minimum integer overflows");
             });
       });
+  op.sampleOperands = elementwiseOperands(1, 0b1, {i32});
   op.rounding = Rounding::fixed(0);
   return op;
 }
@@ -254,6 +263,7 @@ OpDef negateOp() {
               return std::clamp(v, intMin(t), intMax(t));
             });
       });
+  op.sampleOperands = elementwiseOperands(1, 0b1, {i32});
   op.rounding = Rounding::fixed(0);
   op.emit = [](EmitContext &ctx, const Node &node) {
     if (ctx.syntaxVersion <= 19) {
@@ -435,6 +445,12 @@ OpDef selectOp() {
     CC_TRY(requireArity(ops, 3));
     CC_TRY(requireDType(ops[0], {i1}, "condition"));
     return inferBroadcastOp(ops, 3, dtypes, std::nullopt, 1);
+  };
+  auto values = elementwiseOperands(3);
+  op.sampleOperands = [values](Rng &rng, DType d, const Shape &hint) {
+    auto s = values(rng, d, hint);
+    s->types[0].dtype = i1; // the condition
+    return s;
   };
   op.rounding = Rounding::fixed(0);
   return op;

@@ -1,5 +1,7 @@
 #include "core/ops/Kernels.h"
 
+#include <algorithm>
+
 namespace cc {
 
 Expected<Shape> broadcastShape(const std::vector<TensorType> &operands) {
@@ -174,7 +176,26 @@ OpDef elementwiseOp(
   };
   op.eval = std::move(eval);
   op.rounding = Rounding::fixed(1); // correctly rounded, unless replaced
+  op.sampleOperands = elementwiseOperands(arity);
   return op;
+}
+
+OperandSampler elementwiseOperands(int arity, uint32_t leaves,
+                                   std::vector<DType> leafDTypes) {
+  return [=](Rng &rng, DType d, const Shape &hint) -> std::optional<OperandSample> {
+    OperandSample s;
+    for (int i = 0; i < arity; ++i) {
+      Shape shape = hint;
+      if (i > 0 && rng.chance(0.25))
+        for (int64_t &dim : shape)
+          dim = rng.chance(0.5) ? 1 : dim; // broadcast along this dimension
+      s.types.push_back({d, std::move(shape)});
+    }
+    if (leafDTypes.empty() ||
+        std::find(leafDTypes.begin(), leafDTypes.end(), d) != leafDTypes.end())
+      s.leafMask = leaves;
+    return s;
+  };
 }
 
 AttrSpec nanModeSpec() {

@@ -171,6 +171,16 @@ OpDef elementwiseOp(std::string name, std::string summary, int arity,
                     std::function<Expected<std::vector<Tensor>>(const EvalArgs &)> eval,
                     std::optional<DType> resultDType = std::nullopt);
 
+// OpDef::sampleOperands of a broadcasting elementwise op: `arity` operands
+// of dtype d, operand 0 shaped `hint` and the others broadcastable to it
+// (some dimensions 1). Operands in `leaves` are forced leaves (see
+// OperandSample::leafMask) when d is one of `leafDTypes` (all dtypes when
+// that is empty).
+using OperandSampler = std::function<std::optional<OperandSample>(
+    Rng &, DType, const Shape &)>;
+OperandSampler elementwiseOperands(int arity, uint32_t leaves = 0,
+                                   std::vector<DType> leafDTypes = {});
+
 // The TOSA nan_mode attribute ("nan_mode = #tosa.nan_mode<IGNORE>" in MLIR
 // 22) for a node's "nan_mode" string attribute; "" for the default
 // PROPAGATE. MLIR 19 has no nan_mode: IGNORE is then ErrorCode::Unsupported.

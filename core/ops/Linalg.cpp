@@ -526,6 +526,31 @@ Attrs samplePool(bool avg, Rng &rng, const Types &ops) {
   return at;
 }
 
+// `hint` when it has `rank` dimensions, else random sizes in [1, hi] (a
+// leading batch of 1 or 2).
+Shape shapeLike(Rng &rng, const Shape &hint, size_t rank, int64_t hi) {
+  if (hint.size() == rank)
+    return hint;
+  Shape s(rank);
+  for (size_t i = 0; i < rank; ++i)
+    s[i] = rng.uniformInt(i == 0 ? 1 : 2, i == 0 ? 2 : hi);
+  return s;
+}
+
+std::optional<OperandSample> sampleConvOperands(Conv kind, Rng &rng, DType d,
+                                                const Shape &hint) {
+  Shape in = shapeLike(rng, hint, 4, 6);
+  int64_t kh = rng.uniformInt(1, 3), kw = rng.uniformInt(1, 3);
+  int64_t c = in[3], o = rng.uniformInt(1, 4), m = rng.uniformInt(1, 2);
+  Shape w = kind == Conv::Depthwise ? Shape{kh, kw, c, m} : Shape{o, kh, kw, c};
+  int64_t outC = kind == Conv::Depthwise ? c * m : o;
+  DType biasType = d == kI8 ? kI32 : d;
+  // Weights and bias are leaves: a non-finite weight on a padding tap and an
+  // overflowing i32 bias are undefined.
+  return OperandSample{{{d, in}, {d, w}, {biasType, {rng.chance(0.2) ? 1 : outC}}},
+                       0b110};
+}
+
 AttrSpec ints(const char *n, std::optional<std::vector<int64_t>> def, const char *doc) {
   return {n, AttrKind::Ints,
           def ? std::optional<AttrValue>(*def) : std::nullopt, doc};
@@ -547,6 +572,11 @@ void addLinalgOps(std::vector<OpDef> &ops) {
   mm.emit = emitMatmul;
   mm.rounding = [](const Types &ops, const Attrs &) {
     return Rounding{double(ops[0].shape[2]), {1, 1}}; // C products summed
+  };
+  mm.sampleOperands = [](Rng &rng, DType d, const Shape &hint) {
+    Shape a = shapeLike(rng, hint, 3, 6);
+    Shape b = {a[0], a[2], rng.uniformInt(1, 6)};
+    return std::optional<OperandSample>(OperandSample{{{d, a}, {d, b}}, 0});
   };
   mm.sampleAttrs = [](Rng &rng, const Types &ops) {
     Attrs at;
@@ -592,6 +622,9 @@ void addLinalgOps(std::vector<OpDef> &ops) {
       return convRounding(kind, ops, at);
     };
     d.sampleAttrs = [kind](Rng &rng, const Types &ops) { return sampleConv(kind, rng, ops); };
+    d.sampleOperands = [kind](Rng &rng, DType t, const Shape &hint) {
+      return sampleConvOperands(kind, rng, t, hint);
+    };
     ops.push_back(std::move(d));
   }
 
@@ -619,6 +652,10 @@ void addLinalgOps(std::vector<OpDef> &ops) {
       return Rounding{avg ? double(k[0] * k[1]) + 1 : 0, {}};
     };
     d.sampleAttrs = [avg](Rng &rng, const Types &ops) { return samplePool(avg, rng, ops); };
+    d.sampleOperands = [](Rng &rng, DType t, const Shape &hint) {
+      return std::optional<OperandSample>(
+          OperandSample{{{t, shapeLike(rng, hint, 4, 6)}}, 0});
+    };
     ops.push_back(std::move(d));
   }
 }

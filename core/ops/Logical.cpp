@@ -68,6 +68,7 @@ OpDef arithmeticRightShiftOp() {
   op.attrs = {{"round", AttrKind::Bool, AttrValue(false),
                "round to nearest: add the last bit shifted out"}};
   op.domains = {Domain::Any, Domain::ShiftAmount};
+  op.sampleOperands = elementwiseOperands(2, 0b10); // amounts from the inputs
   op.rounding = Rounding::fixed(0);
   op.emit = [](EmitContext &ctx, const Node &node) {
     emitOp(ctx, node, "tosa.arithmetic_right_shift",
@@ -97,6 +98,7 @@ OpDef logicalLeftShiftOp() {
         });
       });
   op.domains = {Domain::Any, Domain::ShiftAmount};
+  op.sampleOperands = elementwiseOperands(2, 0b10); // amounts from the inputs
   op.rounding = Rounding::fixed(0);
   return op;
 }

@@ -164,6 +164,12 @@ void addReductionOps(std::vector<OpDef> &ops) {
       emitTosa(ctx, node, oldProd ? "reduce_prod" : tosaName, {}, props);
       return Error();
     };
+    // An i32 sum may overflow, which is undefined: sum bounded (leaf) values.
+    if (fold == Fold::Sum)
+      d.sampleOperands = [](Rng &, DType t, const Shape &hint) {
+        return std::optional<OperandSample>(
+            OperandSample{{{t, hint}}, t == DType::i32 ? 1u : 0u});
+      };
     d.sampleAttrs = [fold](Rng &rng, const std::vector<TensorType> &ops) {
       Attrs at;
       at.set("axis", rng.uniformInt(0, std::max<int64_t>(0, ops[0].rank() - 1)));

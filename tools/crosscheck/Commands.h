@@ -29,5 +29,8 @@ std::optional<int> parseCommand(const Command &cmd, const Argv &argv,
                                 Args &args);
 int runCommand(const Argv &args);      // crosscheck run
 int emitMlirCommand(const Argv &args); // crosscheck emit-mlir
+int genCommand(const Argv &args);      // crosscheck gen
+int exportOnnxCommand(const Argv &args);      // crosscheck export-onnx
+int onnxConformanceCommand(const Argv &args); // crosscheck onnx-conformance
 
 } // namespace cc::cli

@@ -1,5 +1,6 @@
 // crosscheck emit-mlir: the TOSA module of a graph.
 #include "backends/mlir/MlirBackend.h"
+#include "backends/onnx/Onnx.h"
 #include "core/Json.h"
 #include "tools/crosscheck/Commands.h"
 #include "tools/crosscheck/Options.h"
@@ -31,7 +32,7 @@ int emitMlirCommand(const Argv &argv) {
   if (syntax != "22" && syntax != "19")
     return fail("flag '--syntax': expected 22 or 19, got '" + syntax + "'");
 
-  auto graph = loadGraph(args->positional[0]);
+  auto graph = loadAnyGraph(args->positional[0]);
   if (!graph)
     return fail(graph.error());
   auto text = emitModule(*graph, std::stoi(syntax));

@@ -40,6 +40,11 @@ const Subcommand kSubcommands[] = {
     {"run", "run a graph through a compiler and the reference; judge the outputs",
      runCommand},
     {"emit-mlir", "print the TOSA module of a graph", emitMlirCommand},
+    {"gen", "write random valid graphs with their inputs", genCommand},
+    {"export-onnx", "write a graph with inputs and expected outputs as ONNX",
+     exportOnnxCommand},
+    {"onnx-conformance", "run ONNX's node tests through import, ref and MLIR",
+     onnxConformanceCommand},
 };
 
 void printHelp() {
@@ -48,7 +53,7 @@ void printHelp() {
                "through a compiler\nunder test and a reference interpreter "
                "and judges the results.\n\nCOMMANDS:\n";
   for (const Subcommand &s : kSubcommands)
-    std::printf("  %-12s%s\n", s.name, s.summary);
+    std::printf("  %-18s%s\n", s.name, s.summary);
   std::cout << "\n'crosscheck <command> --help' documents the flags of a "
                "command.\nExit status: 0 pass, 1 finding (a compiler bug), 2 "
                "error (bad input or usage).\n";

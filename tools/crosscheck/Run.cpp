@@ -1,6 +1,7 @@
 // crosscheck run: one graph through the compiler under test and the
 // reference, judged by the numeric oracle.
 #include "backends/mlir/MlirBackend.h"
+#include "backends/onnx/Onnx.h"
 #include "core/Json.h"
 #include "core/Npy.h"
 #include "generators/Inputs.h"
@@ -147,7 +148,7 @@ int runCommand(const Argv &argv) {
   if (args->has("--load-mutants"))
     registerMutantPasses();
 
-  auto graph = loadGraph(args->positional[0]);
+  auto graph = loadAnyGraph(args->positional[0]);
   if (!graph)
     return fail(graph.error());
   auto backend = makeMlirBackend(cut);

@@ -1,0 +1,92 @@
+// Internal to the topology generator: grows one graph op by op. Every
+// placement samples operand types from the op's entry (sampleOperands),
+// attributes (sampleAttrs) and checks them with the type rule before the node
+// is added, so the graph is valid by construction.
+#pragma once
+
+#include "core/OpTable.h"
+#include "generators/Topology.h"
+
+#include <optional>
+
+namespace cc::gen {
+
+class Builder {
+public:
+  Builder(const GenOptions &options, uint64_t seed);
+  // Error when the options name unknown ops or leave none to place.
+  Error init();
+  Expected<Graph> run();
+
+  // --- used by the families ---
+  Rng &random() { return rng; }
+  const Graph &graph() const { return g; }
+  bool room() const { return placed < target; }
+  // The entry of an enabled op, or nullptr.
+  const OpDef *enabled(const char *name) const;
+  bool allowsDType(DType d) const { return dtypeMask & (1u << unsigned(d)); }
+  // One node of `op` whose operand 0 is `hint` (-1: an existing value the
+  // op accepts, or fresh operands); with `sameType` only if the result has
+  // the hint's type. Returns the first result, nullopt when it did not fit.
+  std::optional<ValueId> step(const OpDef &op, ValueId hint = -1,
+                              bool sameType = false);
+  // A weighted random op placed on `hint` (a few attempts).
+  std::optional<ValueId> randomStep(ValueId hint = -1, bool sameType = false);
+  // One node of `op` on exactly these operands, attributes sampled unless
+  // given; nullopt when the types, dtypes or leaf requirements do not fit.
+  std::optional<ValueId> placeOn(const OpDef &op, std::vector<ValueId> operands,
+                                 std::optional<Attrs> attrs = std::nullopt);
+  // A fresh graph input or constant of type t; `tame` keeps its values in a
+  // range no op is undefined on (see OperandSample::leafMask).
+  std::optional<ValueId> leaf(const TensorType &t, bool tame = true,
+                              Domain dom = Domain::Any);
+  // A random existing value that satisfies `pred`, preferring unused ones;
+  // -1 if none.
+  template <typename Pred> ValueId pickValue(Pred pred);
+  // Whether t may appear in the graph (dtype, rank, size knobs).
+  bool allowedType(const TensorType &t) const;
+  // A fresh shape within the rank and size knobs.
+  Shape freshShape(int rank = -1);
+
+private:
+  struct Meta {
+    bool input = false, tameConst = false;
+    int uses = 0;
+  };
+  ValueId commit(const OpDef &op, std::vector<ValueId> operands, Attrs attrs,
+                 std::vector<TensorType> results);
+  bool leafFits(ValueId v, Domain dom) const;
+  Tensor constValues(const TensorType &t, bool tame, Domain dom);
+  void block();
+
+  const GenOptions &o;
+  Rng rng;
+  Graph g;
+  std::vector<Meta> meta;
+  std::vector<const OpDef *> ops; // placeable, in table order
+  std::vector<double> weights;
+  std::vector<bool> enabledMask; // by index in allOps()
+  uint32_t dtypeMask = 0;
+  int placed = 0, target = 0, inputCount = 0;
+};
+
+template <typename Pred> ValueId Builder::pickValue(Pred pred) {
+  std::vector<ValueId> unused, used;
+  for (ValueId v = 0; v < ValueId(g.values.size()); ++v)
+    if (pred(g.values[size_t(v)].type, v))
+      (meta[size_t(v)].uses == 0 ? unused : used).push_back(v);
+  if (!unused.empty() && (used.empty() || rng.chance(0.75)))
+    return rng.pick(unused);
+  return used.empty() ? -1 : rng.pick(used);
+}
+
+// The family blocks (Families.cpp): each places a few ops of one structure
+// while the builder has room, or nothing when it does not fit.
+void chainBlock(Builder &b);
+void residualBlock(Builder &b);
+void branchBlock(Builder &b);
+void attentionBlock(Builder &b);
+void convStackBlock(Builder &b);
+void mlpBlock(Builder &b);
+
+} // namespace cc::gen

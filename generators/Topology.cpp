@@ -1,0 +1,367 @@
+#include "generators/Topology.h"
+#include "generators/Builder.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cc {
+
+namespace {
+constexpr DType kGraphDTypes[] = {DType::f32, DType::f16, DType::bf16, DType::i8,
+                                  DType::i16, DType::i32, DType::i1};
+const char *const kFamilyNames[] = {"random", "chain",     "residual", "branch",
+                                    "attention", "conv-stack", "mlp", "mixed"};
+} // namespace
+
+std::vector<std::string> familyNames() {
+  return {std::begin(kFamilyNames), std::end(kFamilyNames)};
+}
+
+Expected<Family> parseFamily(const std::string &name) {
+  for (size_t i = 0; i < std::size(kFamilyNames); ++i)
+    if (name == kFamilyNames[i])
+      return Family(i);
+  std::string all;
+  for (const char *n : kFamilyNames)
+    all += (all.empty() ? "" : ", ") + std::string(n);
+  return makeError("unknown family '" + name + "' (expected one of " + all + ")");
+}
+
+namespace gen {
+
+Builder::Builder(const GenOptions &options, uint64_t seed)
+    : o(options), rng(seed) {}
+
+Error Builder::init() {
+  if (o.minOps < 1 || o.maxOps < o.minOps)
+    return makeError("op count range " + std::to_string(o.minOps) + ".." +
+                     std::to_string(o.maxOps) + " is empty or below 1");
+  if (o.minRank < 0 || o.maxRank < o.minRank || o.maxElements < 1)
+    return makeError("rank range or largest tensor size admits no tensor");
+  for (const auto &list : {o.include, o.exclude})
+    for (const std::string &n : list)
+      if (!findOp(n))
+        return makeError("unknown op '" + n + "'");
+  for (DType d : o.dtypes.empty() ? std::vector<DType>(std::begin(kGraphDTypes),
+                                                       std::end(kGraphDTypes))
+                                  : o.dtypes)
+    dtypeMask |= 1u << unsigned(d);
+  const auto &table = allOps();
+  enabledMask.assign(table.size(), false);
+  for (size_t i = 0; i < table.size(); ++i) {
+    const std::string &n = table[i].name;
+    bool in = o.include.empty() ||
+              std::find(o.include.begin(), o.include.end(), n) != o.include.end();
+    bool out = std::find(o.exclude.begin(), o.exclude.end(), n) != o.exclude.end();
+    enabledMask[i] = in && !out;
+    auto w = o.weights.find(n);
+    double weight = w == o.weights.end() ? 1.0 : w->second;
+    if (!enabledMask[i] || n == "const" || weight <= 0)
+      continue;
+    bool anyDType = false;
+    for (DType d : table[i].dtypes)
+      anyDType |= allowsDType(d);
+    if (anyDType) {
+      ops.push_back(&table[i]);
+      weights.push_back(weight);
+    }
+  }
+  if (ops.empty())
+    return makeError("no op left to place: the include/exclude lists and "
+                     "dtypes admit none");
+  target = int(rng.uniformInt(o.minOps, o.maxOps));
+  return Error();
+}
+
+const OpDef *Builder::enabled(const char *name) const {
+  const OpDef *op = findOp(name);
+  return op && enabledMask[size_t(op - allOps().data())] ? op : nullptr;
+}
+
+bool Builder::allowedType(const TensorType &t) const {
+  int64_t rank = t.rank();
+  return allowsDType(t.dtype) && rank >= o.minRank && rank <= o.maxRank &&
+         t.numElements() <= o.maxElements &&
+         std::all_of(t.shape.begin(), t.shape.end(), [](int64_t d) { return d >= 1; });
+}
+
+Shape Builder::freshShape(int rank) {
+  if (rank < 0)
+    rank = int(rng.uniformInt(o.minRank, o.maxRank));
+  Shape s(static_cast<size_t>(rank));
+  for (int64_t &d : s)
+    d = rng.uniformInt(1, 5);
+  // Halve the largest dimension until the tensor fits.
+  while (TensorType{DType::f32, s}.numElements() > o.maxElements) {
+    auto it = std::max_element(s.begin(), s.end());
+    *it = std::max<int64_t>(1, *it / 2);
+  }
+  return s;
+}
+
+ValueId Builder::commit(const OpDef &op, std::vector<ValueId> operands,
+                        Attrs attrs, std::vector<TensorType> results) {
+  for (ValueId v : operands)
+    ++meta[size_t(v)].uses;
+  Node node{op.name, std::move(operands), {}, std::move(attrs)};
+  int32_t index = int32_t(g.nodes.size());
+  for (TensorType &t : results) {
+    ValueId id = ValueId(g.values.size());
+    g.values.push_back({"v" + std::to_string(id), std::move(t), index});
+    meta.push_back({});
+    node.results.push_back(id);
+  }
+  g.nodes.push_back(std::move(node));
+  if (op.minOperands > 0)
+    ++placed;
+  return g.nodes.back().results[0];
+}
+
+// A leaf whose values the input generator (inputs) or constValues (tame
+// constants, for unconstrained operands) keep in a safe range.
+bool Builder::leafFits(ValueId v, Domain dom) const {
+  const Meta &m = meta[size_t(v)];
+  return m.input || (m.tameConst && dom == Domain::Any);
+}
+
+Tensor Builder::constValues(const TensorType &t, bool tame, Domain dom) {
+  Tensor v(t);
+  DType d = t.dtype;
+  bool wild = !tame && dom == Domain::Any;
+  for (int64_t i = 0, n = v.size(); i < n; ++i) {
+    if (isFloat(d)) {
+      // Edge values: signed zeros, ties of round-to-nearest, and (wild only)
+      // the specials and extremes.
+      static const std::vector<double> edges = {0.0, -0.0, 1.0, -1.0, 0.5,
+                                                -0.5, 2.5, -1.5};
+      double x = rng.chance(0.2) ? rng.pick(edges) : rng.uniform(-2, 2);
+      if (wild && rng.chance(0.05)) {
+        const double specials[] = {INFINITY, -INFINITY, NAN, minNormal(d) / 4,
+                                   maxFinite(d)};
+        x = specials[rng.uniformInt(0, 4)];
+      }
+      if (dom == Domain::Positive || dom == Domain::NonNegative)
+        x = std::fabs(x);
+      if ((dom == Domain::Positive || dom == Domain::NonZero) && std::fabs(x) < 0.0625)
+        x = 1.0;
+      v.setF(i, x);
+      continue;
+    }
+    int64_t lo = d == DType::i32 ? -64 : d == DType::i16 ? -1024 : intMin(d);
+    int64_t hi = d == DType::i32 ? 64 : d == DType::i16 ? 1024 : intMax(d);
+    if (dom == Domain::ShiftAmount)
+      lo = 0, hi = bitWidth(d) - 1;
+    else if (dom == Domain::Positive)
+      lo = 1;
+    else if (dom == Domain::NonNegative)
+      lo = 0;
+    int64_t x = rng.uniformInt(lo, hi);
+    if (wild && rng.chance(0.1)) {
+      const int64_t edges[] = {intMin(d), intMax(d), -1, 0, 1};
+      x = wrapInt(d, edges[rng.uniformInt(0, 4)]);
+    }
+    if (dom == Domain::NonZero && x == 0)
+      x = 1;
+    v.setI(i, x);
+  }
+  return v;
+}
+
+std::optional<ValueId> Builder::leaf(const TensorType &t, bool tame, Domain dom) {
+  if (!allowedType(t))
+    return std::nullopt;
+  static const OpDef *constOp = findOp("const");
+  bool constOk = enabledMask[size_t(constOp - allOps().data())] &&
+                 dom != Domain::Index;
+  if (constOk && rng.chance(o.constRate)) {
+    Attrs at;
+    at.set("value", constValues(t, tame, dom));
+    ValueId v = commit(*constOp, {}, std::move(at), {t});
+    meta[size_t(v)].tameConst = tame && dom == Domain::Any;
+    return v;
+  }
+  // Sharing an input between consumers is fine: the input generator meets
+  // the domains of all of them.
+  if (rng.chance(0.3)) {
+    ValueId v = pickValue([&](const TensorType &vt, ValueId id) {
+      return meta[size_t(id)].input && vt == t;
+    });
+    if (v >= 0)
+      return v;
+  }
+  ValueId v = g.addInput("in" + std::to_string(inputCount++), t);
+  meta.push_back({});
+  meta.back().input = true;
+  return v;
+}
+
+std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint, bool sameType) {
+  if (!room())
+    return std::nullopt;
+  DType d;
+  Shape shape;
+  auto opAllows = [&](DType t) { return op.allows(t) && allowsDType(t); };
+  if (hint < 0 && rng.chance(0.85))
+    hint = pickValue([&](const TensorType &t, ValueId) { return opAllows(t.dtype); });
+  if (hint >= 0) {
+    const TensorType &ht = g.typeOf(hint);
+    if (!opAllows(ht.dtype))
+      return std::nullopt;
+    d = ht.dtype;
+    shape = ht.shape;
+  } else {
+    std::vector<DType> choices;
+    for (DType t : op.dtypes)
+      if (allowsDType(t))
+        choices.push_back(t);
+    if (choices.empty())
+      return std::nullopt;
+    d = rng.pick(choices);
+    shape = freshShape();
+  }
+  std::optional<OperandSample> sample;
+  if (op.sampleOperands)
+    sample = op.sampleOperands(rng, d, shape);
+  else
+    sample = OperandSample{std::vector<TensorType>(size_t(op.minOperands), {d, shape}), 0};
+  if (!sample)
+    return std::nullopt;
+  for (const TensorType &t : sample->types)
+    if (!allowedType(t))
+      return std::nullopt;
+  Attrs attrs = withDefaults(op, op.sampleAttrs ? op.sampleAttrs(rng, sample->types)
+                                                : Attrs());
+  auto results = op.infer(sample->types, attrs);
+  if (!results)
+    return std::nullopt;
+  for (const TensorType &t : *results)
+    if (!allowedType(t))
+      return std::nullopt;
+  if (sameType && (hint < 0 || (*results)[0] != g.typeOf(hint)))
+    return std::nullopt;
+  std::vector<ValueId> operands;
+  for (size_t i = 0; i < sample->types.size(); ++i) {
+    const TensorType &t = sample->types[i];
+    bool mustLeaf = (sample->leafMask >> i) & 1;
+    ValueId v = -1;
+    if (i == 0 && hint >= 0 && g.typeOf(hint) == t &&
+        (!mustLeaf || leafFits(hint, op.domain(i))))
+      v = hint;
+    else if (!mustLeaf && rng.chance(0.7))
+      v = pickValue([&](const TensorType &vt, ValueId) { return vt == t; });
+    if (v < 0) {
+      auto l = leaf(t, mustLeaf, op.domain(i));
+      if (!l)
+        return std::nullopt;
+      v = *l;
+    }
+    operands.push_back(v);
+  }
+  return commit(op, std::move(operands), std::move(attrs), std::move(*results));
+}
+
+std::optional<ValueId> Builder::randomStep(ValueId hint, bool sameType) {
+  for (int attempt = 0; attempt < 8; ++attempt)
+    if (auto v = step(*ops[rng.weighted(weights)], hint, sameType))
+      return v;
+  return std::nullopt;
+}
+
+std::optional<ValueId> Builder::placeOn(const OpDef &op, std::vector<ValueId> operands,
+                                        std::optional<Attrs> attrs) {
+  if (!room())
+    return std::nullopt;
+  std::vector<TensorType> types;
+  for (ValueId v : operands)
+    types.push_back(g.typeOf(v));
+  if (types.empty() || !allowsDType(types[0].dtype) || !op.allows(types[0].dtype))
+    return std::nullopt;
+  if (op.sampleOperands) {
+    // The leaf requirements for this dtype.
+    auto sample = op.sampleOperands(rng, types[0].dtype, types[0].shape);
+    if (!sample)
+      return std::nullopt;
+    for (size_t i = 0; i < operands.size(); ++i)
+      if (((sample->leafMask >> i) & 1) && !leafFits(operands[i], op.domain(i)))
+        return std::nullopt;
+  }
+  Attrs at = withDefaults(op, attrs ? *attrs
+                                    : op.sampleAttrs ? op.sampleAttrs(rng, types)
+                                                     : Attrs());
+  auto results = op.infer(types, at);
+  if (!results)
+    return std::nullopt;
+  for (const TensorType &t : *results)
+    if (!allowedType(t))
+      return std::nullopt;
+  return commit(op, std::move(operands), std::move(at), std::move(*results));
+}
+
+void Builder::block() {
+  Family f = o.family;
+  if (f == Family::Mixed)
+    f = Family(rng.uniformInt(0, int64_t(Family::Mixed) - 1));
+  switch (f) {
+  case Family::Random: randomStep(); break;
+  case Family::Chain: chainBlock(*this); break;
+  case Family::Residual: residualBlock(*this); break;
+  case Family::Branch: branchBlock(*this); break;
+  case Family::Attention: attentionBlock(*this); break;
+  case Family::ConvStack: convStackBlock(*this); break;
+  case Family::Mlp: mlpBlock(*this); break;
+  case Family::Mixed: break;
+  }
+}
+
+Expected<Graph> Builder::run() {
+  int stalls = 0;
+  while (placed < target) {
+    int before = placed;
+    block();
+    if (placed == before)
+      randomStep(); // the family did not fit here
+    if (placed == before && ++stalls > 100)
+      return makeError("cannot place more than " + std::to_string(placed) +
+                       " ops with these options (dtypes, ranks, sizes or ops "
+                       "too restrictive)");
+  }
+  // Every value nothing consumes is an output: graphs may have several.
+  for (const Node &n : g.nodes)
+    for (ValueId v : n.results)
+      if (meta[size_t(v)].uses == 0)
+        g.addOutput(v);
+  return std::move(g);
+}
+
+} // namespace gen
+
+Expected<Graph> generateGraph(const GenOptions &options, uint64_t seed) {
+  gen::Builder b(options, seed);
+  CC_TRY(b.init());
+  CC_ASSIGN(g, b.run());
+  g.name = "gen_" + std::to_string(seed);
+  return std::move(g);
+}
+
+void addOpStats(const Graph &g, OpStats &stats) {
+  for (const Node &n : g.nodes) {
+    if (n.operands.empty()) {
+      ++stats[n.op][g.typeOf(n.results[0]).dtype];
+      continue;
+    }
+    // The data dtype: that of most operands, the earliest on a tie (select's
+    // values, not its i1 condition; conv's input, not its i32 bias).
+    DType best = g.typeOf(n.operands[0]).dtype;
+    size_t bestCount = 0;
+    for (ValueId a : n.operands) {
+      DType d = g.typeOf(a).dtype;
+      size_t c = size_t(std::count_if(n.operands.begin(), n.operands.end(),
+                                      [&](ValueId b) { return g.typeOf(b).dtype == d; }));
+      if (c > bestCount)
+        best = d, bestCount = c;
+    }
+    ++stats[n.op][best];
+  }
+}
+
+} // namespace cc
