@@ -2,12 +2,14 @@
 #include "core/Json.h"
 #include "core/Npy.h"
 #include "generators/Inputs.h"
+#include "generators/Precision.h"
 #include "generators/Topology.h"
 #include "tools/crosscheck/Commands.h"
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace cc::cli {
 
@@ -22,7 +24,8 @@ std::string familyList() {
 const Command kGen{
     "gen",
     "crosscheck gen --seed S --count N [--ops MIN..MAX] [--family NAME] "
-    "[--dtype LIST] [--include OPS] [--exclude OPS] [--stats] -o DIR",
+    "[--dtype LIST] [--include OPS] [--exclude OPS] [--precision KIND] "
+    "[--stats] -o DIR",
     "Writes N random graphs, valid by construction, as DIR/gen_<seed>.json\n"
     "with one .npy per input in DIR/gen_<seed>.inputs/ (for crosscheck run\n"
     "--inputs). Graph i uses seed S+i; the same seed and flags give the same\n"
@@ -37,6 +40,10 @@ const Command kGen{
         {"--exclude", "", "OPS", "comma-separated ops never to place", true},
         {"--ranks", "", "MIN..MAX", "tensor ranks (default 1..4)"},
         {"--max-elements", "", "N", "largest tensor size in elements (default 256)"},
+        {"--precision", "", "KIND",
+         "derive a precision variant of each graph: f16, bf16, mixed (f32 "
+         "accumulations, casts between regions), int8 or int16 (quantized with "
+         "rescale); graphs without float values are kept as they are"},
         {"--stats", "", "", "print how often each op occurs per dtype"},
         {"--output", "-o", "DIR", "directory for the graphs (created)"},
     },
@@ -135,11 +142,26 @@ int genCommand(const Argv &argv) {
   std::error_code ec;
   if (!dir.empty() && (std::filesystem::create_directories(dir, ec), ec))
     return fail("cannot create '" + dir + "': " + ec.message());
+  std::optional<PrecisionKind> precision;
+  if (args->has("--precision")) {
+    auto k = parsePrecisionKind(args->get("--precision"));
+    if (!k)
+      return fail(k.error().withContext("flag '--precision'"));
+    precision = *k;
+  }
   OpStats stats;
   for (uint64_t i = 0; i < *count; ++i) {
     auto g = generateGraph(*o, *seed + i);
     if (!g)
       return fail(g.error());
+    if (precision && hasFloatValues(*g)) {
+      std::string name = g->name;
+      auto v = makePrecisionVariant(*g, *precision, *seed + i);
+      if (!v)
+        return fail(v.error().withContext(name));
+      *g = std::move(*v);
+      g->name = name;
+    }
     if (!dir.empty())
       if (Error e = writeCase(dir, *g, *seed + i))
         return fail(e);

@@ -100,7 +100,7 @@ int onnxConformanceCommand(const Argv &argv) {
       std::string detail = shown.detail.substr(0, 160);
       for (char &ch : detail)
         ch = ch == '\n' ? ' ' : ch;
-      std::printf("%s\n", detail.c_str());
+      std::printf("%s%s\n", detail.empty() ? "" : " ", detail.c_str());
     }
     for (int path : {0, 1})
       std::printf("%s: %d pass, %d fail, %d unsupported\n",
