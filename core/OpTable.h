@@ -12,6 +12,7 @@
 #include "core/Rng.h"
 
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -113,6 +114,18 @@ struct Rounding {
   }
 };
 
+// The values one tensor may hold (OpDef::range): every element that is not
+// NaN lies in [lo, hi] (the bounds may be infinite), and NaN occurs only when
+// mayBeNaN. Integer ranges are exact results before any wrap-around, so a
+// range beyond the result dtype says the op may be undefined there (TOSA
+// leaves integer overflow and NaN cast to an integer undefined); rules of
+// ops that wrap or saturate clip their range to the dtype themselves.
+struct Interval {
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+  bool mayBeNaN = true;
+};
+
 // Operand types the generator may feed an op (OpDef::sampleOperands).
 struct OperandSample {
   std::vector<TensorType> types;
@@ -164,6 +177,14 @@ struct OpDef {
   // derive from floats (argmax, compares, casts) follows from the dtypes.
   // Empty: Rounding{}, one rounding.
   Rounding::Rule rounding;
+  // Range of the (first) result from the operands' ranges, assuming the
+  // operands meet `domains` (the generators check those separately). Sound:
+  // every value the reference can compute lies inside. Empty: unknown, i.e.
+  // any value of the result dtype (NaN included for floats).
+  std::function<Interval(const std::vector<Interval> &operands,
+                         const std::vector<TensorType> &operandTypes,
+                         const Attrs &attrs)>
+      range;
 
   const AttrSpec *attr(const std::string &n) const;
   Domain domain(size_t operand) const {

@@ -56,6 +56,16 @@ private:
   ValueId commit(const OpDef &op, std::vector<ValueId> operands, Attrs attrs,
                  std::vector<TensorType> results);
   bool leafFits(ValueId v, Domain dom) const;
+  // Whether v may feed operand `i` of `op` (operand types `types`) that the
+  // op wants a leaf for: a fitting leaf, or a value whose range meets the
+  // operand's domain.
+  bool mayFeed(const OpDef &op, size_t i, ValueId v,
+               const std::vector<TensorType> &types) const;
+  // Whether op on these operands (-1: a fresh leaf, tame where leafMask
+  // says) has integer results that cannot overflow.
+  bool cannotOverflow(const OpDef &op, const std::vector<ValueId> &operands,
+                      const std::vector<TensorType> &types, uint32_t leafMask,
+                      const Attrs &attrs, DType result) const;
   Tensor constValues(const TensorType &t, bool tame, Domain dom);
   void block();
 
@@ -63,6 +73,9 @@ private:
   Rng rng;
   Graph g;
   std::vector<Meta> meta;
+  // Value ranges with tame inputs (the input generator narrows inputs
+  // upstream of any op that needs it to these ranges or below).
+  std::vector<Interval> ranges;
   std::vector<const OpDef *> ops; // placeable, in table order
   std::vector<double> weights;
   std::vector<bool> enabledMask; // by index in allOps()

@@ -25,6 +25,13 @@ struct InputReport {
   std::string undefinedReason;
   bool nonFinite = false;  // some output is NaN or +-Inf on the reference
   int64_t specialInputs = 0; // input elements that are Inf, NaN or denormal
+  // Inputs drawn from a narrowed range so that the values computed from
+  // them stay in the domains of later ops (makeInputs only).
+  int narrowedInputs = 0;
+  // The propagated ranges still admit NaN or +-Inf in an output: an op that
+  // may overflow even on the narrowest inputs, an unknown range, a special
+  // input (makeInputs only). Unmarked cases have finite outputs.
+  bool mayBeNonFinite = false;
 };
 
 // One tensor per graph input, a pure function of (graph, seed, options).
@@ -33,10 +40,14 @@ struct InputReport {
 // shift amounts below the bit width, gather indices in range) and mix in
 // edge values at the rates of `options`: +-0, +-1, +-2, rounding ties (x.5)
 // and the f32 value below 0.5 (0.49999997), integer extremes where the
-// consumers wrap or saturate instead of overflowing. When the reference
-// still finds undefined behaviour in values computed by earlier ops (an exp
-// that overflows into a NaN cast, a divisor computed as 0), the inputs are
-// drawn again with derived seeds a few times. `report`, when given, says how
+// consumers wrap or saturate instead of overflowing. Values computed by
+// earlier ops are kept in the domains of later ones through value ranges
+// (generators/Ranges.h): the inputs upstream of an op whose operand may
+// leave its domain, overflow, or become Inf or NaN are drawn from narrower
+// ranges (no specials or integer extremes first, then halved magnitudes)
+// until the ranges are safe. When the reference still finds undefined
+// behaviour (a divisor computed as 0 that ranges cannot exclude), the inputs
+// are drawn again with derived seeds a few times. `report`, when given, says how
 // that went and whether the reference produces NaN or Inf.
 Inputs makeInputs(const Graph &g, uint64_t seed,
                   const InputOptions &options = {},

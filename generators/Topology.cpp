@@ -1,5 +1,6 @@
 #include "generators/Topology.h"
 #include "generators/Builder.h"
+#include "generators/Ranges.h"
 
 #include <algorithm>
 #include <cmath>
@@ -101,8 +102,16 @@ Shape Builder::freshShape(int rank) {
 
 ValueId Builder::commit(const OpDef &op, std::vector<ValueId> operands,
                         Attrs attrs, std::vector<TensorType> results) {
-  for (ValueId v : operands)
+  std::vector<Interval> in;
+  std::vector<TensorType> types;
+  for (ValueId v : operands) {
     ++meta[size_t(v)].uses;
+    in.push_back(ranges[size_t(v)]);
+    types.push_back(g.typeOf(v));
+  }
+  for (size_t r = 0; r < results.size(); ++r)
+    ranges.push_back(r == 0 ? resultRange(op, in, types, attrs, results[r].dtype)
+                            : fullRange(results[r].dtype));
   Node node{op.name, std::move(operands), {}, std::move(attrs)};
   int32_t index = int32_t(g.nodes.size());
   for (TensorType &t : results) {
@@ -122,6 +131,24 @@ ValueId Builder::commit(const OpDef &op, std::vector<ValueId> operands,
 bool Builder::leafFits(ValueId v, Domain dom) const {
   const Meta &m = meta[size_t(v)];
   return m.input || (m.tameConst && dom == Domain::Any);
+}
+
+bool Builder::mayFeed(const OpDef &op, size_t i, ValueId v,
+                      const std::vector<TensorType> &types) const {
+  return leafFits(v, op.domain(i)) || inDomain(ranges[size_t(v)], op.domain(i), types);
+}
+
+bool Builder::cannotOverflow(const OpDef &op, const std::vector<ValueId> &operands,
+                             const std::vector<TensorType> &types, uint32_t leafMask,
+                             const Attrs &attrs, DType result) const {
+  std::vector<Interval> in;
+  for (size_t i = 0; i < operands.size(); ++i)
+    in.push_back(operands[i] >= 0 ? ranges[size_t(operands[i])]
+                 : (leafMask >> i) & 1 ? tameRange(types[i].dtype)
+                                       : fullRange(types[i].dtype));
+  bool overflow = false;
+  resultRange(op, in, types, attrs, result, &overflow);
+  return !overflow;
 }
 
 Tensor Builder::constValues(const TensorType &t, bool tame, Domain dom) {
@@ -191,6 +218,7 @@ std::optional<ValueId> Builder::leaf(const TensorType &t, bool tame, Domain dom)
   }
   ValueId v = g.addInput("in" + std::to_string(inputCount++), t);
   meta.push_back({});
+  ranges.push_back(tameRange(t.dtype));
   meta.back().input = true;
   return v;
 }
@@ -239,23 +267,37 @@ std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint, bool sameTyp
       return std::nullopt;
   if (sameType && (hint < 0 || (*results)[0] != g.typeOf(hint)))
     return std::nullopt;
-  std::vector<ValueId> operands;
-  for (size_t i = 0; i < sample->types.size(); ++i) {
-    const TensorType &t = sample->types[i];
+  // Operands the op wants as leaves may be computed values whose ranges
+  // show them safe; fresh leaves (-1) are made last.
+  const std::vector<TensorType> &types = sample->types;
+  std::vector<ValueId> operands(types.size(), -1);
+  bool computed = false;
+  for (size_t i = 0; i < types.size(); ++i) {
+    const TensorType &t = types[i];
     bool mustLeaf = (sample->leafMask >> i) & 1;
+    auto fits = [&](ValueId v) { return !mustLeaf || mayFeed(op, i, v, types); };
     ValueId v = -1;
-    if (i == 0 && hint >= 0 && g.typeOf(hint) == t &&
-        (!mustLeaf || leafFits(hint, op.domain(i))))
+    if (i == 0 && hint >= 0 && g.typeOf(hint) == t && fits(hint))
       v = hint;
-    else if (!mustLeaf && rng.chance(0.7))
-      v = pickValue([&](const TensorType &vt, ValueId) { return vt == t; });
-    if (v < 0) {
-      auto l = leaf(t, mustLeaf, op.domain(i));
-      if (!l)
-        return std::nullopt;
-      v = *l;
-    }
-    operands.push_back(v);
+    else if (rng.chance(0.7))
+      v = pickValue([&](const TensorType &vt, ValueId id) { return vt == t && fits(id); });
+    computed |= v >= 0 && mustLeaf && !leafFits(v, op.domain(i));
+    operands[i] = v;
+  }
+  if (computed && !cannotOverflow(op, operands, types, sample->leafMask, attrs,
+                                  (*results)[0].dtype))
+    for (size_t i = 0; i < types.size(); ++i)
+      if (((sample->leafMask >> i) & 1) && operands[i] >= 0 &&
+          !leafFits(operands[i], op.domain(i)))
+        operands[i] = -1; // back to the leaves that are safe by construction
+  for (size_t i = 0; i < types.size(); ++i) {
+    if (operands[i] >= 0)
+      continue;
+    bool mustLeaf = (sample->leafMask >> i) & 1;
+    auto l = leaf(types[i], mustLeaf, op.domain(i));
+    if (!l)
+      return std::nullopt;
+    operands[i] = *l;
   }
   return commit(op, std::move(operands), std::move(attrs), std::move(*results));
 }
@@ -276,20 +318,24 @@ std::optional<ValueId> Builder::placeOn(const OpDef &op, std::vector<ValueId> op
     types.push_back(g.typeOf(v));
   if (types.empty() || !allowsDType(types[0].dtype) || !op.allows(types[0].dtype))
     return std::nullopt;
+  uint32_t leafMask = 0;
   if (op.sampleOperands) {
     // The leaf requirements for this dtype.
     auto sample = op.sampleOperands(rng, types[0].dtype, types[0].shape);
     if (!sample)
       return std::nullopt;
     for (size_t i = 0; i < operands.size(); ++i)
-      if (((sample->leafMask >> i) & 1) && !leafFits(operands[i], op.domain(i)))
+      if (((sample->leafMask >> i) & 1) && !mayFeed(op, i, operands[i], types))
         return std::nullopt;
+    leafMask = sample->leafMask;
   }
   Attrs at = withDefaults(op, attrs ? *attrs
                                     : op.sampleAttrs ? op.sampleAttrs(rng, types)
                                                      : Attrs());
   auto results = op.infer(types, at);
   if (!results)
+    return std::nullopt;
+  if (leafMask && !cannotOverflow(op, operands, types, leafMask, at, (*results)[0].dtype))
     return std::nullopt;
   for (const TensorType &t : *results)
     if (!allowedType(t))

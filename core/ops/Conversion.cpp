@@ -294,6 +294,20 @@ void addConversionOps(std::vector<OpDef> &ops) {
                        " is not a graph type");
     return oneType(v.type());
   };
+  // The actual extremes of the values.
+  c.range = [](const std::vector<Interval> &, const std::vector<TensorType> &,
+               const Attrs &at) {
+    const Tensor &v = at.getTensor("value");
+    Interval r{INFINITY, -INFINITY, false};
+    for (int64_t i = 0; i < v.size(); ++i) {
+      double x = isFloat(v.dtype()) ? v.getF(i) : double(v.getI(i));
+      if (std::isnan(x))
+        r.mayBeNaN = true;
+      else
+        r.lo = std::min(r.lo, x), r.hi = std::max(r.hi, x);
+    }
+    return r;
+  };
   c.eval = [](const EvalArgs &a) -> Expected<std::vector<Tensor>> {
     const Tensor &v = a.attrs().getTensor("value");
     Tensor out = a.makeResult();
@@ -334,6 +348,24 @@ void addConversionOps(std::vector<OpDef> &ops) {
   cast.emit = [](EmitContext &ctx, const Node &node) -> Error {
     emitTosa(ctx, node, "cast", {}, "");
     return Error();
+  };
+  cast.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &t,
+                  const Attrs &at) {
+    DType from = t[0].dtype, to = at.getType("to");
+    const Interval &a = x[0];
+    if (isBool(to))
+      return Interval{0, 1, false};
+    if (isFloat(to)) // rounding is monotone
+      return Interval{roundToFloat(to, a.lo), roundToFloat(to, a.hi), a.mayBeNaN};
+    double lo = double(intMin(to)), hi = double(intMax(to));
+    if (isFloat(from)) {
+      if (a.mayBeNaN) // undefined: shown as a range beyond the dtype
+        return Interval{};
+      return Interval{std::clamp(std::nearbyint(a.lo), lo, hi),
+                      std::clamp(std::nearbyint(a.hi), lo, hi), false};
+    }
+    // Narrowing wraps: the range survives only when it fits.
+    return a.lo >= lo && a.hi <= hi ? a : Interval{lo, hi, false};
   };
   // NaN cast to an integer is undefined: float sources are leaves (finite).
   cast.sampleOperands = [](Rng &, DType t, const Shape &hint) {

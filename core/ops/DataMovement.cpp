@@ -308,6 +308,7 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     d.dtypes = std::move(dtypes);
     d.attrs = std::move(attrs);
     d.rounding = Rounding::fixed(0); // moves values, never rounds
+    d.range = hullRange(); // values are moved, never changed
     ops.push_back(std::move(d));
     return ops.back();
   };
@@ -412,6 +413,12 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
                    {{"padding", AttrKind::Ints, std::nullopt, "[lo0,hi0,lo1,hi1,...]"},
                     {"pad_const", AttrKind::Float, 0.0, "pad value"}});
   pad.infer = inferPad;
+  pad.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &t,
+                 const Attrs &at) {
+    double c = at.getFloat("pad_const");
+    double r = isFloat(t[0].dtype) ? roundToFloat(t[0].dtype, c) : c;
+    return hull(x[0], {std::min(c, r), std::max(c, r), false});
+  };
   pad.eval = evalPad;
   pad.emit = [](EmitContext &ctx, const Node &node) -> Error {
     DType dt = ctx.graph().typeOf(node.operands[0]).dtype;
@@ -475,6 +482,7 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
                       {});
   gather.minOperands = gather.maxOperands = 2;
   gather.domains = {Domain::Any, Domain::Index};
+  gather.range = identityRange(); // the values, not the indices
   gather.infer = inferGather;
   gather.sampleOperands = [](Rng &rng, DType d, const Shape &hint) {
     Shape values = hint;

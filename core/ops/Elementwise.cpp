@@ -81,6 +81,10 @@ OpDef addOrSub(bool isAdd) {
                        2, kFloatI32, eval);
   // i32 overflow is undefined: only bounded (leaf) values are summed.
   op.sampleOperands = elementwiseOperands(2, 0b11, {i32});
+  op.range = [isAdd](const std::vector<Interval> &x, const std::vector<TensorType> &,
+                     const Attrs &) {
+    return addRange(x[0], isAdd ? x[1] : negRange(x[1]));
+  };
   return op;
 }
 
@@ -140,6 +144,15 @@ OpDef mulOp() {
     emitOp(ctx, node, "tosa.mul", operands);
     return Error();
   };
+  op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &,
+               const Attrs &attrs) {
+    Interval r = mulRange(x[0], x[1]);
+    // The rounded shift stays within the floors and ceilings of the bounds.
+    if (int64_t shift = attrs.getInt("shift"))
+      r.lo = std::floor(std::ldexp(r.lo, -int(shift))),
+      r.hi = std::ceil(std::ldexp(r.hi, -int(shift)));
+    return r;
+  };
   op.sampleAttrs = [](Rng &rng, const std::vector<TensorType> &ops) {
     Attrs a;
     bool shifted = !ops.empty() && ops[0].dtype == i32 && rng.chance(0.5);
@@ -163,6 +176,18 @@ OpDef intdivOp() {
   // Zero divisors and INT_MIN / -1 are undefined.
   op.sampleOperands = elementwiseOperands(2, 0b11);
   op.rounding = Rounding::fixed(0); // integers only
+  op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &,
+                const Attrs &) {
+    const Interval &a = x[0], &b = x[1];
+    if (b.lo > 0 || b.hi < 0) { // truncation is monotone: corners bound it
+      Interval r = mulRange(a, {1 / b.hi, 1 / b.lo, false});
+      return Interval{std::trunc(r.lo), std::trunc(r.hi), false};
+    }
+    // A non-zero integer divisor (the domain) never grows the magnitude;
+    // INT_MIN / -1 shows as 2^31.
+    double m = std::max(std::fabs(a.lo), std::fabs(a.hi));
+    return Interval{-m, m, false};
+  };
   op.emit = [](EmitContext &ctx, const Node &node) {
     // MLIR renamed tosa.int_div to tosa.intdiv for TOSA 1.0.
     emitOp(ctx, node, ctx.syntaxVersion <= 19 ? "tosa.int_div" : "tosa.intdiv");
@@ -191,6 +216,12 @@ OpDef maxOrMin(bool isMax) {
       });
   op.attrs = {nanModeSpec()};
   op.rounding = Rounding::fixed(0);
+  op.range = [isMax](const std::vector<Interval> &x, const std::vector<TensorType> &,
+                     const Attrs &) {
+    auto pick = [isMax](double p, double q) { return isMax ? std::max(p, q) : std::min(p, q); };
+    return Interval{pick(x[0].lo, x[1].lo), pick(x[0].hi, x[1].hi),
+                    x[0].mayBeNaN || x[1].mayBeNaN};
+  };
   auto base = op.infer;
   op.infer = [base](const std::vector<TensorType> &ops, const Attrs &attrs)
       -> Expected<std::vector<TensorType>> {
@@ -225,6 +256,15 @@ OpDef powOp() {
   op.domains = {Domain::Positive};
   op.sampleOperands = elementwiseOperands(2, 0b01); // a negative base is undefined
   op.rounding = Rounding::fixed(kApproxUlps);
+  op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &,
+                const Attrs &) {
+    const Interval &a = x[0], &b = x[1];
+    if (!(a.lo > 0))
+      return Interval{0, INFINITY, true};
+    // x ** y = exp(y * log x), monotone in y * log x.
+    Interval e = mulRange(b, {std::log(a.lo), std::log(a.hi), false});
+    return Interval{std::exp(e.lo), std::exp(e.hi), a.mayBeNaN || e.mayBeNaN};
+  };
   return op;
 }
 
@@ -242,6 +282,15 @@ OpDef absOp() {
       });
   op.sampleOperands = elementwiseOperands(1, 0b1, {i32});
   op.rounding = Rounding::fixed(0);
+  op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &,
+                const Attrs &) {
+    const Interval &a = x[0];
+    if (a.lo >= 0)
+      return a;
+    if (a.hi <= 0)
+      return negRange(a);
+    return Interval{0, std::max(-a.lo, a.hi), a.mayBeNaN};
+  };
   return op;
 }
 
@@ -265,6 +314,15 @@ OpDef negateOp() {
       });
   op.sampleOperands = elementwiseOperands(1, 0b1, {i32});
   op.rounding = Rounding::fixed(0);
+  op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &t,
+                const Attrs &) {
+    Interval r = negRange(x[0]);
+    DType d = t[0].dtype;
+    if (isInt(d) && d != i32) // clipped to the narrow type
+      r.lo = std::clamp(r.lo, double(intMin(d)), double(intMax(d))),
+      r.hi = std::clamp(r.hi, double(intMin(d)), double(intMax(d)));
+    return r;
+  };
   op.emit = [](EmitContext &ctx, const Node &node) {
     if (ctx.syntaxVersion <= 19) {
       emitOp(ctx, node, "tosa.negate");
@@ -325,6 +383,20 @@ OpDef floatUnaryOp(const FloatUnary &u) {
                            });
   op.domains = {u.domain};
   op.rounding = Rounding::fixed(u.ulps);
+  if (std::string(u.name) == "rsqrt" || std::string(u.name) == "reciprocal") {
+    bool rsqrt = std::string(u.name) == "rsqrt";
+    // Decreasing on each side of zero; a range touching zero reaches +-Inf.
+    op.range = [fn, rsqrt](const std::vector<Interval> &x,
+                           const std::vector<TensorType> &, const Attrs &) {
+      const Interval &a = x[0];
+      if (a.lo > 0 || (!rsqrt && a.hi < 0))
+        return Interval{fn(a.hi), fn(a.lo), a.mayBeNaN};
+      // rsqrt(-0) = 1 / -0 = -Inf; negatives give NaN.
+      return Interval{-INFINITY, INFINITY, a.mayBeNaN || (rsqrt && a.lo < 0)};
+    };
+  } else {
+    op.range = monotoneRange(fn); // exp log tanh sigmoid erf floor ceil
+  }
   return op;
 }
 
@@ -407,6 +479,12 @@ OpDef clampOp() {
         });
   };
   op.emit = emitClamp;
+  op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &t,
+                const Attrs &attrs) {
+    auto [lo, hi] = clampBounds(attrs, t[0].dtype);
+    return Interval{std::min(std::max(x[0].lo, lo), hi),
+                    std::max(std::min(x[0].hi, hi), lo), x[0].mayBeNaN};
+  };
   op.sampleAttrs = [](Rng &rng, const std::vector<TensorType> &ops) {
     Attrs a = sampleNanMode(rng);
     DType t = ops.empty() ? f32 : ops[0].dtype;
@@ -453,6 +531,7 @@ OpDef selectOp() {
     return s;
   };
   op.rounding = Rounding::fixed(0);
+  op.range = hullRange(1);
   return op;
 }
 

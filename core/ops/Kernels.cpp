@@ -1,6 +1,7 @@
 #include "core/ops/Kernels.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cc {
 
@@ -225,6 +226,79 @@ Expected<std::string> nanModeAttr(const EmitContext &ctx, const Node &node) {
                               std::to_string(ctx.syntaxVersion) + "'s TOSA",
                           ErrorCode::Unsupported);
   return "nan_mode = #tosa.nan_mode<" + *mode + ">";
+}
+
+// --- value ranges -----------------------------------------------------------
+
+Interval hull(const Interval &a, const Interval &b) {
+  return {std::min(a.lo, b.lo), std::max(a.hi, b.hi), a.mayBeNaN || b.mayBeNaN};
+}
+
+Interval addRange(const Interval &a, const Interval &b) {
+  bool infMinusInf = (std::isinf(a.hi) && a.hi > 0 && std::isinf(b.lo) && b.lo < 0) ||
+                     (std::isinf(a.lo) && a.lo < 0 && std::isinf(b.hi) && b.hi > 0);
+  double lo = a.lo + b.lo, hi = a.hi + b.hi;
+  return {std::isnan(lo) ? -INFINITY : lo, std::isnan(hi) ? INFINITY : hi,
+          a.mayBeNaN || b.mayBeNaN || infMinusInf};
+}
+
+Interval negRange(const Interval &a) { return {-a.hi, -a.lo, a.mayBeNaN}; }
+
+Interval mulRange(const Interval &a, const Interval &b) {
+  auto hasZero = [](const Interval &x) { return x.lo <= 0 && x.hi >= 0; };
+  auto hasInf = [](const Interval &x) { return std::isinf(x.lo) || std::isinf(x.hi); };
+  Interval r{INFINITY, -INFINITY, a.mayBeNaN || b.mayBeNaN ||
+                                      (hasZero(a) && hasInf(b)) ||
+                                      (hasZero(b) && hasInf(a))};
+  for (double x : {a.lo, a.hi})
+    for (double y : {b.lo, b.hi}) {
+      double p = x * y;
+      if (std::isnan(p)) // 0 * Inf: 0 here, NaN noted above
+        p = 0;
+      r.lo = std::min(r.lo, p), r.hi = std::max(r.hi, p);
+    }
+  return r;
+}
+
+Interval sumRange(const Interval &term, double n) {
+  // n * lo <= sum <= n * hi; NaN when both infinities may meet.
+  Interval r = mulRange(term, {n, n, false});
+  r.mayBeNaN |= term.lo == -INFINITY && term.hi == INFINITY;
+  return r;
+}
+
+RangeRule monotoneRange(double (*f)(double)) {
+  return [f](const std::vector<Interval> &x, const std::vector<TensorType> &,
+             const Attrs &) {
+    // Outside f's domain (log of a negative) a bound is NaN: the result
+    // then reaches down (or up) to infinity and may be NaN.
+    Interval r{f(x[0].lo), f(x[0].hi), x[0].mayBeNaN};
+    if (std::isnan(r.lo))
+      r.lo = -INFINITY, r.mayBeNaN = true;
+    if (std::isnan(r.hi))
+      r.hi = INFINITY, r.mayBeNaN = true;
+    return r;
+  };
+}
+
+RangeRule identityRange() {
+  return [](const std::vector<Interval> &x, const std::vector<TensorType> &,
+            const Attrs &) { return x[0]; };
+}
+
+RangeRule hullRange(size_t first) {
+  return [first](const std::vector<Interval> &x, const std::vector<TensorType> &,
+                 const Attrs &) {
+    Interval r = x.at(first);
+    for (size_t i = first + 1; i < x.size(); ++i)
+      r = hull(r, x[i]);
+    return r;
+  };
+}
+
+RangeRule fixedRange(double lo, double hi) {
+  return [lo, hi](const std::vector<Interval> &, const std::vector<TensorType> &,
+                  const Attrs &) { return Interval{lo, hi, false}; };
 }
 
 } // namespace cc

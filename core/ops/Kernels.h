@@ -194,4 +194,24 @@ std::string scalarLiteral(DType t, double v);
 AttrSpec nanModeSpec();
 Error checkNanMode(const Attrs &attrs);
 
+// --- value ranges (OpDef::range) ------------------------------------------
+
+using RangeRule = decltype(OpDef::range);
+// Smallest interval holding both.
+Interval hull(const Interval &a, const Interval &b);
+// Interval arithmetic; NaN where Inf - Inf or 0 * Inf may occur.
+Interval addRange(const Interval &a, const Interval &b);
+Interval negRange(const Interval &a);
+Interval mulRange(const Interval &a, const Interval &b);
+// A sum of n terms, each in `term`.
+Interval sumRange(const Interval &term, double n);
+// f applied to the bounds of operand 0, for a non-decreasing f.
+RangeRule monotoneRange(double (*f)(double));
+// Operand 0's range (data movement, max-pooling).
+RangeRule identityRange();
+// The hull of all operands' ranges (concat, select's values from `first`).
+RangeRule hullRange(size_t first = 0);
+// A fixed range without NaN (compares: [0, 1]).
+RangeRule fixedRange(double lo, double hi);
+
 } // namespace cc

@@ -551,6 +551,21 @@ std::optional<OperandSample> sampleConvOperands(Conv kind, Rng &rng, DType d,
                        0b110};
 }
 
+// Operand range minus an i8 zero point (0 for other dtypes).
+Interval lessZp(const Interval &x, const Attrs &at, const char *zp) {
+  double z = double(at.getInt(zp));
+  return {x.lo - z, x.hi - z, x.mayBeNaN};
+}
+
+// Sums of `terms` products (padding taps add zero products) plus a bias.
+Interval convRange(Conv kind, const std::vector<Interval> &x, const Types &t,
+                   const Attrs &at) {
+  const Shape &w = t[1].shape;
+  double terms = double(kind == Conv::Depthwise ? w[0] * w[1] : w[1] * w[2] * w[3]);
+  Interval p = mulRange(lessZp(x[0], at, "input_zp"), lessZp(x[1], at, "weight_zp"));
+  return addRange(sumRange(hull(p, {0, 0, false}), terms), x[2]);
+}
+
 AttrSpec ints(const char *n, std::optional<std::vector<int64_t>> def, const char *doc) {
   return {n, AttrKind::Ints,
           def ? std::optional<AttrValue>(*def) : std::nullopt, doc};
@@ -572,6 +587,10 @@ void addLinalgOps(std::vector<OpDef> &ops) {
   mm.emit = emitMatmul;
   mm.rounding = [](const Types &ops, const Attrs &) {
     return Rounding{double(ops[0].shape[2]), {1, 1}}; // C products summed
+  };
+  mm.range = [](const std::vector<Interval> &x, const Types &t, const Attrs &at) {
+    Interval p = mulRange(lessZp(x[0], at, "a_zp"), lessZp(x[1], at, "b_zp"));
+    return sumRange(p, double(t[0].shape[2]));
   };
   mm.sampleOperands = [](Rng &rng, DType d, const Shape &hint) {
     Shape a = shapeLike(rng, hint, 3, 6);
@@ -622,6 +641,9 @@ void addLinalgOps(std::vector<OpDef> &ops) {
       return convRounding(kind, ops, at);
     };
     d.sampleAttrs = [kind](Rng &rng, const Types &ops) { return sampleConv(kind, rng, ops); };
+    d.range = [kind](const std::vector<Interval> &x, const Types &t, const Attrs &at) {
+      return convRange(kind, x, t, at);
+    };
     d.sampleOperands = [kind](Rng &rng, DType t, const Shape &hint) {
       return sampleConvOperands(kind, rng, t, hint);
     };
@@ -652,6 +674,14 @@ void addLinalgOps(std::vector<OpDef> &ops) {
       return Rounding{avg ? double(k[0] * k[1]) + 1 : 0, {}};
     };
     d.sampleAttrs = [avg](Rng &rng, const Types &ops) { return samplePool(avg, rng, ops); };
+    // Averages and maxima of the window stay within the input's range
+    // (padding is excluded); zero points shift i8 averages.
+    d.range = [avg](const std::vector<Interval> &x, const Types &t, const Attrs &at) {
+      DType d = t[0].dtype;
+      if (avg && isInt(d) && (at.getInt("input_zp") != 0 || at.getInt("output_zp") != 0))
+        return Interval{double(intMin(d)), double(intMax(d)), false};
+      return x[0];
+    };
     d.sampleOperands = [](Rng &rng, DType t, const Shape &hint) {
       return std::optional<OperandSample>(
           OperandSample{{{t, shapeLike(rng, hint, 4, 6)}}, 0});

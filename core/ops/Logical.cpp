@@ -27,6 +27,7 @@ template <typename Cmp> OpDef compareOp(const char *name, const char *summary) {
       },
       i1);
   op.rounding = Rounding::fixed(0);
+  op.range = fixedRange(0, 1);
   return op;
 }
 
@@ -70,6 +71,11 @@ OpDef arithmeticRightShiftOp() {
   op.domains = {Domain::Any, Domain::ShiftAmount};
   op.sampleOperands = elementwiseOperands(2, 0b10); // amounts from the inputs
   op.rounding = Rounding::fixed(0);
+  // Shifting (even with rounding) moves a value toward zero, never past it.
+  op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &,
+                const Attrs &) {
+    return Interval{std::min(x[0].lo, 0.0), std::max(x[0].hi, 0.0), false};
+  };
   op.emit = [](EmitContext &ctx, const Node &node) {
     emitOp(ctx, node, "tosa.arithmetic_right_shift",
            std::string("round = ") +

@@ -149,6 +149,21 @@ void addReductionOps(std::vector<OpDef> &ops) {
              : fold == Fold::Product ? Rounding{n, {n}}
                                      : Rounding{0, {}}; // max, min, argmax: exact
     };
+    d.range = [fold](const std::vector<Interval> &x, const std::vector<TensorType> &t,
+                     const Attrs &at) {
+      double n = double(t[0].shape[size_t(at.getInt("axis"))]);
+      switch (fold) {
+      case Fold::Sum: return sumRange(x[0], n);
+      case Fold::Product: {
+        Interval r = x[0];
+        for (double k = 1; k < n; ++k)
+          r = mulRange(r, x[0]);
+        return r;
+      }
+      case Fold::ArgMax: return Interval{0, n - 1, false};
+      default: return x[0]; // max, min
+      }
+    };
     std::string tosaName = spec.name;
     d.emit = [fold, tosaName](EmitContext &ctx, const Node &node) -> Error {
       std::string props =
