@@ -7,6 +7,7 @@
 #include "core/Graph.h"
 #include "core/Tensor.h"
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,6 +27,17 @@ struct Support {
 // Time spent in each stage of a run, in seconds, keyed by stage name
 // ("emit", "lower", "jit", "execute", "reference").
 using StageTimes = std::map<std::string, double>;
+
+// Adds the seconds since `start` to `stage` of *times; returns them.
+inline double addStageTime(StageTimes *times, const std::string &stage,
+                           std::chrono::steady_clock::time_point start) {
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                           start)
+                 .count();
+  if (times)
+    (*times)[stage] += s;
+  return s;
+}
 
 struct RunOptions {
   double timeoutSeconds = 30;

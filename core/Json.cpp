@@ -29,15 +29,6 @@ Error writeFile(const std::string &path, const std::string &contents) {
 
 namespace {
 
-// Floats that JSON numbers cannot hold are written as strings.
-json floatToJson(double v) {
-  if (std::isnan(v))
-    return "nan";
-  if (std::isinf(v))
-    return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
 Expected<double> floatFromJson(const json &j) {
   if (j.is_number())
     return j.get<double>();
@@ -165,6 +156,14 @@ Expected<TensorType> typeMember(const json &obj, const std::string &where) {
 }
 
 } // namespace
+
+json floatToJson(double v) {
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v > 0 ? "inf" : "-inf";
+  return v;
+}
 
 json tensorToJson(const Tensor &t) {
   json j;

@@ -31,6 +31,9 @@ nlohmann::json graphToJson(const Graph &g);
 std::string printGraph(const Graph &g); // pretty JSON text
 
 nlohmann::json tensorToJson(const Tensor &t);
+// A float as JSON: a number, or "nan", "inf", "-inf", which JSON numbers
+// cannot hold.
+nlohmann::json floatToJson(double v);
 Expected<Tensor> tensorFromJson(const nlohmann::json &j);
 
 // Reads a whole file, or an error naming it.

@@ -6,12 +6,7 @@
 
 namespace cc {
 
-namespace {
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-} // namespace
 
 Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
                                      Backend &cut,
@@ -32,7 +27,7 @@ Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
   auto refTarget = interpret(g, inputs, Precision::Target);
   if (!refTarget)
     return refTarget.error().withContext("reference (target precision)");
-  result.times["reference"] = since(start);
+  addStageTime(&result.times, "reference", start);
 
   RunOptions run;
   run.timeoutSeconds = options.timeoutSeconds;
@@ -51,7 +46,7 @@ Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
 
   start = Clock::now();
   result.report = judgeNumeric(g, *actual, *ref, *refTarget, options.numeric);
-  result.times["oracle"] = since(start);
+  addStageTime(&result.times, "oracle", start);
   if (!result.report->ok)
     result.verdict =
         Verdict::fail(miscompileFinding(g, *result.report, cut.name()));

@@ -1,5 +1,7 @@
 #include "oracles/Numeric.h"
 
+#include "core/Json.h"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -220,15 +222,6 @@ std::string indexStr(const std::vector<int64_t> &idx) {
   return s + "]";
 }
 
-// JSON numbers cannot be NaN or Inf: write those as strings.
-nlohmann::json num(double v) {
-  if (std::isnan(v))
-    return "nan";
-  if (std::isinf(v))
-    return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
 } // namespace
 
 uint64_t ulpDistance(DType t, double a, double b) {
@@ -304,22 +297,22 @@ nlohmann::json NumericReport::toJson() const {
                         {"type", r.type.str()},
                         {"ok", r.ok},
                         {"mismatches", r.mismatches},
-                        {"max_abs_error", num(r.maxAbsError)},
-                        {"max_rel_error", num(r.maxRelError)},
+                        {"max_abs_error", floatToJson(r.maxAbsError)},
+                        {"max_rel_error", floatToJson(r.maxRelError)},
                         {"max_ulp", r.maxUlp},
                         {"uncalibrated", r.uncalibrated},
                         {"tolerance",
                          {{"accumulation", r.accumulation},
                           {"rel", r.relTolerance},
                           {"abs", r.absTolerance},
-                          {"max_target_error", num(r.maxTargetError)}}}};
+                          {"max_target_error", floatToJson(r.maxTargetError)}}}};
     if (!r.ok)
       o["first_mismatch"] = {{"flat_index", r.first.flatIndex},
                              {"index", r.first.index},
-                             {"expected", num(r.first.expected)},
-                             {"actual", num(r.first.actual)},
-                             {"target_expected", num(r.first.targetExpected)},
-                             {"allowed", num(r.first.allowed)},
+                             {"expected", floatToJson(r.first.expected)},
+                             {"actual", floatToJson(r.first.actual)},
+                             {"target_expected", floatToJson(r.first.targetExpected)},
+                             {"allowed", floatToJson(r.first.allowed)},
                              {"reason", r.first.reason}};
     j["outputs"].push_back(o);
   }

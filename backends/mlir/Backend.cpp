@@ -14,11 +14,6 @@ namespace {
 using mlirbackend::LowerRequest;
 using mlirbackend::Origin;
 
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 std::vector<TensorType> outputTypes(const Graph &g) {
   std::vector<TensorType> types;
   for (ValueId v : g.outputs)
@@ -55,8 +50,7 @@ public:
                         const RunOptions &options) override {
     auto start = std::chrono::steady_clock::now();
     CC_ASSIGN(text, emitModule(g, syntaxVersion));
-    if (options.times)
-      (*options.times)["emit"] += secondsSince(start);
+    addStageTime(options.times, "emit", start);
     LowerRequest req{&text, Origin::Crosscheck, "emitted module", g.name,
                      pipeline, llvmOptLevel};
     if (command.empty())
@@ -64,9 +58,7 @@ public:
 
     start = std::chrono::steady_clock::now();
     CC_ASSIGN(external, runExternal(text, options.timeoutSeconds));
-    double took = secondsSince(start);
-    if (options.times)
-      (*options.times)["external"] += took;
+    double took = addStageTime(options.times, "external", start);
     req.module = &external;
     req.origin = Origin::External;
     req.originName = "output of '" + command + "'";

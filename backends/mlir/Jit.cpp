@@ -46,12 +46,6 @@ void initializeMlir() {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-void record(StageTimes *times, const char *stage, Clock::time_point start) {
-  if (times)
-    (*times)[stage] +=
-        std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 std::unique_ptr<mlir::MLIRContext> makeContext() {
   initializeMlir();
   mlir::DialectRegistry registry;
@@ -333,7 +327,7 @@ Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
     return compilerFailure(
         "pass " + (failedPass.empty() ? std::string("pipeline") : failedPass) +
         " failed on the " + req.originName + ": " + diags.take());
-  record(times, "lower", start);
+  addStageTime(times, "lower", start);
 
   start = Clock::now();
   reportStage(req, "jit");
@@ -359,7 +353,7 @@ Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
   if (!entry)
     return compilerFailure("JIT: cannot find @" + ciface + ": " +
                            takeLlvmError(entry.takeError()));
-  record(times, "jit", start);
+  addStageTime(times, "jit", start);
 
   start = Clock::now();
   // Inputs are copied: bufferized functions may write into their arguments.
@@ -381,7 +375,7 @@ Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
     args.push_back(&v);
   reportStage(req, "execute");
   (*entry)(args.data());
-  record(times, "execute", start);
+  addStageTime(times, "execute", start);
   return outputs;
 }
 

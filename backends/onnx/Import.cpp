@@ -273,13 +273,6 @@ Expected<Graph> loadAnyGraph(const std::string &path) {
   return loadGraph(path);
 }
 
-std::vector<std::string> importableOnnxOps() {
-  std::vector<std::string> ops;
-  for (const auto &[name, h] : onnx::opHandlers())
-    ops.push_back(name);
-  return ops;
-}
-
 Expected<Tensor> readOnnxTensor(const std::string &path) {
   CC_ASSIGN(bytes, readFile(path));
   auto t = onnx::parseTensor(bytes);

@@ -58,7 +58,8 @@ private:
   Graph g;
   std::map<std::string, ValueId> values;
   std::map<std::string, Tensor> constants;
-  std::map<std::string, TensorType> inputTypes; // declared, not yet used
+  // Declared graph inputs, added to the graph on first use (lookup).
+  std::map<std::string, TensorType> inputTypes;
   std::vector<std::string> inputOrder;
 
   Expected<ValueId> lookup(const std::string &name);

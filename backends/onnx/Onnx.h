@@ -27,9 +27,6 @@ Expected<Graph> loadOnnx(const std::string &path);
 // A graph file by extension: .onnx through loadOnnx, else graph JSON.
 Expected<Graph> loadAnyGraph(const std::string &path);
 
-// The ONNX ops the importer maps (sorted).
-std::vector<std::string> importableOnnxOps();
-
 // A serialized TensorProto file (test_data_set_*/input_0.pb).
 Expected<Tensor> readOnnxTensor(const std::string &path);
 

@@ -56,10 +56,7 @@ Expected<Outputs> RefBackend::run(const Graph &g, const Inputs &inputs,
                                   const RunOptions &options) {
   auto start = std::chrono::steady_clock::now();
   auto out = interpret(g, inputs, precision);
-  if (options.times)
-    (*options.times)["reference"] +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
+  addStageTime(options.times, "reference", start);
   return out;
 }
 
