@@ -109,10 +109,7 @@ double floatValue(Rng &rng, DType d, const Constraint &c,
 
 int64_t intValue(Rng &rng, DType d, const Constraint &c,
                  const InputOptions &o) {
-  // Small ranges keep i32 arithmetic away from overflow; i8 (quantized
-  // data) uses its whole range.
-  int64_t lo = d == DType::i32 ? -64 : d == DType::i16 ? -1024 : intMin(d);
-  int64_t hi = d == DType::i32 ? 64 : d == DType::i16 ? 1024 : intMax(d);
+  auto [lo, hi] = tameIntBounds(d);
   if (c.positive || c.nonNegative)
     lo = c.positive ? 1 : 0;
   hi = std::min(hi, c.limit - 1);

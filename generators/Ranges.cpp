@@ -10,12 +10,16 @@ Interval fullRange(DType d) {
   return {double(intMin(d)), double(intMax(d)), false};
 }
 
+std::pair<int64_t, int64_t> tameIntBounds(DType d) {
+  int64_t m = d == DType::i32 ? 64 : d == DType::i16 ? 1024 : 0;
+  return m > 0 ? std::pair{-m, m} : std::pair{intMin(d), intMax(d)};
+}
+
 Interval tameRange(DType d) {
   if (isFloat(d))
     return {-2.5, 2.5, false};
-  // i8 (quantized data) and i1 use their whole range.
-  double m = d == DType::i32 ? 64 : d == DType::i16 ? 1024 : 0;
-  return m > 0 ? Interval{-m, m, false} : fullRange(d);
+  auto [lo, hi] = tameIntBounds(d);
+  return {double(lo), double(hi), false};
 }
 
 bool inDomain(const Interval &r, Domain domain,

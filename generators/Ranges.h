@@ -5,13 +5,20 @@
 
 #include "core/OpTable.h"
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cc {
 
 // Any value of dtype d (NaN included for floats): an unknown range.
 Interval fullRange(DType d);
+
+// Integer bounds of the tame leaves: i32 in [-64, 64] and i16 in
+// [-1024, 1024] keep arithmetic away from overflow; i8 (quantized data) and
+// i1 use their whole range.
+std::pair<int64_t, int64_t> tameIntBounds(DType d);
 
 // The widest range of the tame leaves: generated inputs once narrowed
 // (makeInputs) and the generator's tame constants. Finite, and small enough

@@ -174,8 +174,7 @@ Tensor Builder::constValues(const TensorType &t, bool tame, Domain dom) {
       v.setF(i, x);
       continue;
     }
-    int64_t lo = d == DType::i32 ? -64 : d == DType::i16 ? -1024 : intMin(d);
-    int64_t hi = d == DType::i32 ? 64 : d == DType::i16 ? 1024 : intMax(d);
+    auto [lo, hi] = tameIntBounds(d);
     if (dom == Domain::ShiftAmount)
       lo = 0, hi = bitWidth(d) - 1;
     else if (dom == Domain::Positive)
