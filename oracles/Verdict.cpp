@@ -15,6 +15,7 @@ constexpr std::pair<Kind, std::string_view> kKindNames[] = {
     {Kind::PassFailure, "pass-failure"},
     {Kind::Miscompile, "miscompile"},
     {Kind::TvIncorrect, "tv-incorrect"},
+    {Kind::RefDisagreement, "reference-disagreement"},
 };
 
 bool contains(const std::string &haystack, std::string_view needle) {

@@ -19,6 +19,9 @@ enum class Kind {
   PassFailure, // a pass rejected valid input (legalization or pass failure)
   Miscompile,  // it ran, but the numeric oracle rejects its outputs
   TvIncorrect, // translation validation proved a pass or rewrite wrong
+  // The two references (our interpreter and LibTorch eager) disagree: a bug
+  // in one of them, not in the compiler under test.
+  RefDisagreement,
 };
 
 std::string_view kindName(Kind k); // "crash", "tv-incorrect", ...

@@ -1,6 +1,6 @@
 // crosscheck run: one graph through the compiler under test and the
 // reference, judged by the numeric oracle.
-#include "backends/mlir/MlirBackend.h"
+#include "backends/Registry.h"
 #include "backends/onnx/Onnx.h"
 #include "core/Json.h"
 #include "core/Npy.h"
@@ -151,7 +151,7 @@ int runCommand(const Argv &argv) {
   auto graph = loadAnyGraph(args->positional[0]);
   if (!graph)
     return fail(graph.error());
-  auto backend = makeMlirBackend(cut);
+  auto backend = makeBackend(cut);
   if (!backend)
     return fail(backend.error());
   auto inputs = args->has("--inputs") ? readInputs(*graph, args->get("--inputs"))

@@ -1,0 +1,21 @@
+#include "backends/Registry.h"
+
+#include "backends/mlir/MlirBackend.h"
+#include "backends/ref/Interpreter.h"
+
+namespace cc {
+
+Expected<std::unique_ptr<Backend>> makeBackend(const std::string &spec) {
+  if (spec == "ref")
+    return std::unique_ptr<Backend>(std::make_unique<RefBackend>());
+  if (spec.starts_with("mlir:") || spec.starts_with("mlir-ext"))
+    return makeMlirBackend(spec);
+  return Error::failure("unknown backend '" + spec + "' (known: " +
+                        backendSpecHelp() + ")");
+}
+
+std::string backendSpecHelp() {
+  return "ref, mlir:NAME, mlir:pipeline=TEXT, mlir-ext:CMD";
+}
+
+} // namespace cc
