@@ -46,7 +46,15 @@ struct RunOptions {
   // crash or hang becomes a finding instead of killing crosscheck. A harness
   // that runs cases in its own workers may turn it off.
   bool isolate = true;
+  // Address-space limit of the isolated run or external command, in bytes
+  // (0: none). Exceeding it is a finding ("ran out of memory"), not a crash
+  // of crosscheck.
+  uint64_t memoryLimitBytes = 0;
 };
+
+// The words a run's error message uses for a compiler that ran out of
+// memory; the crash oracle keys its signature on them.
+inline constexpr const char *kOutOfMemory = "ran out of memory";
 
 // Failure codes a backend reports besides ErrorCode::{Undefined,Unsupported}:
 namespace ErrorCode {

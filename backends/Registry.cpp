@@ -2,6 +2,7 @@
 
 #include "backends/mlir/MlirBackend.h"
 #include "backends/ref/Interpreter.h"
+#include "backends/torch/Torch.h"
 
 namespace cc {
 
@@ -10,12 +11,16 @@ Expected<std::unique_ptr<Backend>> makeBackend(const std::string &spec) {
     return std::unique_ptr<Backend>(std::make_unique<RefBackend>());
   if (spec.starts_with("mlir:") || spec.starts_with("mlir-ext"))
     return makeMlirBackend(spec);
+  if (spec == "torch")
+    return makeTorchBackend();
+  if (spec == "torchscript")
+    return makeTorchScriptBackend();
   return Error::failure("unknown backend '" + spec + "' (known: " +
                         backendSpecHelp() + ")");
 }
 
 std::string backendSpecHelp() {
-  return "ref, mlir:NAME, mlir:pipeline=TEXT, mlir-ext:CMD";
+  return "ref, mlir:NAME, mlir:pipeline=TEXT, mlir-ext:CMD, torch, torchscript";
 }
 
 } // namespace cc

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <vector>
 
 namespace cc {
 
@@ -74,10 +75,83 @@ std::string stageOf(const std::string &line) {
     return wordAfter("pass ");
   if (std::string pass = wordAfter(" in pass "); !pass.empty())
     return pass;
-  for (const char *stage : {"execute", "jit", "parse"})
+  for (const char *stage : {"execute", "jit", "parse", "teardown"})
     if (line.find(std::string(" in ") + stage + " ") != std::string::npos)
       return stage;
   return "";
+}
+
+// The first compiler diagnostic ("error: MSG") as a template: numbers and
+// SSA names blanked, so that one bug on different graphs reads the same.
+std::string messageTemplate(const std::string &message) {
+  size_t at = message.find("error: ");
+  std::string text = at == std::string::npos ? message : message.substr(at + 7);
+  text = text.substr(0, std::min(text.find('\n'), text.find(" note:")));
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    out += text[i];
+    if (text[i] == '%')
+      while (i + 1 < text.size() &&
+             (std::isalnum(uint8_t(text[i + 1])) || text[i + 1] == '_'))
+        ++i;
+  }
+  return stableDetail(out.substr(0, 120));
+}
+
+// Frames that say nothing about where the compiler broke: the C library's
+// abort path, signal handlers and LLVM's own crash reporting.
+bool isNoiseFrame(const std::string &frame) {
+  for (const char *noise :
+       {"raise", "abort", "gsignal", "__GI_", "__restore_rt", "libc.so",
+        "PrintStackTrace", "SignalHandler", "RunSignalHandlers",
+        "__assert_fail", "_start", "__libc_start", "onCrash", "(no file"})
+    if (frame.find(noise) != std::string::npos)
+      return true;
+  return false;
+}
+
+// Up to three meaningful frames of the stack in a crash message, innermost
+// first: our isolated worker's "#N symbol (file)" lines, or LLVM's
+// "#N 0xADDR symbol ..." stack dump from an external tool.
+std::string topFrames(const std::string &message) {
+  std::vector<std::string> frames;
+  size_t pos = 0;
+  while (frames.size() < 3 && (pos = message.find('#', pos)) != std::string::npos) {
+    size_t end = message.find('\n', pos);
+    std::string line = message.substr(pos, end - pos);
+    pos = end == std::string::npos ? message.size() : end;
+    size_t sp = line.find(' ');
+    if (sp == std::string::npos || sp < 2 || !std::isdigit(uint8_t(line[1])))
+      continue;
+    std::string frame = line.substr(sp + 1);
+    if (frame.starts_with("0x"))
+      frame = frame.substr(std::min(frame.find(' '), frame.size()));
+    frame = frame.substr(frame.find_first_not_of(' ') == std::string::npos
+                             ? frame.size()
+                             : frame.find_first_not_of(' '));
+    // "symbol (file)": the symbol without its argument list.
+    std::string symbol = frame.substr(0, frame.find(" ("));
+    symbol = symbol.substr(0, symbol.find('('));
+    // A frame without a symbol ("libMLIR.so.22.1+0x2909") changes with
+    // every build of the library: it cannot name the bug.
+    if (symbol.empty() || isNoiseFrame(frame) ||
+        symbol.find("+0x") != std::string::npos)
+      continue;
+    frames.push_back(symbol);
+  }
+  std::string out;
+  for (const std::string &f : frames)
+    out += (out.empty() ? "" : " < ") + f;
+  return out;
+}
+
+// The signal a crash message names: "crashed with signal 11 (...)".
+std::string signalOf(const std::string &message) {
+  size_t at = message.find("signal ");
+  if (at == std::string::npos)
+    return "signal";
+  size_t end = message.find(')', at);
+  return message.substr(at, end == std::string::npos ? 9 : end + 1 - at);
 }
 } // namespace
 
@@ -104,10 +178,11 @@ Finding compilerFailureFinding(const std::string &backend,
                                const std::string &errorCode,
                                const std::string &message) {
   Kind kind = Kind::PassFailure;
+  bool outOfMemory = contains(message, kOutOfMemory);
   // A crash's stack may name the verifier: the crash comes first.
   if (errorCode == ErrorCode::Timeout)
     kind = Kind::Timeout;
-  else if (contains(message, "crashed with signal"))
+  else if (outOfMemory || contains(message, "crashed with signal"))
     kind = Kind::Crash;
   else if (contains(message, "verif"))
     kind = Kind::Verifier;
@@ -115,7 +190,20 @@ Finding compilerFailureFinding(const std::string &backend,
            contains(message, "core dumped"))
     kind = Kind::Crash;
   std::string line = oneLine(message);
-  Signature sig{kind, backend, stageOf(line), stableDetail(line)};
+  // What makes two failures the same bug (DESIGN.md): a crash by its
+  // signal and top frames, a hang by where it hung, a verifier or pass
+  // failure by the message's template.
+  std::string detail;
+  if (outOfMemory)
+    detail = "out of memory";
+  else if (kind == Kind::Timeout)
+    detail = "hang";
+  else if (kind == Kind::Crash) {
+    std::string frames = topFrames(message);
+    detail = signalOf(line) + (frames.empty() ? "" : " at " + frames);
+  } else
+    detail = messageTemplate(message);
+  Signature sig{kind, backend, stageOf(line), detail};
   return Finding{sig, std::string(kindName(kind)) + ": " + line};
 }
 

@@ -1,34 +1,21 @@
 #!/usr/bin/env bash
-# Installs everything, builds, and runs the demo campaign: every seed graph
-# through the embedded default compilers under test (the in-process MLIR
-# pipelines tosa-O0 and tosa-O3) against the reference interpreter, with
-# generated inputs. Results go to out/demo/: one JSON report per run and
-# summary.txt. Findings are results, not failures: the script fails only
-# when crosscheck itself cannot run a case.
+# Installs everything, builds, and runs the main job: a short fuzz campaign
+# (crosscheck fuzz) against the embedded default compilers under test, the
+# in-process MLIR pipelines tosa-O0 and tosa-O3, judged against the
+# reference interpreter. The seed corpus opens the case stream, generated
+# graphs (and precision variants) follow. Results go to out/demo/: the
+# findings store campaign.db, junit.xml, findings.sarif, findings.json,
+# summary.txt and one reproducer per finding under findings/.
+# Findings are results, not failures: the script fails only on an error
+# (exit status 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
 out=out/demo
-rm -rf "$out" && mkdir -p "$out"
-errors=0 findings=0 runs=0
-for pipeline in tosa-O0 tosa-O3; do
-  for graph in corpus/seeds/*.json; do
-    name=$(basename "$graph" .json)
-    report="$out/$name.$pipeline.json"
-    rc=0
-    ./build/tools/crosscheck run "$graph" --cut "mlir:$pipeline" --ref ref \
-      --seed 1 --json >"$report" 2>"$out/$name.$pipeline.err" || rc=$?
-    runs=$((runs + 1))
-    case $rc in
-      0) line="pass" ;;
-      1) line="FINDING $(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["finding"]; print(f["kind"] + ": " + f["message"])' "$report")"
-         findings=$((findings + 1)) ;;
-      *) line="ERROR $(cat "$out/$name.$pipeline.err")"; errors=$((errors + 1)) ;;
-    esac
-    echo "$pipeline $name: $line" | tee -a "$out/summary.txt"
-  done
-done
-echo "demo: $runs runs, $findings findings, $errors errors; reports in $out/" |
-  tee -a "$out/summary.txt"
-[ "$errors" -eq 0 ]
+rm -rf "$out"
+rc=0
+./build/tools/crosscheck fuzz --cut mlir:tosa-O0 --cut mlir:tosa-O3 --ref ref \
+  --seed-corpus corpus/seeds --precision f16,bf16,int8 \
+  --time "${DEMO_TIME:-2m}" --jobs "$(nproc)" --seed 1 -o "$out" || rc=$?
+[ "$rc" -le 1 ]

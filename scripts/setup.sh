@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   graphviz
+  python3-jsonschema python3-yaml libxml2-utils
   mlir-19-tools
 )
 

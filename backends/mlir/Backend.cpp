@@ -57,7 +57,7 @@ public:
       return mlirbackend::lowerAndRun(req, outputTypes(g), inputs, options);
 
     start = std::chrono::steady_clock::now();
-    CC_ASSIGN(external, runExternal(text, options.timeoutSeconds));
+    CC_ASSIGN(external, runExternal(text, options));
     double took = addStageTime(options.times, "external", start);
     req.module = &external;
     req.origin = Origin::External;
@@ -71,9 +71,12 @@ public:
 private:
   // Runs the external command; its failures are findings.
   Expected<std::string> runExternal(const std::string &text,
-                                    double timeoutSeconds) {
-    CC_ASSIGN(r, mlirbackend::runShell(command, text, timeoutSeconds));
-    std::string who = "'" + command + "'";
+                                    const RunOptions &options) {
+    double timeoutSeconds = options.timeoutSeconds;
+    CC_ASSIGN(r, mlirbackend::runShell(command, text, timeoutSeconds,
+                                       options.memoryLimitBytes));
+    std::string who = "'" + command + "'" +
+                      mlirbackend::memoryNote(r, options.memoryLimitBytes);
     if (r.timedOut)
       return Error::failure(who + " timed out after " +
                                 std::to_string(timeoutSeconds) + " s",

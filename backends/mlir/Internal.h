@@ -56,6 +56,7 @@ struct ProcessResult {
   int exitCode = 0;  // when it exited normally
   int signal = 0;    // when it was killed by a signal (0 if not)
   bool timedOut = false;
+  bool outOfMemory = false; // it died of, or reported, memory exhaustion
   std::string out, err;
 };
 
@@ -66,6 +67,7 @@ struct ProcessResult {
 struct ChildOptions {
   std::string stdinText;
   bool ownProcessGroup = true; // a shell's whole command line dies with it
+  uint64_t memoryLimitBytes = 0; // RLIMIT_AS of the child; 0: none
 };
 Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
                                  const ChildOptions &options,
@@ -75,6 +77,10 @@ Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
 // stdout and stderr; kills its process group after timeoutSeconds.
 Expected<ProcessResult> runShell(const std::string &command,
                                  const std::string &stdinText,
-                                 double timeoutSeconds);
+                                 double timeoutSeconds,
+                                 uint64_t memoryLimitBytes = 0);
+
+// " (ran out of memory: limit N MiB)" when r says so, else "".
+std::string memoryNote(const ProcessResult &r, uint64_t limitBytes);
 
 } // namespace cc::mlirbackend

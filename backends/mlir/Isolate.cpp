@@ -282,6 +282,9 @@ std::string where(const std::string &stage, const LowerRequest &req) {
     return "in jit (LLVM compiling the lowered " + req.originName + ")";
   if (stage == "parse")
     return "in parse (parsing and verifying the " + req.originName + ")";
+  if (stage == "teardown")
+    return "in teardown (freeing the JIT and the module after running the " +
+           req.originName + ")";
   return "in " + stage + " on the " + req.originName;
 }
 
@@ -330,8 +333,11 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
   auto worker = [&](int outFd) {
     return runWorker(outFd, parent, shared.stage(), req, resultTypes, inputs);
   };
-  CC_ASSIGN(r, runChild(worker, {"", /*ownProcessGroup=*/false},
+  CC_ASSIGN(r, runChild(worker,
+                        {"", /*ownProcessGroup=*/false,
+                         options.memoryLimitBytes},
                         options.timeoutSeconds));
+  std::string memory = memoryNote(r, options.memoryLimitBytes);
   std::string at = where(shared.stage()->name, req);
   if (r.timedOut) {
     char limit[32];
@@ -342,12 +348,12 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
   if (r.signal)
     return Error::failure("crashed with signal " + std::to_string(r.signal) +
                               " (" + strsignal(r.signal) + ") " + at +
-                              describeStderr(r.err),
+                              memory + describeStderr(r.err),
                           ErrorCode::CompilerFailure);
   if (r.exitCode != 0)
     return Error::failure("exited with status " +
                               std::to_string(r.exitCode) + " " + at +
-                              describeStderr(r.err),
+                              memory + describeStderr(r.err),
                           ErrorCode::CompilerFailure);
   double inWorker = 0;
   StageTimes workerTimes;

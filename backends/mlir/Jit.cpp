@@ -376,6 +376,9 @@ Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
   reportStage(req, "execute");
   (*entry)(args.data());
   addStageTime(times, "execute", start);
+  // A crash from here on is in tearing down the JIT and the module (heap
+  // damage by the compiled code shows up here too), not in the code run.
+  reportStage(req, "teardown");
   return outputs;
 }
 

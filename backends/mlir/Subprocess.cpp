@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,17 @@ namespace cc::mlirbackend {
 namespace {
 Error sysError(const std::string &what) {
   return makeError(what + ": " + std::strerror(errno));
+}
+
+// Under RLIMIT_AS an allocation fails instead of the kernel's OOM killer
+// stepping in; programs then say so in their own words before dying.
+bool reportsOutOfMemory(const std::string &err) {
+  for (const char *marker :
+       {"std::bad_alloc", "out of memory", "Out of memory", "MemoryError",
+        "Cannot allocate memory", "memory exhausted"})
+    if (err.find(marker) != std::string::npos)
+      return true;
+  return false;
 }
 
 struct Pipe {
@@ -73,6 +85,10 @@ Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
       setpgid(0, 0);
     dup2(in.fd[0], 0);
     dup2(err.fd[1], 2);
+    if (options.memoryLimitBytes) {
+      rlimit limit{options.memoryLimitBytes, options.memoryLimitBytes};
+      setrlimit(RLIMIT_AS, &limit);
+    }
     sigset_t none;
     sigemptyset(&none);
     pthread_sigmask(SIG_SETMASK, &none, nullptr);
@@ -162,18 +178,30 @@ Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
     result.signal = WTERMSIG(status);
   else if (WIFEXITED(status))
     result.exitCode = WEXITSTATUS(status);
+  result.outOfMemory = options.memoryLimitBytes && !result.timedOut &&
+                       (result.signal || result.exitCode) &&
+                       reportsOutOfMemory(result.err);
   return result;
+}
+
+std::string memoryNote(const ProcessResult &r, uint64_t limitBytes) {
+  if (!r.outOfMemory)
+    return "";
+  return std::string(" (") + kOutOfMemory + ": limit " +
+         std::to_string(limitBytes >> 20) + " MiB)";
 }
 
 Expected<ProcessResult> runShell(const std::string &command,
                                  const std::string &stdinText,
-                                 double timeoutSeconds) {
+                                 double timeoutSeconds,
+                                 uint64_t memoryLimitBytes) {
   auto shell = [&](int outFd) {
     dup2(outFd, 1);
     execl("/bin/sh", "sh", "-c", command.c_str(), (char *)nullptr);
     return 127;
   };
-  return runChild(shell, {stdinText, /*ownProcessGroup=*/true},
+  return runChild(shell,
+                  {stdinText, /*ownProcessGroup=*/true, memoryLimitBytes},
                   timeoutSeconds);
 }
 

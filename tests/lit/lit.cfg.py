@@ -21,6 +21,7 @@ config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 
 here = config.test_source_root
+config.substitutions.append(("%crosscheck-opt", config.crosscheck_opt))
 config.substitutions.append(("%crosscheck", config.crosscheck))
 config.substitutions.append(("%corpus", config.corpus_dir))
 config.substitutions.append(("%inputs", os.path.join(here, "Inputs")))

@@ -30,7 +30,12 @@ std::optional<int> parseCommand(const Command &cmd, const Argv &argv,
 int runCommand(const Argv &args);      // crosscheck run
 int emitMlirCommand(const Argv &args); // crosscheck emit-mlir
 int genCommand(const Argv &args);      // crosscheck gen
+int fuzzCommand(const Argv &args);     // crosscheck fuzz
+int mergeCommand(const Argv &args);    // crosscheck merge
 int exportOnnxCommand(const Argv &args);      // crosscheck export-onnx
 int onnxConformanceCommand(const Argv &args); // crosscheck onnx-conformance
+int tvCommand(const Argv &args);         // crosscheck tv
+int verifyPassCommand(const Argv &args); // crosscheck verify-pass
+int reduceCommand(const Argv &args);
 
 } // namespace cc::cli

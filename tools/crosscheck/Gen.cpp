@@ -5,6 +5,7 @@
 #include "generators/Precision.h"
 #include "generators/Topology.h"
 #include "tools/crosscheck/Commands.h"
+#include "tools/crosscheck/GenFlags.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -14,13 +15,6 @@
 namespace cc::cli {
 
 namespace {
-std::string familyList() {
-  std::string s;
-  for (const std::string &n : familyNames())
-    s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
 const Command kGen{
     "gen",
     "crosscheck gen --seed S --count N [--ops MIN..MAX] [--family NAME] "
@@ -33,13 +27,6 @@ const Command kGen{
     {
         {"--seed", "", "S", "seed of the first graph (default 0)"},
         {"--count", "", "N", "number of graphs (default 1)"},
-        {"--ops", "", "MIN..MAX", "op nodes per graph, constants not counted (default 5..10)"},
-        {"--family", "", "NAME", "topology family: " + familyList() + " (default mixed)"},
-        {"--dtype", "", "LIST", "comma-separated dtypes every value must have (default all)"},
-        {"--include", "", "OPS", "comma-separated ops to place (default all)", true},
-        {"--exclude", "", "OPS", "comma-separated ops never to place", true},
-        {"--ranks", "", "MIN..MAX", "tensor ranks (default 1..4)"},
-        {"--max-elements", "", "N", "largest tensor size in elements (default 256)"},
         {"--precision", "", "KIND",
          "derive a precision variant of each graph: f16, bf16, mixed (f32 "
          "accumulations, casts between regions), int8 or int16 (quantized with "
@@ -49,61 +36,15 @@ const Command kGen{
     },
     ""};
 
-std::vector<std::string> splitList(const std::string &text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma - start);
-    if (!item.empty())
-      out.push_back(item);
-    if (comma == std::string::npos)
-      break;
-    start = comma + 1;
-  }
-  return out;
-}
-
-Expected<std::pair<int, int>> parseRange(const std::string &flag, const std::string &text) {
-  size_t dots = text.find("..");
-  if (dots == std::string::npos)
-    return makeError("flag '" + flag + "': expected MIN..MAX, got '" + text + "'");
-  CC_ASSIGN(lo, parseUnsigned(flag, text.substr(0, dots)));
-  CC_ASSIGN(hi, parseUnsigned(flag, text.substr(dots + 2)));
-  return std::pair<int, int>{int(lo), int(hi)};
-}
-
-Expected<GenOptions> options(const Args &args) {
-  GenOptions o;
-  if (args.has("--ops")) {
-    CC_ASSIGN(r, parseRange("--ops", args.get("--ops")));
-    o.minOps = r.first, o.maxOps = r.second;
-  }
-  if (args.has("--ranks")) {
-    CC_ASSIGN(r, parseRange("--ranks", args.get("--ranks")));
-    o.minRank = r.first, o.maxRank = r.second;
-  }
-  if (args.has("--max-elements")) {
-    CC_ASSIGN(n, parseUnsigned("--max-elements", args.get("--max-elements")));
-    o.maxElements = int64_t(n);
-  }
-  if (args.has("--family")) {
-    CC_ASSIGN(f, parseFamily(args.get("--family")));
-    o.family = f;
-  }
-  for (const std::string &d : splitList(args.get("--dtype"))) {
-    auto t = parseDType(d);
-    if (!t || *t == DType::i64 || *t == DType::f64)
-      return makeError("flag '--dtype': unknown graph dtype '" + d + "'");
-    o.dtypes.push_back(*t);
-  }
-  for (const std::string &v : args.all("--include"))
-    for (const std::string &n : splitList(v))
-      o.include.push_back(n);
-  for (const std::string &v : args.all("--exclude"))
-    for (const std::string &n : splitList(v))
-      o.exclude.push_back(n);
-  return o;
+// The generator flags join the command's own.
+const Command &genCommandSpec() {
+  static const Command cmd = [] {
+    Command c = kGen;
+    std::vector<Flag> flags = generatorFlags();
+    c.flags.insert(c.flags.begin() + 2, flags.begin(), flags.end());
+    return c;
+  }();
+  return cmd;
 }
 
 Error writeCase(const std::string &dir, const Graph &g, uint64_t seed) {
@@ -122,14 +63,14 @@ Error writeCase(const std::string &dir, const Graph &g, uint64_t seed) {
 } // namespace
 
 int genCommand(const Argv &argv) {
-  auto args = parseArgs(kGen, argv);
+  auto args = parseArgs(genCommandSpec(), argv);
   if (!args)
     return fail(args.error());
   if (args->has("--help"))
-    return std::cout << helpText(kGen), kExitPass;
+    return std::cout << helpText(genCommandSpec()), kExitPass;
   if (!args->positional.empty())
     return fail("gen takes no positional arguments (see crosscheck gen --help)");
-  auto o = options(*args);
+  auto o = generatorOptions(*args);
   if (!o)
     return fail(o.error());
   auto seed = parseUnsigned("--seed", args->get("--seed", "0"));

@@ -40,11 +40,20 @@ const Subcommand kSubcommands[] = {
     {"run", "run a graph through a compiler and the reference; judge the outputs",
      runCommand},
     {"emit-mlir", "print the TOSA module of a graph", emitMlirCommand},
+    {"fuzz", "run a fuzz campaign: generate, run, judge, deduplicate, record",
+     fuzzCommand},
+    {"merge", "merge the campaign directories of shards", mergeCommand},
     {"gen", "write random valid graphs with their inputs", genCommand},
     {"export-onnx", "write a graph with inputs and expected outputs as ONNX",
      exportOnnxCommand},
     {"onnx-conformance", "run ONNX's node tests through import, ref and MLIR",
      onnxConformanceCommand},
+    {"tv", "prove with Z3 that a target MLIR function refines its source",
+     tvCommand},
+    {"verify-pass", "run a pass pipeline and validate every pass (and rewrite)",
+     verifyPassCommand},
+    {"reduce", "shrink a finding to a minimal case with the same failure",
+     reduceCommand},
 };
 
 void printHelp() {

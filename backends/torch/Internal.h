@@ -1,0 +1,50 @@
+// Internal interfaces of the LibTorch backends, shared between the plain
+// translation unit (Backend.cpp: backends, supports(), the isolated worker)
+// and the two that include LibTorch headers (Eager.cpp, Script.cpp).
+#pragma once
+
+#include "backends/Backend.h"
+
+#include <string>
+#include <vector>
+
+namespace at {
+class Tensor;
+}
+
+namespace cc::torchbackend {
+
+// Whether the lowering table has an entry for `op`.
+bool canLower(const std::string &op);
+std::vector<std::string> lowerableOps();
+
+// Converts between our buffers and LibTorch tensors (same dtype, copied).
+at::Tensor toTorch(const Tensor &t);
+Expected<Tensor> fromTorch(const at::Tensor &t, const TensorType &declared);
+
+// Runs the graph's nodes with LibTorch operators on `inputs` (one per graph
+// input) and returns the graph outputs. Throws c10::Error when LibTorch
+// rejects an op; a lowering that produced the wrong type is an Error.
+Expected<std::vector<at::Tensor>> lowerGraph(const Graph &g,
+                                             const std::vector<at::Tensor> &inputs);
+
+// The eager backend's run (in-process; exceptions become errors).
+Expected<Outputs> runEager(const Graph &g, const Inputs &inputs,
+                           StageTimes *times);
+
+// The TorchScript backend's run in this process: trace, freeze, optimize,
+// execute. Failures of LibTorch after tracing are ErrorCode::CompilerFailure;
+// `onStage` is told each stage ("trace", "freeze", ...) before it starts.
+Expected<Outputs> runScripted(const Graph &g, const Inputs &inputs,
+                              StageTimes *times, void (*onStage)(const char *));
+
+// Compiles and runs a tiny module once in this process, so that forked
+// workers start with LibTorch's one-time JIT set-up done (it would
+// otherwise cost every worker about 0.1 s).
+void warmUpScripting();
+
+// Called first in a forked worker: LibTorch's OpenMP pool does not survive
+// fork(), so the worker computes on its own thread.
+void prepareForkedWorker();
+
+} // namespace cc::torchbackend

@@ -1,0 +1,28 @@
+// LibTorch backends. This header includes no LibTorch headers, so its users
+// stay cheap to compile.
+//
+//   torch        LibTorch eager operators: a second reference, independent
+//                of our interpreter, computing in the graph's own dtypes
+//                (f16/bf16 results rounded per op, as a compiler would) with
+//                TOSA 1.0 semantics where PyTorch's differ.
+//   torchscript  a compiler under test: the same lowering traced into a
+//                TorchScript module, frozen, optimize_for_inference'd and run
+//                by the profiling executor with the TensorExpr fuser (NNC)
+//                enabled on CPU.
+#pragma once
+
+#include "backends/Backend.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cc {
+
+std::unique_ptr<Backend> makeTorchBackend();
+std::unique_ptr<Backend> makeTorchScriptBackend();
+
+// Op-table ops the LibTorch lowering covers (sorted).
+std::vector<std::string> torchOps();
+
+} // namespace cc

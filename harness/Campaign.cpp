@@ -1,0 +1,407 @@
+// The campaign coordinator: hands case indices to the workers, records
+// their outcomes, replaces workers that die, and writes the CI outputs.
+#include "harness/Campaign.h"
+
+#include "backends/Registry.h"
+#include "core/Json.h"
+#include "harness/CaseStream.h"
+#include "harness/Store.h"
+#include "harness/Workers.h"
+#include "oracles/Consensus.h"
+#include "reducers/Reduce.h"
+#include "reports/CiOutputs.h"
+
+#include <chrono>
+#include <cstdio>
+#include <csignal>
+#include <filesystem>
+#include <unordered_set>
+
+namespace cc {
+
+using nlohmann::json;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+volatile sig_atomic_t stopRequested = 0;
+void onStopSignal(int) { stopRequested = 1; }
+
+// The outcome of one case, computed in a worker.
+CaseOutcome runCase(const CaseStream &stream, uint64_t index,
+                    const std::vector<Backend *> &cuts,
+                    const std::vector<Backend *> &refs,
+                    const CampaignOptions &options) {
+  auto start = Clock::now();
+  CaseOutcome o;
+  o.index = index;
+  auto c = stream.at(index);
+  if (!c) {
+    o.skipped = true;
+    o.skipReason = c.error().message();
+    return o;
+  }
+  o.graphName = c->graph.name;
+  for (const Node &n : c->graph.nodes) {
+    if (n.op == "const")
+      continue;
+    ++o.ops;
+    DType d = n.operands.empty() ? c->graph.typeOf(n.results.at(0)).dtype
+                                 : c->graph.typeOf(n.operands[0]).dtype;
+    o.coverage[{n.op, std::string(dtypeName(d))}]++;
+  }
+  ConsensusOptions co;
+  co.timeoutSeconds = options.caseTimeoutSeconds;
+  co.memoryLimitBytes = options.memoryLimitBytes;
+  auto r = judgeConsensus(*c, cuts, refs, co);
+  if (!r) {
+    // Not a compiler's fault: crosscheck could not judge the case.
+    o.skipped = true;
+    o.skipReason = r.error().message();
+  } else {
+    o.skipped = r->skipped;
+    o.skipReason = r->skipReason;
+    o.findings = std::move(r->findings);
+    o.times = std::move(r->times);
+  }
+  o.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return o;
+}
+
+// A worker died or hung on a case: that is a bug of crosscheck's own (every
+// compiler run is isolated further down), recorded as a finding so that it
+// is never lost.
+CaseOutcome workerFailure(const CaseStream &stream, uint64_t index,
+                          const WorkerPool::Event &ev) {
+  CaseOutcome o;
+  o.index = index;
+  FindingRecord f;
+  bool hang = ev.kind == WorkerPool::Event::TimedOut;
+  std::string sig = ev.detail.substr(0, ev.detail.find(';'));
+  f.finding.signature = {hang ? Kind::Timeout : Kind::Crash,
+                         "crosscheck-worker", "worker",
+                         hang ? "hang" : sig};
+  f.finding.message = std::string(hang ? "timeout" : "crash") +
+                      ": the campaign worker " +
+                      (hang ? "stopped answering" : "died") + " on case " +
+                      std::to_string(index) + ": " + ev.detail;
+  f.log = ev.detail;
+  if (auto c = stream.at(index)) {
+    f.testCase = std::move(*c);
+    o.graphName = f.testCase.graph.name;
+  }
+  o.findings.push_back(std::move(f));
+  return o;
+}
+
+std::string fileName(const FindingRecord &f, size_t n) {
+  std::string name = std::to_string(n) + "-" +
+                     std::string(kindName(f.finding.signature.kind)) + "-" +
+                     signatureFingerprint(f.finding.signature);
+  return "findings/" + name + ".json";
+}
+
+Error writeAtomically(const std::string &path, const std::string &text) {
+  std::string tmp = path + ".tmp";
+  CC_TRY(writeFile(tmp, text));
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  return ec ? makeError("cannot write '" + path + "': " + ec.message())
+            : Error();
+}
+
+std::string summaryText(const CiRun &run, const CampaignSummary &s) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "%llu cases (%llu skipped) in %.1f s, %.2f cases/s; %llu "
+                "cases in the store\n",
+                (unsigned long long)s.cases, (unsigned long long)s.skipped,
+                s.seconds, s.seconds > 0 ? double(s.cases) / s.seconds : 0.0,
+                (unsigned long long)s.totalCases);
+  std::string text = line;
+  size_t fresh = s.newSignatures();
+  text += std::to_string(run.findings.size()) + " distinct findings, " +
+          std::to_string(fresh) + " new, " +
+          std::to_string(run.findings.size() - fresh) + " known\n";
+  for (const CiFinding &f : run.findings)
+    text += std::string(f.known ? "  known " : "  NEW   ") +
+            std::to_string(f.count) + "x " +
+            f.record.finding.signature.str() + "\n        " +
+            f.record.finding.message.substr(0, 300) + "\n        " + f.file +
+            (f.reducedFile.empty()
+                 ? ""
+                 : "\n        reduced to " + std::to_string(f.reducedOps) +
+                       " ops: " + f.reducedFile) +
+            "\n";
+  return text;
+}
+} // namespace
+
+// Reduces every new, not yet reduced finding that replays on its own.
+static Error reduceNewFindings(Store &store, const CampaignOptions &options) {
+  CC_ASSIGN(all, store.findings());
+  for (Store::Stored &f : all) {
+    const Signature &s = f.summary.signature;
+    if (f.summary.known || f.reduced || s.backend == "crosscheck-worker" ||
+        s.kind == Kind::RefDisagreement)
+      continue;
+    ReduceOptions ro;
+    ro.budgetSeconds = options.reduceBudgetSeconds;
+    ro.jobs = options.jobs;
+    auto r = reduceFinding(f.record, ro);
+    if (!r) {
+      // A finding that does not replay alone (flaky, or it needed another
+      // case's state) stays unreduced; the campaign goes on.
+      std::fprintf(stderr, "crosscheck fuzz: not reduced: %s: %s\n",
+                   s.str().c_str(), r.error().message().c_str());
+      continue;
+    }
+    CC_TRY(store.saveReduced(s, r->reduced, r->stats.opsAfter));
+  }
+  return Error();
+}
+
+size_t CampaignSummary::newSignatures() const {
+  size_t n = 0;
+  for (const SignatureSummary &s : signatures)
+    n += !s.known;
+  return n;
+}
+
+// Writes the per-finding files and the CI outputs from the store.
+static Expected<CampaignSummary> writeOutputs(Store &store,
+                                              const std::string &dir,
+                                              CampaignSummary summary) {
+  CC_ASSIGN(all, store.findings());
+  CC_ASSIGN(total, store.caseCount());
+  summary.totalCases = total;
+  std::error_code ec;
+  std::filesystem::create_directories(dir + "/findings", ec);
+  if (ec)
+    return makeError("cannot create '" + dir + "/findings': " + ec.message());
+  CiRun run{"crosscheck fuzz", total, summary.seconds, {}};
+  summary.signatures.clear();
+  for (size_t i = 0; i < all.size(); ++i) {
+    Store::Stored &f = all[i];
+    std::string file = fileName(f.record, i + 1);
+    CC_TRY(writeAtomically(dir + "/" + file,
+                           findingToJson(f.record).dump(1) + "\n"));
+    CiFinding ci{f.record, f.summary.count, f.summary.known, file, "", -1};
+    if (f.reduced) {
+      ci.reducedFile = file.substr(0, file.size() - 5) + ".reduced.json";
+      ci.reducedOps = f.summary.reducedOps;
+      CC_TRY(writeAtomically(dir + "/" + ci.reducedFile,
+                             findingToJson(*f.reduced).dump(1) + "\n"));
+    }
+    run.findings.push_back(std::move(ci));
+    summary.signatures.push_back(f.summary);
+  }
+  CC_TRY(writeAtomically(dir + "/junit.xml", junitXml(run)));
+  CC_TRY(writeAtomically(dir + "/findings.sarif", sarifJson(run)));
+  CC_TRY(writeAtomically(dir + "/findings.json", findingsJson(run)));
+  CC_TRY(writeAtomically(dir + "/summary.txt", summaryText(run, summary)));
+  return summary;
+}
+
+Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
+  if (options.cuts.empty() && options.cutBackends.empty())
+    return makeError("a campaign needs at least one compiler under test (--cut)");
+  if (options.jobs < 1)
+    return makeError("--jobs must be at least 1");
+  if (options.shardCount < 1 || options.shardIndex >= options.shardCount)
+    return makeError("bad shard " + std::to_string(options.shardIndex) + "/" +
+                     std::to_string(options.shardCount));
+  if (options.refs.empty() || options.refs.front() != "ref")
+    return makeError("the first reference must be 'ref' (the interpreter)");
+  CC_ASSIGN(stream, CaseStream::make(options));
+
+  // Backends are made here, before the workers fork: a bad spec is an
+  // error before anything runs, and the workers inherit them ready.
+  std::vector<std::unique_ptr<Backend>> owned;
+  std::vector<Backend *> cuts, refs;
+  for (const std::string &spec : options.cuts) {
+    CC_ASSIGN(b, makeBackend(spec));
+    cuts.push_back(b.get());
+    owned.push_back(std::move(b));
+  }
+  for (const std::shared_ptr<Backend> &b : options.cutBackends)
+    cuts.push_back(b.get());
+  for (size_t i = 1; i < options.refs.size(); ++i) {
+    CC_ASSIGN(b, makeBackend(options.refs[i]));
+    refs.push_back(b.get());
+    owned.push_back(std::move(b));
+  }
+  for (const std::shared_ptr<Backend> &b : options.refBackends)
+    refs.push_back(b.get());
+
+  json identity = stream.identity();
+  auto storeOr = options.resume ? Store::resume(options.outDir, identity)
+                                : Store::create(options.outDir, identity);
+  if (!storeOr)
+    return storeOr.error();
+  Store &store = **storeOr;
+  if (!options.baseline.empty()) {
+    CC_ASSIGN(known, loadBaseline(options.baseline));
+    store.setKnown(std::move(known));
+  }
+  CC_ASSIGN(done, store.recordedCases());
+
+  WorkerPool pool(options.jobs, [&](const std::string &request) {
+    uint64_t index = std::stoull(request);
+    return outcomeToJson(runCase(stream, index, cuts, refs, options)).dump();
+  });
+  CC_TRY(pool.start());
+
+  stopRequested = 0;
+  struct sigaction sa {}, oldInt{}, oldTerm{};
+  sa.sa_handler = onStopSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &oldInt);
+  sigaction(SIGTERM, &sa, &oldTerm);
+
+  CampaignSummary summary;
+  CampaignProgress progress;
+  progress.budget = options.timeBudgetSeconds;
+  auto start = Clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  // A slow compiler must not be mistaken for a dead worker.
+  double workerTimeout = options.caseTimeoutSeconds *
+                             double(cuts.size() + refs.size() + 1) + 30;
+  std::vector<int64_t> inFlight(size_t(options.jobs), -1);
+  uint64_t next = options.shardIndex;
+  auto nextIndex = [&]() -> std::optional<uint64_t> {
+    while (done.count(next))
+      next += options.shardCount;
+    if (options.maxCases && next >= options.maxCases)
+      return std::nullopt;
+    uint64_t i = next;
+    next += options.shardCount;
+    return i;
+  };
+  std::set<std::string> signatures;
+  if (auto sigs = store.signatures())
+    for (const SignatureSummary &s : *sigs)
+      signatures.insert(s.signature.str());
+  double lastProgress = 0, lastStats = 0;
+  Error failure;
+  bool exhausted = false;
+  while (!failure) {
+    bool stop = stopRequested || exhausted ||
+                elapsed() >= options.timeBudgetSeconds;
+    for (int w = 0; w < pool.size() && !stop; ++w) {
+      if (pool.busy(w))
+        continue;
+      std::optional<uint64_t> i = nextIndex();
+      if (!i) {
+        exhausted = stop = true;
+        break;
+      }
+      inFlight[size_t(w)] = int64_t(*i);
+      CC_TRY(pool.submit(w, std::to_string(*i), workerTimeout));
+    }
+    bool anyBusy = false;
+    for (int w = 0; w < pool.size(); ++w)
+      anyBusy |= pool.busy(w);
+    if (stop && !anyBusy)
+      break;
+    auto events = pool.wait(0.25);
+    if (!events) {
+      failure = events.error();
+      break;
+    }
+    for (const WorkerPool::Event &ev : *events) {
+      uint64_t index = uint64_t(inFlight[size_t(ev.worker)]);
+      inFlight[size_t(ev.worker)] = -1;
+      CaseOutcome outcome;
+      if (ev.kind == WorkerPool::Event::Reply) {
+        json j = json::parse(ev.reply, nullptr, false);
+        auto o = outcomeFromJson(j);
+        if (!o || o->index != index) {
+          WorkerPool::Event bad = ev;
+          bad.kind = WorkerPool::Event::Died;
+          bad.detail = "worker sent a malformed reply";
+          outcome = workerFailure(stream, index, bad);
+        } else {
+          outcome = std::move(*o);
+        }
+      } else {
+        outcome = workerFailure(stream, index, ev);
+      }
+      if (Error e = store.record(outcome, options.shardIndex)) {
+        failure = e;
+        break;
+      }
+      done.insert(index);
+      ++summary.cases;
+      summary.skipped += outcome.skipped;
+      progress.findings += !outcome.findings.empty();
+      for (const FindingRecord &f : outcome.findings)
+        signatures.insert(f.finding.signature.str());
+    }
+    double t = elapsed();
+    progress.cases = summary.cases;
+    progress.signatures = signatures.size();
+    progress.elapsed = t;
+    progress.casesPerSecond = t > 0 ? double(summary.cases) / t : 0;
+    if (options.onProgress && t - lastProgress >= 1) {
+      options.onProgress(progress);
+      lastProgress = t;
+    }
+    if (t - lastStats >= 10) {
+      if (Error e = store.recordStats(progress, options.shardIndex))
+        failure = e;
+      lastStats = t;
+    }
+  }
+  pool.stop();
+  sigaction(SIGINT, &oldInt, nullptr);
+  sigaction(SIGTERM, &oldTerm, nullptr);
+  if (failure)
+    return failure;
+  summary.seconds = elapsed();
+  if (options.reduce && !stopRequested)
+    CC_TRY(reduceNewFindings(store, options));
+  progress.elapsed = summary.seconds;
+  progress.casesPerSecond =
+      summary.seconds > 0 ? double(summary.cases) / summary.seconds : 0;
+  CC_TRY(store.recordStats(progress, options.shardIndex));
+  if (options.onProgress)
+    options.onProgress(progress);
+  return writeOutputs(store, options.outDir, summary);
+}
+
+Expected<CampaignSummary> mergeCampaigns(const std::vector<std::string> &dirs,
+                                         const std::string &outDir,
+                                         const std::string &baseline) {
+  if (dirs.empty())
+    return makeError("merge needs at least one campaign directory");
+  std::vector<std::unique_ptr<Store>> inputs;
+  json identity;
+  for (const std::string &d : dirs) {
+    CC_ASSIGN(s, Store::open(Store::dbPath(d)));
+    CC_ASSIGN(id, s->identity());
+    // Shards of one campaign differ only in their shard.
+    id.erase("shard");
+    if (identity.is_null())
+      identity = id;
+    else if (id != identity)
+      return makeError("'" + d +
+                       "' is a different campaign (its seed, compilers or "
+                       "generator options differ) and cannot be merged");
+    inputs.push_back(std::move(s));
+  }
+  identity["shard"] = "merged";
+  CC_ASSIGN(out, Store::create(outDir, identity));
+  if (!baseline.empty()) {
+    CC_ASSIGN(known, loadBaseline(baseline));
+    out->setKnown(std::move(known));
+  }
+  for (auto &in : inputs)
+    CC_TRY(out->mergeFrom(*in));
+  CampaignSummary summary;
+  return writeOutputs(*out, outDir, summary);
+}
+
+} // namespace cc

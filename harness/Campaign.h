@@ -1,0 +1,101 @@
+// Fuzz campaigns: a deterministic stream of generated cases, run in
+// long-lived worker processes through every compiler under test and the
+// references, judged by the oracles, deduplicated by signature into the
+// campaign's SQLite store (DIR/campaign.db).
+//
+// Case i of a campaign is fully determined by (options, seed, i); a shard
+// I/N runs the cases with i % N == I, so N shards cover the stream exactly
+// once. A case is recorded together with its findings in one transaction:
+// a campaign killed at any moment loses no recorded finding, and --resume
+// runs exactly the cases that were not recorded.
+#pragma once
+
+#include "backends/Backend.h"
+#include "core/Error.h"
+#include "generators/Inputs.h"
+#include "generators/Precision.h"
+#include "generators/Topology.h"
+#include "oracles/Verdict.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cc {
+
+struct CampaignOptions {
+  std::vector<std::string> cuts;           // compilers under test (specs)
+  // Compilers under test given as objects (library users, tests), run
+  // besides `cuts`; each must be safe to use after fork().
+  std::vector<std::shared_ptr<Backend>> cutBackends;
+  std::vector<std::shared_ptr<Backend>> refBackends; // likewise, references
+  std::vector<std::string> refs = {"ref"}; // references; the first is primary
+  double timeBudgetSeconds = 600;
+  uint64_t maxCases = 0; // stop after this many cases of the stream; 0: none
+  int jobs = 1;
+  uint64_t seed = 0;
+  std::string outDir;
+  bool resume = false;
+  uint32_t shardIndex = 0, shardCount = 1;
+  std::string baseline; // earlier campaign (DIR, .db or findings.json)
+  // Graphs (.json or .onnx) that open the stream before generated ones.
+  std::string seedCorpus;
+  GenOptions gen;
+  // Each generated graph is used as is, or (in turn) as one of these
+  // precision variants.
+  std::vector<PrecisionKind> precisions;
+  InputOptions inputs;
+  double caseTimeoutSeconds = 30; // per compiler run
+  uint64_t memoryLimitBytes = uint64_t(4) << 30;
+  // After the cases, reduce each new finding (not in the baseline, not yet
+  // reduced) with this budget each; the minimal case is stored beside it.
+  bool reduce = false;
+  double reduceBudgetSeconds = 60;
+  // Called about once a second on the coordinator (progress display).
+  std::function<void(const struct CampaignProgress &)> onProgress;
+};
+
+struct CampaignProgress {
+  uint64_t cases = 0;     // recorded in this invocation
+  uint64_t findings = 0;  // cases with a finding, this invocation
+  uint64_t signatures = 0; // distinct signatures in the store
+  double elapsed = 0, budget = 0;
+  double casesPerSecond = 0;
+};
+
+struct SignatureSummary {
+  Signature signature;
+  std::string message;
+  uint64_t count = 0;
+  bool known = false; // in the baseline
+  int reducedOps = -1; // ops of the reduced case; -1: not reduced
+};
+
+struct CampaignSummary {
+  uint64_t cases = 0;   // recorded in this invocation
+  uint64_t skipped = 0; // of those, not judged (unsupported, undefined)
+  uint64_t totalCases = 0; // in the store, all invocations
+  double seconds = 0;
+  std::vector<SignatureSummary> signatures; // every signature in the store
+  size_t newSignatures() const;
+};
+
+// Runs (or resumes) a campaign and writes DIR/campaign.db, DIR/junit.xml,
+// DIR/findings.sarif, DIR/findings.json and DIR/summary.txt.
+Expected<CampaignSummary> runCampaign(const CampaignOptions &options);
+
+// Merges the stores of shard campaigns into outDir (deduplicated) and
+// writes the same CI files as a campaign.
+Expected<CampaignSummary> mergeCampaigns(const std::vector<std::string> &dirs,
+                                         const std::string &outDir,
+                                         const std::string &baseline = "");
+
+// Whether case `index` belongs to shard I of N.
+inline bool inShard(uint64_t index, uint32_t shard, uint32_t count) {
+  return index % count == shard;
+}
+
+} // namespace cc

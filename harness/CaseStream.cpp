@@ -1,0 +1,115 @@
+#include "harness/CaseStream.h"
+
+#include "backends/onnx/Onnx.h"
+#include "core/Rng.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace cc {
+
+using nlohmann::json;
+
+Expected<CaseStream> CaseStream::make(const CampaignOptions &options) {
+  CaseStream s;
+  s.options = options;
+  if (options.seedCorpus.empty())
+    return s;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(options.seedCorpus, ec))
+    return makeError("seed corpus '" + options.seedCorpus +
+                     "' is not a directory");
+  std::vector<std::string> files;
+  for (const auto &e : fs::recursive_directory_iterator(options.seedCorpus, ec)) {
+    std::string ext = e.path().extension().string();
+    if (e.is_regular_file() && (ext == ".json" || ext == ".onnx"))
+      files.push_back(e.path().string());
+  }
+  if (ec)
+    return makeError("cannot read seed corpus '" + options.seedCorpus +
+                     "': " + ec.message());
+  std::sort(files.begin(), files.end());
+  for (const std::string &f : files) {
+    auto g = loadAnyGraph(f);
+    if (!g)
+      return g.error().withContext("seed corpus");
+    s.corpusNames.push_back(fs::relative(f, options.seedCorpus).string());
+    s.corpus.push_back(std::move(*g));
+  }
+  if (s.corpus.empty())
+    return makeError("seed corpus '" + options.seedCorpus +
+                     "' holds no .json or .onnx graph");
+  return s;
+}
+
+Expected<TestCase> CaseStream::at(uint64_t index) const {
+  uint64_t caseSeed = Rng::forStream(options.seed, index).next();
+  TestCase c;
+  c.seed = options.seed;
+  c.index = index;
+  c.timeoutSeconds = options.caseTimeoutSeconds;
+  if (index < corpus.size()) {
+    c.graph = corpus[index];
+  } else {
+    auto g = generateGraph(options.gen, caseSeed);
+    if (!g)
+      return g.error().withContext("generating case " + std::to_string(index));
+    c.graph = std::move(*g);
+    // In turn: the graph as generated, then each precision variant.
+    size_t variant = caseSeed % (options.precisions.size() + 1);
+    if (variant > 0 && hasFloatValues(c.graph)) {
+      std::string name = c.graph.name;
+      auto v = makePrecisionVariant(c.graph, options.precisions[variant - 1],
+                                    caseSeed);
+      if (!v)
+        return v.error().withContext("case " + std::to_string(index));
+      c.graph = std::move(*v);
+      c.graph.name = name + "_" +
+                     std::string(precisionKindName(options.precisions[variant - 1]));
+    }
+  }
+  c.inputs = makeInputs(c.graph, caseSeed, options.inputs);
+  return c;
+}
+
+json CaseStream::identity() const {
+  const GenOptions &g = options.gen;
+  json precisions = json::array();
+  for (PrecisionKind k : options.precisions)
+    precisions.push_back(precisionKindName(k));
+  json dtypes = json::array();
+  for (DType d : g.dtypes)
+    dtypes.push_back(dtypeName(d));
+  json weights = json::object();
+  for (const auto &[op, w] : g.weights)
+    weights[op] = w;
+  json cuts = options.cuts;
+  for (const auto &b : options.cutBackends)
+    cuts.push_back(b->name());
+  json refs = options.refs;
+  for (const auto &b : options.refBackends)
+    refs.push_back(b->name());
+  return {{"seed", options.seed},
+          {"shard", std::to_string(options.shardIndex) + "/" +
+                        std::to_string(options.shardCount)},
+          {"cuts", cuts},
+          {"refs", refs},
+          {"corpus", corpusNames},
+          {"generator",
+           {{"ops", {g.minOps, g.maxOps}},
+            {"family", familyNames()[size_t(g.family)]},
+            {"include", g.include},
+            {"exclude", g.exclude},
+            {"weights", weights},
+            {"dtypes", dtypes},
+            {"ranks", {g.minRank, g.maxRank}},
+            {"max_elements", g.maxElements},
+            {"const_rate", g.constRate}}},
+          {"precisions", precisions},
+          {"inputs",
+           {{"edge_rate", options.inputs.edgeRate},
+            {"special_rate", options.inputs.specialRate}}}};
+}
+
+} // namespace cc

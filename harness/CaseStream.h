@@ -1,0 +1,33 @@
+// The campaign's deterministic case stream: case i is a function of the
+// campaign's options, its seed and i alone, so that any worker, shard or
+// resumed run builds the same case, and a finding names (seed, i).
+#pragma once
+
+#include "harness/Campaign.h"
+#include "oracles/TestCase.h"
+
+#include <nlohmann/json.hpp>
+
+namespace cc {
+
+class CaseStream {
+public:
+  // Loads the seed corpus, if any (.json and .onnx files, sorted by name).
+  static Expected<CaseStream> make(const CampaignOptions &options);
+
+  // Case `index` (its `cut` is left empty: every compiler runs it). The
+  // first cases are the seed corpus' graphs, then generated graphs, each
+  // as generated or as a precision variant.
+  Expected<TestCase> at(uint64_t index) const;
+  size_t corpusSize() const { return corpus.size(); }
+
+  // What defines the stream (and the campaign): resuming needs the same.
+  nlohmann::json identity() const;
+
+private:
+  CampaignOptions options;
+  std::vector<Graph> corpus;
+  std::vector<std::string> corpusNames;
+};
+
+} // namespace cc

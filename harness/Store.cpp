@@ -1,0 +1,456 @@
+#include "harness/Store.h"
+
+#include "core/Json.h"
+
+#include <chrono>
+#include <filesystem>
+#include <sqlite3.h>
+
+namespace cc {
+
+using nlohmann::json;
+
+namespace {
+constexpr int kStoreVersion = 1;
+
+const char *const kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cases(
+  idx INTEGER PRIMARY KEY, shard INTEGER, status TEXT NOT NULL,
+  graph TEXT, ops INTEGER, seconds REAL, recorded_at REAL, skip_reason TEXT);
+CREATE TABLE IF NOT EXISTS findings(
+  id INTEGER PRIMARY KEY, signature TEXT UNIQUE NOT NULL, kind TEXT,
+  backend TEXT, stage TEXT, detail TEXT, message TEXT,
+  first_seen REAL, last_seen REAL, count INTEGER NOT NULL,
+  first_case INTEGER, known INTEGER NOT NULL DEFAULT 0,
+  record TEXT NOT NULL, reduced TEXT, reduced_ops INTEGER);
+CREATE TABLE IF NOT EXISTS case_findings(
+  case_idx INTEGER NOT NULL, finding_id INTEGER NOT NULL,
+  PRIMARY KEY(case_idx, finding_id));
+CREATE TABLE IF NOT EXISTS coverage(
+  op TEXT NOT NULL, dtype TEXT NOT NULL, count INTEGER NOT NULL,
+  PRIMARY KEY(op, dtype));
+CREATE TABLE IF NOT EXISTS stage_times(stage TEXT PRIMARY KEY, seconds REAL);
+CREATE TABLE IF NOT EXISTS stats(
+  at REAL, shard INTEGER, elapsed REAL, cases INTEGER, cases_per_s REAL,
+  findings INTEGER, signatures INTEGER, covered_pairs INTEGER);
+)sql";
+
+double unixNow() {
+  return std::chrono::duration<double>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// One prepared statement; binds by position from 1.
+class Stmt {
+public:
+  Stmt(sqlite3 *db, const char *sql) : db(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK)
+      s = nullptr;
+  }
+  ~Stmt() { sqlite3_finalize(s); }
+  bool ok() const { return s != nullptr; }
+  Stmt &bind(int i, int64_t v) { sqlite3_bind_int64(s, i, v); return *this; }
+  Stmt &bind(int i, double v) { sqlite3_bind_double(s, i, v); return *this; }
+  Stmt &bind(int i, const std::string &v) {
+    sqlite3_bind_text(s, i, v.data(), int(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  // SQLITE_ROW, SQLITE_DONE or an error code.
+  int step() { return s ? sqlite3_step(s) : SQLITE_ERROR; }
+  int64_t integer(int col) { return sqlite3_column_int64(s, col); }
+  double real(int col) { return sqlite3_column_double(s, col); }
+  std::string text(int col) {
+    const unsigned char *t = sqlite3_column_text(s, col);
+    return t ? reinterpret_cast<const char *>(t) : "";
+  }
+
+private:
+  sqlite3 *db;
+  sqlite3_stmt *s = nullptr;
+};
+
+Error sqlError(sqlite3 *db, const std::string &what) {
+  return makeError("campaign store: " + what + ": " + sqlite3_errmsg(db));
+}
+
+// Runs a statement to completion; an error names what it was for.
+Error run(sqlite3 *db, Stmt &st, const std::string &what) {
+  if (!st.ok())
+    return sqlError(db, "preparing " + what);
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW) {
+  }
+  return rc == SQLITE_DONE ? Error() : sqlError(db, what);
+}
+
+Expected<sqlite3 *> openDb(const std::string &path, bool create) {
+  sqlite3 *db = nullptr;
+  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) |
+              SQLITE_OPEN_NOMUTEX;
+  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return makeError("cannot open campaign store '" + path + "': " + msg);
+  }
+  sqlite3_busy_timeout(db, 5000);
+  return db;
+}
+} // namespace
+
+json outcomeToJson(const CaseOutcome &o) {
+  json findings = json::array();
+  for (const FindingRecord &f : o.findings)
+    findings.push_back(findingToJson(f));
+  json coverage = json::array();
+  for (const auto &[key, n] : o.coverage)
+    coverage.push_back({key.first, key.second, n});
+  json times = json::object();
+  for (const auto &[stage, s] : o.times)
+    times[stage] = s;
+  return {{"index", o.index},       {"graph", o.graphName},
+          {"ops", o.ops},           {"skipped", o.skipped},
+          {"skip", o.skipReason},   {"findings", findings},
+          {"coverage", coverage},   {"times", times},
+          {"seconds", o.seconds}};
+}
+
+Expected<CaseOutcome> outcomeFromJson(const json &j) try {
+  if (!j.is_object())
+    return makeError("malformed case outcome");
+  CaseOutcome o;
+  o.index = j.value("index", uint64_t(0));
+  o.graphName = j.value("graph", "");
+  o.ops = j.value("ops", 0);
+  o.skipped = j.value("skipped", false);
+  o.skipReason = j.value("skip", "");
+  o.seconds = j.value("seconds", 0.0);
+  for (const json &f : j.value("findings", json::array())) {
+    CC_ASSIGN(record, findingFromJson(f));
+    o.findings.push_back(std::move(record));
+  }
+  for (const json &c : j.value("coverage", json::array()))
+    if (c.is_array() && c.size() == 3)
+      o.coverage[{c[0].get<std::string>(), c[1].get<std::string>()}] =
+          c[2].get<int64_t>();
+  json times = j.value("times", json::object());
+  for (const auto &[stage, s] : times.items())
+    o.times[stage] = s.get<double>();
+  return o;
+} catch (const json::exception &e) {
+  return makeError(std::string("malformed case outcome: ") + e.what());
+}
+
+Store::~Store() { sqlite3_close(db); }
+
+Error Store::exec(const std::string &sql) {
+  char *err = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) == SQLITE_OK)
+    return Error();
+  std::string msg = err ? err : "unknown error";
+  sqlite3_free(err);
+  return makeError("campaign store: " + msg);
+}
+
+Expected<std::unique_ptr<Store>> Store::open(const std::string &dbPath) {
+  if (!std::filesystem::is_regular_file(dbPath))
+    return makeError("no campaign store at '" + dbPath + "'");
+  CC_ASSIGN(db, openDb(dbPath, /*create=*/false));
+  std::unique_ptr<Store> store(new Store(db));
+  // WAL: readers (reports) never block the campaign's writer; a commit
+  // survives the process being killed at any point.
+  CC_TRY(store->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
+  Stmt st(db, "SELECT value FROM meta WHERE key = 'format'");
+  if (!st.ok() || st.step() != SQLITE_ROW ||
+      st.text(0) != "crosscheck-campaign")
+    return makeError("'" + dbPath + "' is not a crosscheck campaign store");
+  return store;
+}
+
+Expected<std::unique_ptr<Store>> Store::create(const std::string &dir,
+                                               const json &identity) {
+  std::string path = dbPath(dir);
+  if (std::filesystem::exists(path))
+    return makeError("'" + dir +
+                     "' already holds a campaign; pass --resume to continue "
+                     "it, or choose another --out");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    return makeError("cannot create '" + dir + "': " + ec.message());
+  CC_ASSIGN(db, openDb(path, /*create=*/true));
+  std::unique_ptr<Store> store(new Store(db));
+  CC_TRY(store->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
+  CC_TRY(store->exec(std::string("BEGIN;") + kSchema));
+  for (auto [key, value] :
+       {std::pair<std::string, std::string>{"format", "crosscheck-campaign"},
+        {"version", std::to_string(kStoreVersion)},
+        {"identity", identity.dump()},
+        {"created", std::to_string(unixNow())}}) {
+    Stmt st(db, "INSERT INTO meta(key, value) VALUES (?, ?)");
+    st.bind(1, key).bind(2, value);
+    CC_TRY(run(db, st, "writing the campaign's identity"));
+  }
+  CC_TRY(store->exec("COMMIT;"));
+  return store;
+}
+
+Expected<std::unique_ptr<Store>> Store::resume(const std::string &dir,
+                                               const json &identity) {
+  std::string path = dbPath(dir);
+  if (!std::filesystem::exists(path))
+    return makeError("nothing to resume: '" + dir +
+                     "' holds no campaign (campaign.db)");
+  CC_ASSIGN(store, open(path));
+  CC_ASSIGN(stored, store->identity());
+  // The case stream must be the same one, or resuming would mix streams.
+  for (const auto &[key, value] : identity.items())
+    if (stored.value(key, json()) != value)
+      return makeError("cannot resume '" + dir + "': its " + key + " was " +
+                       stored.value(key, json()).dump() + ", now " +
+                       value.dump() + " (resume with the same flags)");
+  return std::move(store);
+}
+
+Expected<json> Store::identity() {
+  Stmt st(db, "SELECT value FROM meta WHERE key = 'identity'");
+  if (st.step() != SQLITE_ROW)
+    return sqlError(db, "reading the campaign's identity");
+  json j = json::parse(st.text(0), nullptr, false);
+  if (j.is_discarded())
+    return makeError("campaign store: malformed identity");
+  return j;
+}
+
+Expected<std::unordered_set<uint64_t>> Store::recordedCases() {
+  std::unordered_set<uint64_t> done;
+  Stmt st(db, "SELECT idx FROM cases");
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW)
+    done.insert(uint64_t(st.integer(0)));
+  if (rc != SQLITE_DONE)
+    return sqlError(db, "reading recorded cases");
+  return done;
+}
+
+Error Store::record(const CaseOutcome &o, uint32_t shard) {
+  // A finding must survive even a power loss: sync its commit fully.
+  CC_TRY(exec(o.findings.empty() ? "PRAGMA synchronous=NORMAL; BEGIN IMMEDIATE;"
+                                 : "PRAGMA synchronous=FULL; BEGIN IMMEDIATE;"));
+  auto body = [&]() -> Error {
+    double now = unixNow();
+    Stmt c(db, "INSERT INTO cases(idx, shard, status, graph, ops, seconds, "
+               "recorded_at, skip_reason) VALUES (?,?,?,?,?,?,?,?)");
+    c.bind(1, int64_t(o.index)).bind(2, int64_t(shard));
+    c.bind(3, std::string(o.skipped ? "skipped"
+                          : o.findings.empty() ? "pass"
+                                               : "finding"));
+    c.bind(4, o.graphName).bind(5, int64_t(o.ops)).bind(6, o.seconds);
+    c.bind(7, now).bind(8, o.skipReason);
+    CC_TRY(run(db, c, "recording case " + std::to_string(o.index)));
+    for (const FindingRecord &f : o.findings) {
+      const Signature &s = f.finding.signature;
+      std::string key = s.str();
+      Stmt up(db,
+              "INSERT INTO findings(signature, kind, backend, stage, detail, "
+              "message, first_seen, last_seen, count, first_case, known, "
+              "record) VALUES (?,?,?,?,?,?,?,?,1,?,?,?) "
+              "ON CONFLICT(signature) DO UPDATE SET count = count + 1, "
+              "last_seen = excluded.last_seen");
+      up.bind(1, key).bind(2, std::string(kindName(s.kind))).bind(3, s.backend);
+      up.bind(4, s.stage).bind(5, s.detail).bind(6, f.finding.message);
+      up.bind(7, now).bind(8, now).bind(9, int64_t(o.index));
+      up.bind(10, int64_t(known.count(key))).bind(11, findingToJson(f).dump());
+      CC_TRY(run(db, up, "recording a finding"));
+      Stmt link(db, "INSERT OR IGNORE INTO case_findings(case_idx, finding_id) "
+                    "SELECT ?, id FROM findings WHERE signature = ?");
+      link.bind(1, int64_t(o.index)).bind(2, key);
+      CC_TRY(run(db, link, "linking a finding to its case"));
+    }
+    for (const auto &[key, n] : o.coverage) {
+      Stmt cov(db, "INSERT INTO coverage(op, dtype, count) VALUES (?,?,?) "
+                   "ON CONFLICT(op, dtype) DO UPDATE SET count = count + "
+                   "excluded.count");
+      cov.bind(1, key.first).bind(2, key.second).bind(3, n);
+      CC_TRY(run(db, cov, "recording coverage"));
+    }
+    for (const auto &[stage, seconds] : o.times) {
+      Stmt t(db, "INSERT INTO stage_times(stage, seconds) VALUES (?,?) "
+                 "ON CONFLICT(stage) DO UPDATE SET seconds = seconds + "
+                 "excluded.seconds");
+      t.bind(1, stage).bind(2, seconds);
+      CC_TRY(run(db, t, "recording stage times"));
+    }
+    return Error();
+  };
+  if (Error e = body()) {
+    (void)exec("ROLLBACK;");
+    return e;
+  }
+  return exec("COMMIT;");
+}
+
+Error Store::recordStats(const CampaignProgress &p, uint32_t shard) {
+  Stmt st(db, "INSERT INTO stats(at, shard, elapsed, cases, cases_per_s, "
+              "findings, signatures, covered_pairs) VALUES "
+              "(?,?,?,?,?,?,?,(SELECT COUNT(*) FROM coverage))");
+  st.bind(1, unixNow()).bind(2, int64_t(shard)).bind(3, p.elapsed);
+  st.bind(4, int64_t(p.cases)).bind(5, p.casesPerSecond);
+  st.bind(6, int64_t(p.findings)).bind(7, int64_t(p.signatures));
+  return run(db, st, "recording statistics");
+}
+
+Expected<uint64_t> Store::caseCount() {
+  Stmt st(db, "SELECT COUNT(*) FROM cases");
+  if (st.step() != SQLITE_ROW)
+    return sqlError(db, "counting cases");
+  return uint64_t(st.integer(0));
+}
+
+Expected<StageTimes> Store::stageTimes() {
+  StageTimes times;
+  Stmt st(db, "SELECT stage, seconds FROM stage_times UNION ALL "
+              "SELECT 'case', COALESCE(SUM(seconds), 0) FROM cases");
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW)
+    times[st.text(0)] += st.real(1);
+  if (rc != SQLITE_DONE)
+    return sqlError(db, "reading stage times");
+  return times;
+}
+
+Expected<std::vector<SignatureSummary>> Store::signatures() {
+  CC_ASSIGN(all, findings());
+  std::vector<SignatureSummary> out;
+  for (Stored &f : all)
+    out.push_back(f.summary);
+  return out;
+}
+
+Error Store::saveReduced(const Signature &s, const FindingRecord &reduced,
+                         int ops) {
+  Stmt st(db, "UPDATE findings SET reduced = ?, reduced_ops = ? WHERE "
+              "signature = ?");
+  st.bind(1, findingToJson(reduced).dump()).bind(2, int64_t(ops));
+  st.bind(3, s.str());
+  return run(db, st, "recording a reduced case");
+}
+
+Expected<std::vector<Store::Stored>> Store::findings() {
+  std::vector<Stored> out;
+  Stmt st(db, "SELECT signature, message, count, known, record, reduced, "
+              "reduced_ops FROM findings ORDER BY first_seen, id");
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW) {
+    json j = json::parse(st.text(4), nullptr, false);
+    auto record = findingFromJson(j);
+    if (!record)
+      return record.error().withContext("campaign store: finding " +
+                                        st.text(0));
+    Stored f{std::move(*record), {}, std::nullopt};
+    SignatureSummary &s = f.summary;
+    s.signature = f.record.finding.signature;
+    s.message = st.text(1);
+    s.count = uint64_t(st.integer(2));
+    s.known = st.integer(3) != 0 || known.count(st.text(0));
+    if (std::string reduced = st.text(5); !reduced.empty()) {
+      auto r = findingFromJson(json::parse(reduced, nullptr, false));
+      if (!r)
+        return r.error().withContext("campaign store: reduced " + st.text(0));
+      f.reduced = std::move(*r);
+      s.reducedOps = int(st.integer(6));
+    }
+    out.push_back(std::move(f));
+  }
+  if (rc != SQLITE_DONE)
+    return sqlError(db, "reading findings");
+  return out;
+}
+
+Error Store::mergeFrom(Store &other) {
+  std::string path = sqlite3_db_filename(other.db, "main");
+  CC_TRY(exec("PRAGMA synchronous=FULL; BEGIN IMMEDIATE;"));
+  auto body = [&]() -> Error {
+    Stmt attach(db, "ATTACH DATABASE ? AS other");
+    attach.bind(1, path);
+    CC_TRY(run(db, attach, "attaching '" + path + "'"));
+    // Findings first: a case already present keeps its own links.
+    CC_TRY(exec(R"sql(
+      INSERT INTO findings(signature, kind, backend, stage, detail, message,
+                           first_seen, last_seen, count, first_case, known,
+                           record, reduced, reduced_ops)
+        SELECT signature, kind, backend, stage, detail, message, first_seen,
+               last_seen, 0, first_case, known, record, reduced, reduced_ops
+        FROM other.findings
+        WHERE true
+        ON CONFLICT(signature) DO UPDATE SET
+          first_seen = MIN(first_seen, excluded.first_seen),
+          last_seen = MAX(last_seen, excluded.last_seen),
+          known = MAX(known, excluded.known),
+          record = CASE WHEN excluded.first_seen < first_seen
+                        THEN excluded.record ELSE record END,
+          reduced = COALESCE(reduced, excluded.reduced),
+          reduced_ops = COALESCE(reduced_ops, excluded.reduced_ops);
+      CREATE TEMP TABLE new_cases AS
+        SELECT idx FROM other.cases WHERE idx NOT IN (SELECT idx FROM cases);
+      INSERT INTO cases SELECT * FROM other.cases
+        WHERE idx IN (SELECT idx FROM new_cases);
+      INSERT OR IGNORE INTO case_findings(case_idx, finding_id)
+        SELECT cf.case_idx, f.id FROM other.case_findings cf
+          JOIN other.findings of ON of.id = cf.finding_id
+          JOIN findings f ON f.signature = of.signature
+        WHERE cf.case_idx IN (SELECT idx FROM new_cases);
+      UPDATE findings SET count =
+        (SELECT COUNT(*) FROM case_findings WHERE finding_id = findings.id);
+      INSERT INTO coverage(op, dtype, count)
+        SELECT op, dtype, count FROM other.coverage WHERE true
+        ON CONFLICT(op, dtype) DO UPDATE SET count = count + excluded.count;
+      INSERT INTO stage_times(stage, seconds)
+        SELECT stage, seconds FROM other.stage_times WHERE true
+        ON CONFLICT(stage) DO UPDATE SET seconds = seconds + excluded.seconds;
+      INSERT INTO stats SELECT * FROM other.stats;
+      DROP TABLE new_cases;
+    )sql"));
+    return Error();
+  };
+  Error e = body();
+  if (e) {
+    (void)exec("ROLLBACK;");
+    (void)exec("DETACH DATABASE other;");
+    return e;
+  }
+  CC_TRY(exec("COMMIT;"));
+  return exec("DETACH DATABASE other;");
+}
+
+Expected<std::set<std::string>> loadBaseline(const std::string &path) {
+  namespace fs = std::filesystem;
+  std::set<std::string> out;
+  std::string file = path;
+  if (fs::is_directory(path))
+    file = fs::exists(Store::dbPath(path)) ? Store::dbPath(path)
+                                           : path + "/findings.json";
+  if (!fs::exists(file))
+    return makeError("baseline '" + path + "' does not exist");
+  if (file.ends_with(".json")) {
+    CC_ASSIGN(text, readFile(file));
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("findings") ||
+        !j["findings"].is_array())
+      return makeError("baseline '" + file +
+                       "' is not a crosscheck findings.json");
+    for (const json &f : j["findings"])
+      if (f.is_object() && f.contains("signature"))
+        if (auto s = signatureFromJson(f["signature"]))
+          out.insert(s->str());
+    return out;
+  }
+  CC_ASSIGN(store, Store::open(file));
+  CC_ASSIGN(sigs, store->signatures());
+  for (const SignatureSummary &s : sigs)
+    out.insert(s.signature.str());
+  return out;
+}
+
+} // namespace cc

@@ -1,0 +1,94 @@
+// The campaign's findings store: one SQLite database per campaign directory
+// (WAL mode). A case and its findings are written in one transaction, so a
+// campaign killed at any moment has either recorded a case completely or
+// not at all; findings are deduplicated by signature.
+#pragma once
+
+#include "core/Error.h"
+#include "harness/Campaign.h"
+#include "oracles/TestCase.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_set>
+
+struct sqlite3;
+
+namespace cc {
+
+// What a worker learnt about one case of the stream.
+struct CaseOutcome {
+  uint64_t index = 0;
+  std::string graphName;
+  int ops = 0;
+  bool skipped = false;
+  std::string skipReason;
+  std::vector<FindingRecord> findings;
+  StageTimes times;
+  // (op, dtype) -> occurrences in the case's graph.
+  std::map<std::pair<std::string, std::string>, int64_t> coverage;
+  double seconds = 0; // wall time of the case in its worker
+};
+
+nlohmann::json outcomeToJson(const CaseOutcome &o);
+Expected<CaseOutcome> outcomeFromJson(const nlohmann::json &j);
+
+class Store {
+public:
+  // Creates DIR/campaign.db with the campaign's identity (the options that
+  // define its case stream), or opens it to resume, checking that identity.
+  static Expected<std::unique_ptr<Store>> create(const std::string &dir,
+                                                 const nlohmann::json &identity);
+  static Expected<std::unique_ptr<Store>> resume(const std::string &dir,
+                                                 const nlohmann::json &identity);
+  // Opens an existing store (merge, baseline, reports).
+  static Expected<std::unique_ptr<Store>> open(const std::string &dbPath);
+  ~Store();
+
+  static std::string dbPath(const std::string &dir) {
+    return dir + "/campaign.db";
+  }
+
+  // Marks signatures known (from a baseline); they are kept, not new.
+  void setKnown(std::set<std::string> signatures) { known = std::move(signatures); }
+
+  Expected<std::unordered_set<uint64_t>> recordedCases();
+  // Records the case, its findings (deduplicated) and its coverage in one
+  // durable transaction.
+  Error record(const CaseOutcome &outcome, uint32_t shard);
+  Error recordStats(const CampaignProgress &p, uint32_t shard);
+
+  Expected<uint64_t> caseCount();
+  // Seconds per stage summed over every recorded case, plus "case" (the
+  // cases' wall time in their workers).
+  Expected<StageTimes> stageTimes();
+  Expected<std::vector<SignatureSummary>> signatures();
+  struct Stored {
+    FindingRecord record; // its first occurrence
+    SignatureSummary summary;
+    std::optional<FindingRecord> reduced;
+  };
+  // The first recorded finding of each signature, with its count.
+  Expected<std::vector<Stored>> findings();
+  // Keeps the reduced case of a signature.
+  Error saveReduced(const Signature &s, const FindingRecord &reduced, int ops);
+  // Copies every row of another store into this one, deduplicating
+  // findings and skipping cases already present.
+  Error mergeFrom(Store &other);
+  Expected<nlohmann::json> identity();
+
+private:
+  explicit Store(sqlite3 *db) : db(db) {}
+  Error exec(const std::string &sql);
+  sqlite3 *db;
+  std::set<std::string> known;
+};
+
+// Signatures of an earlier campaign: its directory, its campaign.db or its
+// findings.json.
+Expected<std::set<std::string>> loadBaseline(const std::string &path);
+
+} // namespace cc

@@ -1,0 +1,245 @@
+#include "harness/Workers.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cc {
+
+namespace {
+double now() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+bool writeAll(int fd, const char *data, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, data, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return false;
+    data += w;
+    n -= size_t(w);
+  }
+  return true;
+}
+
+bool readAll(int fd, char *data, size_t n) {
+  while (n > 0) {
+    ssize_t r = read(fd, data, n);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      return false;
+    data += r;
+    n -= size_t(r);
+  }
+  return true;
+}
+
+// Messages are a little-endian u64 length and the bytes.
+bool writeFrame(int fd, const std::string &bytes) {
+  uint64_t n = bytes.size();
+  return writeAll(fd, reinterpret_cast<const char *>(&n), 8) &&
+         writeAll(fd, bytes.data(), bytes.size());
+}
+
+void closeFd(int &fd) {
+  if (fd >= 0)
+    close(fd);
+  fd = -1;
+}
+
+std::string tail(const std::string &s, size_t n) {
+  return s.size() <= n ? s : s.substr(s.size() - n);
+}
+} // namespace
+
+WorkerPool::~WorkerPool() { stop(); }
+
+void WorkerPool::stop() {
+  for (Slot &s : slots)
+    if (s.pid > 0)
+      reap(s, SIGKILL);
+}
+
+void WorkerPool::workerMain(int in, int out) {
+  // Dies with the coordinator; a SIGINT meant for the campaign is the
+  // coordinator's to handle (it lets running cases finish).
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  signal(SIGINT, SIG_IGN);
+  signal(SIGTERM, SIG_DFL);
+  while (true) {
+    uint64_t n = 0;
+    if (!readAll(in, reinterpret_cast<char *>(&n), 8))
+      _exit(0); // the coordinator closed the pipe: done
+    std::string request(n, '\0');
+    if (!readAll(in, request.data(), n))
+      _exit(0);
+    if (!writeFrame(out, serve(request)))
+      _exit(1);
+  }
+}
+
+Error WorkerPool::spawn(Slot &slot) {
+  int in[2], out[2], err[2];
+  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+    return makeError(std::string("cannot create worker pipes: ") +
+                     std::strerror(errno));
+  pid_t pid = fork();
+  if (pid < 0)
+    return makeError(std::string("cannot fork a worker: ") + std::strerror(errno));
+  if (pid == 0) {
+    close(in[1]);
+    close(out[0]);
+    close(err[0]);
+    dup2(err[1], 2);
+    // Other workers' pipe ends are not ours to hold open.
+    for (Slot &s : slots) {
+      closeFd(s.toWorker);
+      closeFd(s.fromWorker);
+      closeFd(s.errFromWorker);
+    }
+    workerMain(in[0], out[1]);
+  }
+  close(in[0]);
+  close(out[1]);
+  close(err[1]);
+  slot = Slot{};
+  slot.pid = pid;
+  slot.toWorker = in[1];
+  slot.fromWorker = out[0];
+  slot.errFromWorker = err[0];
+  fcntl(slot.fromWorker, F_SETFL, O_NONBLOCK);
+  fcntl(slot.errFromWorker, F_SETFL, O_NONBLOCK);
+  return Error();
+}
+
+void WorkerPool::reap(Slot &slot, int sig) {
+  if (sig)
+    kill(slot.pid, sig);
+  waitpid(slot.pid, nullptr, 0);
+  closeFd(slot.toWorker);
+  closeFd(slot.fromWorker);
+  closeFd(slot.errFromWorker);
+  slot.pid = -1;
+  slot.busy = false;
+}
+
+Error WorkerPool::start() {
+  // A worker that died leaves its pipe unread: no SIGPIPE for us.
+  signal(SIGPIPE, SIG_IGN);
+  slots.resize(size_t(count));
+  for (Slot &s : slots)
+    CC_TRY(spawn(s));
+  return Error();
+}
+
+Error WorkerPool::submit(int worker, const std::string &request,
+                         double timeoutSeconds) {
+  Slot &s = slots[size_t(worker)];
+  s.busy = true;
+  s.pending.clear();
+  s.deadline = now() + timeoutSeconds;
+  // A worker that cannot take the request is dead: wait() reports it.
+  (void)writeFrame(s.toWorker, request);
+  return Error();
+}
+
+Expected<std::vector<WorkerPool::Event>> WorkerPool::wait(double maxSeconds) {
+  std::vector<Event> events;
+  std::vector<pollfd> fds;
+  std::vector<std::pair<int, bool>> who; // (worker, is stderr)
+  double until = now() + maxSeconds;
+  for (int i = 0; i < count; ++i) {
+    Slot &s = slots[size_t(i)];
+    if (s.pid < 0)
+      continue;
+    fds.push_back({s.fromWorker, POLLIN, 0});
+    who.push_back({i, false});
+    fds.push_back({s.errFromWorker, POLLIN, 0});
+    who.push_back({i, true});
+    if (s.busy)
+      until = std::min(until, s.deadline);
+  }
+  int ms = int(std::max(0.0, until - now()) * 1000) + 1;
+  if (poll(fds.data(), fds.size(), ms) < 0 && errno != EINTR)
+    return makeError(std::string("poll failed: ") + std::strerror(errno));
+
+  auto finish = [&](int i, Event::Kind kind, std::string detail) {
+    Slot &s = slots[size_t(i)];
+    events.push_back({kind, i, "", std::move(detail)});
+    reap(s, SIGKILL);
+    if (Error e = spawn(s))
+      events.back().detail += "; could not start a new worker: " + e.message();
+  };
+  char buf[65536];
+  for (size_t k = 0; k < fds.size(); ++k) {
+    auto [i, isErr] = who[k];
+    Slot &s = slots[size_t(i)];
+    if (s.pid < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+      continue;
+    int fd = isErr ? s.errFromWorker : s.fromWorker;
+    ssize_t n;
+    bool eof = false;
+    while ((n = read(fd, buf, sizeof buf)) > 0) {
+      if (isErr)
+        s.stderrTail = tail(s.stderrTail + std::string(buf, size_t(n)), 8192);
+      else
+        s.pending.append(buf, size_t(n));
+    }
+    eof = n == 0;
+    if (!isErr && s.pending.size() >= 8) {
+      uint64_t len;
+      std::memcpy(&len, s.pending.data(), 8);
+      if (s.pending.size() >= 8 + len) {
+        events.push_back({Event::Reply, i, s.pending.substr(8, len), ""});
+        s.pending.clear();
+        s.busy = false;
+        continue;
+      }
+    }
+    if (eof && !isErr) {
+      // The worker is gone: how did it end?
+      int status = 0;
+      waitpid(s.pid, &status, 0);
+      std::string how = WIFSIGNALED(status)
+                            ? "worker killed by signal " +
+                                  std::to_string(WTERMSIG(status)) + " (" +
+                                  strsignal(WTERMSIG(status)) + ")"
+                            : "worker exited with status " +
+                                  std::to_string(WEXITSTATUS(status));
+      std::string err = s.stderrTail;
+      s.pid = -1; // already reaped
+      closeFd(s.toWorker);
+      closeFd(s.fromWorker);
+      closeFd(s.errFromWorker);
+      bool wasBusy = s.busy;
+      s.busy = false;
+      if (wasBusy)
+        events.push_back({Event::Died, i, "",
+                          how + (err.empty() ? "" : "; stderr: " + err)});
+      if (Error e = spawn(s))
+        return e;
+    }
+  }
+  double t = now();
+  for (int i = 0; i < count; ++i) {
+    Slot &s = slots[size_t(i)];
+    if (s.pid > 0 && s.busy && t >= s.deadline)
+      finish(i, Event::TimedOut,
+             "worker did not answer in time" +
+                 (s.stderrTail.empty() ? "" : "; stderr: " + s.stderrTail));
+  }
+  return events;
+}
+
+} // namespace cc

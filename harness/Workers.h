@@ -1,0 +1,62 @@
+// Long-lived worker processes fed over pipes: forked once from the
+// coordinator (so they inherit its loaded libraries and backends), each
+// serves one request at a time. A worker that dies or stops answering is
+// reported and replaced by a fresh one; the pool itself never dies with it.
+#pragma once
+
+#include "core/Error.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cc {
+
+class WorkerPool {
+public:
+  // `serve` runs in the worker: request bytes in, reply bytes out.
+  using Serve = std::function<std::string(const std::string &request)>;
+  WorkerPool(int workers, Serve serve) : count(workers), serve(std::move(serve)) {}
+  ~WorkerPool();
+  WorkerPool(const WorkerPool &) = delete;
+  WorkerPool &operator=(const WorkerPool &) = delete;
+
+  Error start(); // forks every worker; call from a single-threaded process
+  int size() const { return count; }
+  bool busy(int worker) const { return slots[size_t(worker)].busy; }
+
+  // Sends a request to an idle worker; it must answer within
+  // `timeoutSeconds` or it is killed and replaced.
+  Error submit(int worker, const std::string &request, double timeoutSeconds);
+
+  struct Event {
+    enum Kind { Reply, Died, TimedOut } kind = Reply;
+    int worker = 0;
+    std::string reply;  // for Reply
+    std::string detail; // for Died/TimedOut: how it ended, its stderr tail
+  };
+  // Waits up to maxSeconds for replies or deaths of busy workers.
+  Expected<std::vector<Event>> wait(double maxSeconds);
+
+  // Kills every worker (also done by the destructor).
+  void stop();
+
+private:
+  struct Slot {
+    int pid = -1;
+    int toWorker = -1, fromWorker = -1, errFromWorker = -1;
+    bool busy = false;
+    double deadline = 0;       // steady seconds
+    std::string pending;       // partial reply
+    std::string stderrTail;    // last bytes of its stderr
+  };
+  Error spawn(Slot &slot);
+  void reap(Slot &slot, int signal);
+  [[noreturn]] void workerMain(int in, int out);
+
+  int count;
+  Serve serve;
+  std::vector<Slot> slots;
+};
+
+} // namespace cc

@@ -1,0 +1,49 @@
+// The differential check of one case across every compiler under test and
+// every reference. Each compiler is judged against the primary reference
+// (our f64 interpreter) by the numeric oracle; when results disagree, the
+// other results settle which side is wrong, and the finding says so:
+//   - a compiler that disagrees with the reference while another compiler
+//     agrees with it is blamed alone;
+//   - when every compiler agrees with each other against the reference, the
+//     fault is a shared lowering step or the reference itself, and a second
+//     reference (LibTorch) decides which;
+//   - a second reference that disagrees with the first is a
+//     reference-disagreement finding (a bug in one of the references), never
+//     blamed on a compiler.
+#pragma once
+
+#include "backends/Backend.h"
+#include "oracles/Numeric.h"
+#include "oracles/TestCase.h"
+
+#include <string>
+#include <vector>
+
+namespace cc {
+
+struct ConsensusOptions {
+  double timeoutSeconds = 30;  // per compiler run
+  uint64_t memoryLimitBytes = 0;
+  bool isolate = true;
+  NumericOptions numeric;
+};
+
+struct ConsensusResult {
+  // Not judged: the reference found undefined behaviour, or no compiler
+  // supports the graph. skipReason says why.
+  bool skipped = false;
+  std::string skipReason;
+  // One per failing compiler (and per disagreeing reference). Each record's
+  // TestCase names its compiler, so it replays alone.
+  std::vector<FindingRecord> findings;
+  StageTimes times; // summed over every backend, plus "reference", "oracle"
+};
+
+// `c.cut` is ignored: every backend of `cuts` is run. `refs` are extra
+// references besides the interpreter (may be empty).
+Expected<ConsensusResult> judgeConsensus(const TestCase &c,
+                                         const std::vector<Backend *> &cuts,
+                                         const std::vector<Backend *> &refs,
+                                         const ConsensusOptions &options = {});
+
+} // namespace cc

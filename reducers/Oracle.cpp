@@ -1,0 +1,231 @@
+// The reducer's oracle: re-runs candidates and compares their signature with
+// the target, with a cache, a budget and forked parallel evaluation.
+#include "reducers/Internal.h"
+
+#include "backends/Registry.h"
+#include "backends/ref/Interpreter.h"
+#include "core/Json.h"
+#include "oracles/Differential.h"
+
+#include <cerrno>
+#include <filesystem>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cc::reduce {
+
+bool sameFailure(const Signature &a, const Signature &b) {
+  return a.kind == b.kind && a.stage == b.stage && a.detail == b.detail;
+}
+
+CaseOracle::CaseOracle(Signature target, const ReduceOptions &options,
+                       ReduceStats &stats)
+    : target(std::move(target)), options(options), stats(stats),
+      start(std::chrono::steady_clock::now()) {}
+
+double CaseOracle::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
+bool CaseOracle::spent() const {
+  bool out = elapsed() >= options.budgetSeconds ||
+             (options.maxCalls > 0 && stats.oracleCalls >= options.maxCalls);
+  if (out)
+    stats.budgetExhausted = true;
+  return out;
+}
+
+Backend *CaseOracle::backendFor(const std::string &cut) {
+  auto it = backends.find(cut);
+  if (it == backends.end()) {
+    auto b = makeBackend(cut);
+    it = backends.emplace(cut, b ? std::move(*b) : nullptr).first;
+  }
+  return it->second.get();
+}
+
+namespace {
+// What the compiler got wrong, as far as the numeric report says.
+std::string fingerprint(const CaseResult &r) {
+  if (!r.report)
+    return "";
+  std::string s;
+  for (const OutputReport &o : r.report->outputs)
+    s += std::to_string(o.mismatches) + "@" +
+         std::to_string(o.first.flatIndex) + "=" +
+         std::to_string(o.first.actual) + o.first.reason + ";";
+  return s;
+}
+} // namespace
+
+void CaseOracle::pinOutputs(const TestCase &c) {
+  Backend *cut = backendFor(c.cut);
+  DifferentialOptions o;
+  o.timeoutSeconds = c.timeoutSeconds;
+  auto r = cut ? runDifferential(c.graph, c.inputs, *cut, o)
+               : Expected<CaseResult>(makeError("no backend"));
+  ++stats.oracleCalls;
+  pinned = r ? fingerprint(*r) : "";
+  cache.clear();
+}
+
+Outcome CaseOracle::judge(const TestCase &c) {
+  Backend *cut = backendFor(c.cut);
+  if (!cut)
+    return Outcome::Invalid;
+  DifferentialOptions o;
+  o.timeoutSeconds = c.timeoutSeconds;
+  auto r = runDifferential(c.graph, c.inputs, *cut, o);
+  if (!r)
+    return Outcome::Invalid;
+  const std::optional<Finding> &f = r->verdict.finding();
+  if (!f || !sameFailure(f->signature, target))
+    return Outcome::Other;
+  return pinned && fingerprint(*r) != *pinned ? Outcome::Other : Outcome::Same;
+}
+
+namespace {
+uint64_t caseKey(const TestCase &c) {
+  return std::hash<std::string>{}(testCaseToJson(c).dump());
+}
+
+// Cheap checks that need no compiler: a valid graph whose reference run is
+// defined.
+bool plausible(const TestCase &c) {
+  if (verify(c.graph) || c.inputs.size() != c.graph.inputs.size())
+    return false;
+  return bool(interpret(c.graph, c.inputs, Precision::F64));
+}
+} // namespace
+
+int CaseOracle::firstSame(const std::vector<TestCase> &cases) {
+  size_t jobs = size_t(std::max(1, options.jobs));
+  std::vector<std::optional<Outcome>> outcome(cases.size());
+  std::vector<uint64_t> keys(cases.size());
+  for (size_t i = 0; i < cases.size(); ++i)
+    keys[i] = caseKey(cases[i]);
+  size_t next = 0;
+  while (next < cases.size()) {
+    // The next window: up to `jobs` uncached cases; cached and implausible
+    // ones are answered on the way.
+    std::vector<size_t> window;
+    size_t end = next;
+    for (; end < cases.size() && window.size() < jobs; ++end) {
+      auto hit = cache.find(keys[end]);
+      if (hit != cache.end()) {
+        ++stats.cacheHits;
+        outcome[end] = hit->second;
+        if (hit->second == Outcome::Same) {
+          ++end;
+          break;
+        }
+        continue;
+      }
+      if (!plausible(cases[end])) {
+        ++stats.invalid;
+        outcome[end] = cache[keys[end]] = Outcome::Invalid;
+        continue;
+      }
+      window.push_back(end);
+    }
+    if (!window.empty() && spent()) {
+      // Answers found on the way still count.
+      for (size_t i = next; i < window.front(); ++i)
+        if (outcome[i] == Outcome::Same)
+          return int(i);
+      return -1;
+    }
+    bool cut = false;
+    if (options.maxCalls > 0 &&
+        int64_t(window.size()) > options.maxCalls - stats.oracleCalls) {
+      window.resize(size_t(options.maxCalls - stats.oracleCalls));
+      cut = true;
+    }
+    if (window.size() == 1 || jobs == 1) {
+      for (size_t i : window)
+        outcome[i] = judge(cases[i]);
+    } else {
+      // One forked child per candidate; each answers with one byte. The
+      // compiler itself already runs in a further isolated worker.
+      std::vector<std::pair<pid_t, int>> children;
+      for (size_t i : window) {
+        int fds[2];
+        if (pipe(fds) != 0) {
+          outcome[i] = judge(cases[i]);
+          continue;
+        }
+        pid_t pid = fork();
+        if (pid == 0) {
+          close(fds[0]);
+          char byte = char(judge(cases[i]));
+          ssize_t ignored = write(fds[1], &byte, 1);
+          (void)ignored;
+          _exit(0);
+        }
+        close(fds[1]);
+        if (pid < 0) {
+          close(fds[0]);
+          outcome[i] = judge(cases[i]);
+          continue;
+        }
+        children.push_back({pid, fds[0]});
+      }
+      size_t c = 0;
+      for (size_t i : window) {
+        if (outcome[i])
+          continue;
+        auto [pid, fd] = children[c++];
+        char byte = char(Outcome::Other);
+        ssize_t n;
+        do
+          n = read(fd, &byte, 1);
+        while (n < 0 && errno == EINTR);
+        close(fd);
+        waitpid(pid, nullptr, 0);
+        outcome[i] = n == 1 ? Outcome(byte) : Outcome::Other;
+      }
+    }
+    for (size_t i : window) {
+      ++stats.oracleCalls;
+      cache[keys[i]] = *outcome[i];
+    }
+    for (size_t i = next; i < end; ++i)
+      if (outcome[i] == Outcome::Same)
+        return int(i);
+    if (cut)
+      return -1;
+    next = end;
+  }
+  return -1;
+}
+
+namespace {
+// Writes `text` to `path` through a temporary file and a rename, so that a
+// reader (or an interrupted reduction) never sees half a file.
+Error writeAtomically(const std::string &path, const std::string &text) {
+  std::string tmp = path + ".tmp";
+  CC_TRY(writeFile(tmp, text));
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec)
+    return makeError("cannot write '" + path + "': " + ec.message());
+  return Error();
+}
+} // namespace
+
+Error BestSoFar::update(const TestCase &c) {
+  record.testCase = c;
+  if (options.outDir.empty())
+    return Error();
+  std::error_code ec;
+  std::filesystem::create_directories(options.outDir, ec);
+  if (ec)
+    return makeError("cannot create '" + options.outDir + "': " + ec.message());
+  CC_TRY(writeAtomically(options.outDir + "/graph.json", printGraph(c.graph)));
+  return writeAtomically(options.outDir + "/finding.json",
+                         findingToJson(record).dump(1) + "\n");
+}
+
+} // namespace cc::reduce

@@ -1,0 +1,80 @@
+// reduceFinding: the driver over the graph and pipeline reducers.
+#include "reducers/Internal.h"
+
+#include "backends/Registry.h"
+#include "oracles/Differential.h"
+
+namespace cc {
+
+using namespace reduce;
+
+Expected<FindingRecord> judgeCase(const TestCase &c) {
+  CC_ASSIGN(backend, makeBackend(c.cut));
+  DifferentialOptions o;
+  o.timeoutSeconds = c.timeoutSeconds;
+  CC_ASSIGN(r, runDifferential(c.graph, c.inputs, *backend, o));
+  const std::optional<Finding> &f = r.verdict.finding();
+  if (!f)
+    return Error::failure("the case passes on " + c.cut +
+                              ": there is no failure to reduce",
+                          ErrorCode::NotReproduced);
+  FindingRecord out;
+  out.finding = *f;
+  out.testCase = c;
+  if (r.report)
+    out.evidence["numeric"] = r.report->toJson();
+  return out;
+}
+
+Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
+                                     const ReduceOptions &options) {
+  ReduceResult result;
+  ReduceStats &stats = result.stats;
+  const TestCase &original = finding.testCase;
+  stats.opsBefore = countOps(original.graph);
+  stats.elementsBefore = leafElements(original.graph);
+  CaseOracle oracle(finding.finding.signature, options, stats);
+  BestSoFar best(finding, options);
+  CC_TRY(best.update(original));
+
+  auto now = judgeCase(original);
+  ++stats.oracleCalls;
+  if (!now)
+    return Error::failure("the finding does not reproduce: " +
+                              now.error().message(),
+                          ErrorCode::NotReproduced);
+  if (!sameFailure(now->finding.signature, finding.finding.signature))
+    return Error::failure("the finding does not reproduce: expected " +
+                              finding.finding.signature.str() + ", got " +
+                              now->finding.signature.str(),
+                          ErrorCode::NotReproduced);
+  if (options.reduceGraph)
+    CC_TRY(reduceGraph(oracle, best, stats, options));
+  if (options.reducePipeline)
+    CC_TRY(reducePipeline(oracle, best, result, options));
+
+  // The reduced case judged once more, for its message and evidence.
+  auto last = judgeCase(best.current());
+  ++stats.oracleCalls;
+  if (!last || !sameFailure(last->finding.signature, finding.finding.signature))
+    return makeError("internal error: the reduced case no longer fails the "
+                     "same way (a flaky failure?)");
+  result.reduced = finding;
+  result.reduced.testCase = best.current();
+  result.reduced.finding = last->finding;
+  result.reduced.evidence = last->evidence;
+  result.reduced.evidence["reduced"] = {
+      {"ops_before", stats.opsBefore},
+      {"ops_after", countOps(best.current().graph)},
+      {"oracle_calls", stats.oracleCalls}};
+  if (!result.firstFailingPass.empty())
+    result.reduced.evidence["first_failing_pass"] = result.firstFailingPass;
+  stats.opsAfter = countOps(result.reduced.testCase.graph);
+  stats.elementsAfter = leafElements(result.reduced.testCase.graph);
+  stats.seconds = oracle.elapsed();
+  BestSoFar done(result.reduced, options);
+  CC_TRY(done.update(result.reduced.testCase));
+  return result;
+}
+
+} // namespace cc

@@ -1,0 +1,118 @@
+// Reducers: shrink a finding to a minimal test case that shows the *same*
+// failure (same Signature kind, stage and detail), so that reduction never
+// slips onto another bug.
+//
+//   graph     delta debugging over ops (removed ops' results become leaves
+//             holding the values they had), outputs, then constants and
+//             inputs (zeros, ones, splats), attributes (defaults, zeros,
+//             ones), shapes and float dtypes, repeated to a fixpoint; the
+//             result is 1-minimal with respect to removing any single op
+//   pipeline  for mlir:NAME and mlir:pipeline=TEXT cuts, the smallest
+//             sub-pipeline that still fails the same way, and the first
+//             pass after which it fails (opt-bisect style)
+//
+// Every candidate is checked by re-running it (cc::runDifferential) unless an
+// identical one was seen before (a cache keyed by a hash of the case). The
+// best case so far is written to disk after every accepted step.
+#pragma once
+
+#include "oracles/TestCase.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cc {
+
+struct ReduceOptions {
+  double budgetSeconds = 300; // wall-clock budget of the whole reduction
+  int64_t maxCalls = 0;       // oracle calls (case runs); 0: no limit
+  int jobs = 1;               // candidates judged in parallel (forked)
+  // When non-empty, DIR/finding.json and DIR/graph.json always hold the
+  // best case so far (replaced atomically after each accepted step).
+  std::string outDir;
+  bool reduceGraph = true;
+  bool reducePipeline = true;
+  // Progress lines ("ops: 20 -> 7"), when set.
+  std::function<void(const std::string &)> log;
+};
+
+struct ReduceStats {
+  int64_t oracleCalls = 0; // candidates actually run
+  int64_t cacheHits = 0;   // candidates answered from the cache
+  int64_t invalid = 0;     // rejected before the compiler ran: invalid
+                           // graph or undefined behaviour in the reference
+  int64_t accepted = 0;    // steps that kept a smaller case
+  double seconds = 0;
+  int opsBefore = 0, opsAfter = 0;           // nodes other than constants
+  int64_t elementsBefore = 0, elementsAfter = 0; // elements of all leaves
+  bool budgetExhausted = false;
+};
+
+struct ReduceResult {
+  FindingRecord reduced; // same format as the input, re-judged
+  ReduceStats stats;
+  // Pipeline reduction: the leaf passes before and after, and the first
+  // pass after which the failure shows (empty when not computable).
+  std::vector<std::string> passesBefore, passesAfter;
+  std::string firstFailingPass;
+};
+
+// Error code of reduceFinding when the finding does not reproduce.
+namespace ErrorCode {
+inline constexpr const char *NotReproduced = "not-reproduced";
+} // namespace ErrorCode
+
+// Reduces a finding. An error when the case does not show its own
+// signature (ErrorCode::NotReproduced) or when DIR cannot be written.
+Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
+                                     const ReduceOptions &options = {});
+
+// The finding a test case shows now (a Finding record with the case), an
+// ErrorCode::NotReproduced error when it passes, or the case's own error
+// (undefined behaviour, unsupported graph). For `crosscheck reduce CASE`.
+Expected<FindingRecord> judgeCase(const TestCase &c);
+
+// Ops of a graph, constants not counted.
+int countOps(const Graph &g);
+
+// ---- The generic delta-debugging engine (reducers/DeltaDebug.cpp) ----
+
+// Answers batches of candidate keep-sets: the index of the first one that
+// still fails the same way, or -1 (also when the budget is spent).
+using FirstPassing =
+    std::function<int(const std::vector<std::vector<int>> &candidates)>;
+
+// ddmin (Zeller & Hildebrandt) over `items`, keeping at least `minKeep` of
+// them: the result is 1-minimal (no single item can be dropped) unless
+// `stop` says the budget is spent. Candidates of one granularity go to
+// `firstPassing` together so that they can be judged in parallel; the first
+// accepted in order wins, so the result does not depend on parallelism.
+std::vector<int> ddmin(std::vector<int> items, const FirstPassing &firstPassing,
+                       const std::function<bool()> &stop, size_t minKeep = 0);
+
+} // namespace cc
+
+namespace cc {
+
+// ---- The MLIR-level reducer (reducers/MlirReducer.cpp) ----
+
+struct MlirReduceResult {
+  std::string module;
+  int opsBefore = 0, opsAfter = 0; // value-defining op lines
+  int64_t oracleCalls = 0;         // calls of the predicate
+};
+
+// Shrinks MLIR text (one op per line, as printed by MLIR or emitModule):
+// ddmin over the lines that define one value, replacing the uses of a
+// removed value by a function argument or earlier value of the same type.
+// Every candidate is valid MLIR (cc::verifyMlir) before `stillFails` (e.g.
+// "this pipeline still fails with the same message") is asked. An error
+// when `module` itself does not verify or does not fail.
+Expected<MlirReduceResult>
+reduceMlir(const std::string &module,
+           const std::function<bool(const std::string &)> &stillFails,
+           const ReduceOptions &options = {});
+
+} // namespace cc

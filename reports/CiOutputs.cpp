@@ -1,0 +1,173 @@
+#include "reports/CiOutputs.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace cc {
+
+using nlohmann::json;
+
+namespace {
+std::string xmlEscape(const std::string &s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '&': out += "&amp;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&apos;"; break;
+    default:
+      // XML 1.0 admits no other control characters.
+      if (uint8_t(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
+        out += ' ';
+      else
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string kindDescription(Kind k) {
+  switch (k) {
+  case Kind::Crash: return "The compiler under test crashed.";
+  case Kind::Timeout: return "The compiler under test hung past its time limit.";
+  case Kind::Verifier: return "The compiler produced IR that fails the MLIR verifier.";
+  case Kind::PassFailure: return "A pass rejected valid input.";
+  case Kind::Miscompile: return "The compiled program computes wrong results.";
+  case Kind::TvIncorrect: return "Translation validation proved a pass or rewrite wrong.";
+  case Kind::RefDisagreement: return "The two reference interpreters disagree.";
+  }
+  return "";
+}
+
+constexpr Kind kAllKinds[] = {Kind::Crash,       Kind::Timeout,
+                              Kind::Verifier,    Kind::PassFailure,
+                              Kind::Miscompile,  Kind::TvIncorrect,
+                              Kind::RefDisagreement};
+} // namespace
+
+std::string sarifRuleId(Kind kind) {
+  return "crosscheck/" + std::string(kindName(kind));
+}
+
+std::string signatureFingerprint(const Signature &s) {
+  // FNV-1a, 64 bits: stable across platforms and releases.
+  uint64_t h = 1469598103934665603ull;
+  for (char c : s.str()) {
+    h ^= uint8_t(c);
+    h *= 1099511628211ull;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+  return hex;
+}
+
+std::string junitXml(const CiRun &run) {
+  size_t failures = 0, skipped = 0;
+  for (const CiFinding &f : run.findings)
+    (f.known ? skipped : failures)++;
+  char time[32];
+  std::snprintf(time, sizeof time, "%.3f", run.seconds);
+  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x += "<testsuites name=\"" + xmlEscape(run.name) + "\" tests=\"" +
+       std::to_string(run.findings.size() + 1) + "\" failures=\"" +
+       std::to_string(failures) + "\" errors=\"0\" time=\"" + time + "\">\n";
+  x += "  <testsuite name=\"" + xmlEscape(run.name) + "\" tests=\"" +
+       std::to_string(run.findings.size() + 1) + "\" failures=\"" +
+       std::to_string(failures) + "\" errors=\"0\" skipped=\"" +
+       std::to_string(skipped) + "\" time=\"" + time + "\">\n";
+  x += "    <properties>\n      <property name=\"cases\" value=\"" +
+       std::to_string(run.cases) + "\"/>\n    </properties>\n";
+  // The campaign itself: passes when it ran to the end.
+  x += "    <testcase classname=\"crosscheck\" name=\"campaign: " +
+       std::to_string(run.cases) + " cases\" time=\"" + time + "\"/>\n";
+  for (const CiFinding &f : run.findings) {
+    const Signature &s = f.record.finding.signature;
+    x += "    <testcase classname=\"" + xmlEscape(s.backend) + "\" name=\"" +
+         xmlEscape(s.str()) + "\" time=\"0\">\n";
+    std::string text = f.record.finding.message + "\ncases: " +
+                       std::to_string(f.count) +
+                       (f.file.empty() ? "" : "\nreproducer: " + f.file) +
+                       (f.reducedFile.empty()
+                            ? "\nreduce: crosscheck reduce " + f.file
+                            : "\nreduced (" + std::to_string(f.reducedOps) +
+                                  " ops): " + f.reducedFile);
+    if (f.known)
+      x += "      <skipped message=\"known (in the baseline)\"/>\n";
+    else
+      x += "      <failure message=\"" +
+           xmlEscape(f.record.finding.message.substr(0, 500)) + "\" type=\"" +
+           std::string(kindName(s.kind)) + "\">" + xmlEscape(text) +
+           "</failure>\n";
+    x += "    </testcase>\n";
+  }
+  x += "  </testsuite>\n</testsuites>\n";
+  return x;
+}
+
+std::string sarifJson(const CiRun &run) {
+  json rules = json::array();
+  for (Kind k : kAllKinds)
+    rules.push_back({{"id", sarifRuleId(k)},
+                     {"name", std::string(kindName(k))},
+                     {"shortDescription", {{"text", kindDescription(k)}}},
+                     {"defaultConfiguration", {{"level", "error"}}}});
+  json results = json::array();
+  for (const CiFinding &f : run.findings) {
+    const Signature &s = f.record.finding.signature;
+    json result = {
+        {"ruleId", sarifRuleId(s.kind)},
+        {"level", f.known ? "note" : "error"},
+        {"message", {{"text", f.record.finding.message}}},
+        {"baselineState", f.known ? "unchanged" : "new"},
+        {"occurrenceCount", std::max<uint64_t>(f.count, 1)},
+        {"partialFingerprints",
+         {{"crosscheckSignature/v1", signatureFingerprint(s)}}},
+        {"properties",
+         {{"signature", s.str()},
+          {"backend", s.backend},
+          {"stage", s.stage},
+          {"count", f.count},
+          {"graph", f.record.testCase.graph.name},
+          {"seed", f.record.testCase.seed},
+          {"case", f.record.testCase.index}}}};
+    // The reduced case, when there is one, is what to look at first.
+    std::string where = f.reducedFile.empty() ? f.file : f.reducedFile;
+    if (!where.empty())
+      result["locations"] = json::array(
+          {{{"physicalLocation",
+             {{"artifactLocation", {{"uri", where}}}}}}});
+    results.push_back(result);
+  }
+  json sarif = {
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs", json::array({{{"tool",
+                              {{"driver",
+                                {{"name", "crosscheck"},
+                                 {"rules", rules}}}}},
+                             {"results", results},
+                             {"properties", {{"cases", run.cases}}}}})}};
+  return sarif.dump(2) + "\n";
+}
+
+std::string findingsJson(const CiRun &run) {
+  json list = json::array();
+  for (const CiFinding &f : run.findings)
+    list.push_back({{"signature", signatureToJson(f.record.finding.signature)},
+                    {"message", f.record.finding.message},
+                    {"count", f.count},
+                    {"known", f.known},
+                    {"file", f.file},
+                    {"reduced", f.reducedFile}});
+  return json({{"format", "crosscheck-findings"},
+               {"version", 1},
+               {"cases", run.cases},
+               {"findings", list}})
+             .dump(2) +
+         "\n";
+}
+
+} // namespace cc

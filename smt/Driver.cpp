@@ -1,0 +1,335 @@
+// Drivers of the translation validator: parsing of source/target modules,
+// per-pass validation through MLIR's pass instrumentation, and per-rewrite
+// stepping of canonicalize with a listener that names each pattern.
+#include "smt/Internal.h"
+#include "smt/OptHook.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+
+namespace cc::smt {
+
+using namespace mlir;
+
+const char *verdictName(TvVerdict v) {
+  switch (v) {
+  case TvVerdict::Correct: return "correct";
+  case TvVerdict::Incorrect: return "incorrect";
+  case TvVerdict::Unknown: return "unknown";
+  case TvVerdict::Timeout: return "timeout";
+  }
+  return "unknown";
+}
+
+int verdictExitCode(TvVerdict v) {
+  switch (v) {
+  case TvVerdict::Correct: return 0;
+  case TvVerdict::Incorrect: return 1;
+  case TvVerdict::Unknown: return 3;
+  case TvVerdict::Timeout: return 4;
+  }
+  return 3;
+}
+
+TvVerdict worstVerdict(TvVerdict a, TvVerdict b) {
+  auto rank = [](TvVerdict v) {
+    return v == TvVerdict::Incorrect ? 3
+           : v == TvVerdict::Timeout ? 2
+           : v == TvVerdict::Unknown ? 1
+                                     : 0;
+  };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+namespace {
+
+std::unique_ptr<MLIRContext> makeContext() {
+  static const bool passes = [] {
+    registerAllPasses();
+    return true;
+  }();
+  (void)passes;
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  auto ctx = std::make_unique<MLIRContext>(registry,
+                                           MLIRContext::Threading::DISABLED);
+  ctx->loadAllAvailableDialects();
+  return ctx;
+}
+
+// Parses MLIR text; diagnostics become the error message.
+Expected<OwningOpRef<ModuleOp>> parse(MLIRContext &ctx, const std::string &text,
+                                      const std::string &what) {
+  std::string diags;
+  ScopedDiagnosticHandler h(&ctx, [&](Diagnostic &d) {
+    llvm::raw_string_ostream os(diags);
+    os << d.getLocation() << ": " << d.str() << "\n";
+    return success();
+  });
+  auto m = parseSourceString<ModuleOp>(text, &ctx);
+  if (!m) {
+    while (!diags.empty() && diags.back() == '\n')
+      diags.pop_back();
+    return makeError(what + " is not valid MLIR: " + diags.substr(0, 2000));
+  }
+  return m;
+}
+
+std::string printOp(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  op->print(os);
+  return s;
+}
+
+std::map<std::string, func::FuncOp> functions(ModuleOp m) {
+  std::map<std::string, func::FuncOp> r;
+  m.walk([&](func::FuncOp f) {
+    if (!f.isExternal())
+      r[f.getSymName().str()] = f;
+  });
+  return r;
+}
+
+// Compares every function of `before` with its namesake in `after`;
+// unchanged functions are skipped (cached).
+class StepChecker {
+public:
+  StepChecker(const TvOptions &o, std::function<void(const StepCheck &)> cb)
+      : opts(o), onCheck(std::move(cb)) {}
+
+  void compare(ModuleOp before, ModuleOp after, const std::string &pass,
+               const std::string &pattern) {
+    auto fa = functions(before), fb = functions(after);
+    for (auto &[name, f] : fa) {
+      if (!opts.function.empty() && name != opts.function)
+        continue;
+      auto it = fb.find(name);
+      if (it == fb.end())
+        continue; // removed (inlined or dead): nothing to refine
+      std::string ta = printOp(f), tb = printOp(it->second);
+      if (ta == tb)
+        continue;
+      StepCheck s;
+      s.pass = pass;
+      s.pattern = pattern;
+      s.function = name;
+      std::string key = ta + "\n//--\n" + tb;
+      if (auto c = seen.find(key); c != seen.end()) {
+        s = c->second;
+        s.pass = pass;
+        s.pattern = pattern;
+        s.cached = true;
+        s.seconds = 0;
+        onCheck(s);
+        continue;
+      }
+      std::string mismatch = signatureMismatch(f, it->second);
+      if (!mismatch.empty()) {
+        s.verdict = TvVerdict::Unknown;
+        s.reason = "signature changed: " + mismatch;
+      } else {
+        FunctionCheck fc = checkFunctionPair(f, it->second, opts);
+        s.verdict = fc.verdict;
+        s.reason = fc.reason;
+        s.seconds = fc.seconds;
+        s.counterexample = fc.counterexample;
+      }
+      if (s.verdict == TvVerdict::Incorrect) {
+        s.before = ta;
+        s.after = tb;
+      }
+      seen[key] = s;
+      onCheck(s);
+    }
+  }
+
+private:
+  const TvOptions &opts;
+  std::function<void(const StepCheck &)> onCheck;
+  std::map<std::string, StepCheck> seen;
+};
+
+// Records the pattern of the current rewrite.
+struct PatternNamer : public RewriterBase::Listener {
+  std::string name;
+  void notifyPatternBegin(const Pattern &p, Operation *) override {
+    name = p.getDebugName().str();
+    if (name.empty())
+      name = "pattern on " + (p.getRootKind() ? p.getRootKind()->getStringRef().str()
+                                              : std::string("any op"));
+  }
+};
+
+// Steps the canonicalization patterns one rewrite at a time on a copy of
+// `module` (restricted to @funcName if given) and checks every step.
+void stepCanonicalize(ModuleOp module, const std::string &funcName,
+                      StepChecker &checker) {
+  MLIRContext *ctx = module.getContext();
+  RewritePatternSet patterns(ctx);
+  for (Dialect *d : ctx->getLoadedDialects())
+    d->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  FrozenRewritePatternSet none{RewritePatternSet(ctx)};
+  OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
+  for (int step = 0; step < 500; ++step) {
+    OwningOpRef<ModuleOp> before(cast<ModuleOp>(work->clone()));
+    Operation *target = *work;
+    if (!funcName.empty())
+      if (auto f = work->lookupSymbol<func::FuncOp>(funcName))
+        target = f;
+    // One pattern rewrite without folding; when no pattern applies, the
+    // folders (which do not count as rewrites) run as their own step.
+    PatternNamer namer;
+    GreedyRewriteConfig cfg;
+    cfg.setMaxNumRewrites(1);
+    cfg.setListener(&namer);
+    cfg.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    cfg.enableFolding(false);
+    bool changed = false;
+    (void)applyPatternsGreedily(target, frozen, cfg, &changed);
+    if (!changed) {
+      cfg.enableFolding(true);
+      (void)applyPatternsGreedily(target, none, cfg, &changed);
+      namer.name = "fold";
+    }
+    if (!changed)
+      break;
+    checker.compare(*before, *work, "canonicalize", namer.name);
+  }
+}
+
+class VerifyEach : public PassInstrumentation {
+public:
+  VerifyEach(const TvOptions &o, bool perRewrite,
+             std::function<void(const StepCheck &)> cb)
+      : checker(o, std::move(cb)), perRewrite(perRewrite) {}
+
+  void runBeforePass(Pass *pass, Operation *op) override {
+    if (isAdaptor(pass))
+      return;
+    ModuleOp top = topModule(op);
+    if (!top)
+      return;
+    snapshots.emplace_back(cast<ModuleOp>(top->clone()));
+    if (perRewrite && pass->getArgument() == "canonicalize") {
+      auto f = dyn_cast<func::FuncOp>(op);
+      stepCanonicalize(top, f ? f.getSymName().str() : "", checker);
+    }
+  }
+  void runAfterPass(Pass *pass, Operation *op) override {
+    if (isAdaptor(pass) || snapshots.empty())
+      return;
+    OwningOpRef<ModuleOp> before = std::move(snapshots.back());
+    snapshots.pop_back();
+    if (ModuleOp top = topModule(op))
+      checker.compare(*before, top, passName(pass), "");
+  }
+  void runAfterPassFailed(Pass *pass, Operation *) override {
+    if (!isAdaptor(pass) && !snapshots.empty())
+      snapshots.pop_back();
+  }
+
+private:
+  // Pass-manager adaptors (nesting) have no argument; real passes do.
+  static bool isAdaptor(Pass *p) { return p->getArgument().empty(); }
+  static std::string passName(Pass *p) {
+    return p->getArgument().empty() ? p->getName().str()
+                                    : p->getArgument().str();
+  }
+  static ModuleOp topModule(Operation *op) {
+    ModuleOp m = dyn_cast<ModuleOp>(op);
+    for (ModuleOp up = op->getParentOfType<ModuleOp>(); up;
+         up = up->getParentOfType<ModuleOp>())
+      m = up;
+    return m;
+  }
+  StepChecker checker;
+  bool perRewrite;
+  std::vector<OwningOpRef<ModuleOp>> snapshots;
+};
+
+} // namespace
+
+void addVerifyEachInstrumentation(PassManager &pm, const TvOptions &o,
+                                  bool perRewrite,
+                                  std::function<void(const StepCheck &)> onCheck) {
+  pm.addInstrumentation(
+      std::make_unique<VerifyEach>(o, perRewrite, std::move(onCheck)));
+}
+
+Expected<std::vector<FunctionCheck>>
+checkRefinement(const std::string &src, const std::string &tgt,
+                const TvOptions &options) {
+  auto ctx = makeContext();
+  CC_ASSIGN(ms, parse(*ctx, src, "the source"));
+  CC_ASSIGN(mt, parse(*ctx, tgt, "the target"));
+  auto fs = functions(*ms), ft = functions(*mt);
+  std::vector<FunctionCheck> out;
+  if (!options.function.empty() && !ft.count(options.function))
+    return makeError("the target has no function @" + options.function);
+  for (auto &[name, t] : ft) {
+    if (!options.function.empty() && name != options.function)
+      continue;
+    auto it = fs.find(name);
+    if (it == fs.end())
+      return makeError("the source has no function @" + name +
+                       " (the target's functions must be in the source)");
+    std::string mismatch = signatureMismatch(it->second, t);
+    if (!mismatch.empty())
+      return makeError("mismatched signatures: " + mismatch);
+    out.push_back(checkFunctionPair(it->second, t, options));
+  }
+  if (out.empty())
+    return makeError("the target has no function with a body");
+  return out;
+}
+
+Expected<std::vector<StepCheck>> verifyPipeline(const std::string &module,
+                                                const std::string &pipeline,
+                                                const TvOptions &options,
+                                                bool perRewrite) {
+  auto ctx = makeContext();
+  CC_ASSIGN(m, parse(*ctx, module, "the input"));
+  std::string text = pipeline;
+  const std::string wrap = "builtin.module(";
+  if (text.rfind(wrap, 0) == 0 && !text.empty() && text.back() == ')')
+    text = text.substr(wrap.size(), text.size() - wrap.size() - 1);
+  PassManager pm(ctx.get());
+  std::string err;
+  llvm::raw_string_ostream es(err);
+  if (failed(parsePassPipeline(text, pm, es)))
+    return makeError("invalid --pass-pipeline '" + pipeline + "': " + err);
+  std::vector<StepCheck> out;
+  addVerifyEachInstrumentation(pm, options, perRewrite,
+                               [&](const StepCheck &s) { out.push_back(s); });
+  std::string diags;
+  ScopedDiagnosticHandler h(ctx.get(), [&](Diagnostic &d) {
+    llvm::raw_string_ostream os(diags);
+    os << d.str() << "\n";
+    return success();
+  });
+  if (failed(pm.run(*m)))
+    return makeError("the pipeline failed: " + diags.substr(0, 2000));
+  return out;
+}
+
+} // namespace cc::smt

@@ -1,0 +1,80 @@
+// Translation validation with Z3: does a target MLIR function refine its
+// source? Checks single function pairs (crosscheck tv), every pass of a
+// pipeline and every rewrite of canonicalize (crosscheck verify-pass,
+// crosscheck fuzz --tv). This header includes no MLIR or Z3 headers.
+#pragma once
+
+#include "core/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace cc::smt {
+
+enum class TvVerdict { Correct, Incorrect, Unknown, Timeout };
+const char *verdictName(TvVerdict v);
+
+// Exit status of `crosscheck tv` / `verify-pass` for the worst verdict seen:
+// 0 correct, 1 incorrect, 2 error (bad input), 3 unknown, 4 timeout.
+int verdictExitCode(TvVerdict v);
+// Incorrect > Timeout > Unknown > Correct.
+TvVerdict worstVerdict(TvVerdict a, TvVerdict b);
+
+struct TvOptions {
+  std::string function;        // only this function (empty: all)
+  unsigned timeoutMs = 10000;  // per solver query
+  // Replay counterexamples through the JIT; only a confirmed difference is
+  // `incorrect`, else `unknown (spurious counterexample)`.
+  bool confirm = true;
+  // Refine abstract floats to Z3's IEEE theory when the program has at
+  // most this many float operations (per side).
+  unsigned maxFpOps = 4096;
+  // Solver results are cached here, keyed by a hash of the query (empty:
+  // no disk cache).
+  std::string cacheDir;
+  // Dynamic dimensions are instantiated with these sizes (bounded check;
+  // the reason says so).
+  std::vector<int64_t> dynamicSizes = {2, 3};
+};
+
+// The result of validating one function pair.
+struct FunctionCheck {
+  std::string function;
+  TvVerdict verdict = TvVerdict::Unknown;
+  std::string reason;         // why (unknown/timeout), or a note (correct)
+  std::string counterexample; // inputs and both outputs (incorrect)
+  double seconds = 0;
+};
+
+// Checks that every function of `tgt` (MLIR text) refines its namesake in
+// `src`. Unparsable input, a missing function or mismatched signatures is
+// an Error with one clear message.
+Expected<std::vector<FunctionCheck>>
+checkRefinement(const std::string &src, const std::string &tgt,
+                const TvOptions &options);
+
+// One validated step of a pipeline: a pass, or a single rewrite of a greedy
+// pattern pass (pattern names it).
+struct StepCheck {
+  std::string pass;
+  std::string pattern; // empty for a whole pass
+  std::string function;
+  TvVerdict verdict = TvVerdict::Unknown;
+  std::string reason;
+  double seconds = 0;
+  std::string before, after; // the function's IR (incorrect only)
+  std::string counterexample;
+  bool cached = false; // identical before/after or a repeated query
+};
+
+// Runs `pipeline` (textual, may omit builtin.module(...)) on `module` and
+// validates every pass that changed a function; with perRewrite, the
+// canonicalize passes are stepped one rewrite at a time and each rewrite is
+// validated too. Bad input or an invalid pipeline is an Error; a pass that
+// fails is an Error naming it.
+Expected<std::vector<StepCheck>> verifyPipeline(const std::string &module,
+                                                const std::string &pipeline,
+                                                const TvOptions &options,
+                                                bool perRewrite = false);
+
+} // namespace cc::smt

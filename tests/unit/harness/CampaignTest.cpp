@@ -1,0 +1,463 @@
+// The campaign harness: dedup, shards and merge, SIGKILL + resume, dying
+// workers, baselines, blame across compilers, and failing external
+// compilers. Most tests use an in-process fake compiler (the reference in
+// target precision, deliberately wrong on graphs with a chosen op) so that
+// they exercise the harness, not the JIT.
+#include "backends/ref/Interpreter.h"
+#include "harness/CaseStream.h"
+#include "harness/Store.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <map>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace cc {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The reference in target precision (what a faithful compiler computes),
+// except on graphs that contain `brokenOp`: then its first float output is
+// off by one (a planted miscompile). On graphs with `crashOp` it crashes
+// the process it runs in.
+class FakeCompiler : public Backend {
+public:
+  FakeCompiler(std::string name, std::string brokenOp, std::string crashOp = "",
+               double delaySeconds = 0)
+      : id(std::move(name)), broken(std::move(brokenOp)),
+        crash(std::move(crashOp)), delay(delaySeconds) {}
+  std::string name() const override { return id; }
+  Support supports(const Graph &) const override { return Support::yes(); }
+  Expected<Outputs> run(const Graph &g, const Inputs &inputs,
+                        const RunOptions &) override {
+    if (delay > 0)
+      std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+    CC_ASSIGN(out, interpret(g, inputs, Precision::Target));
+    if (has(g, crash))
+      raise(SIGSEGV);
+    if (has(g, broken))
+      for (Tensor &t : out)
+        if (isFloat(t.dtype()) && t.size() > 0) {
+          t.setF(0, t.getF(0) + 1.0);
+          break;
+        }
+    return out;
+  }
+  static bool has(const Graph &g, const std::string &op) {
+    for (const Node &n : g.nodes)
+      if (n.op == op)
+        return true;
+    return false;
+  }
+
+private:
+  std::string id, broken, crash;
+  double delay;
+};
+
+std::string tempDir(const std::string &name) {
+  std::string dir = (fs::temp_directory_path() /
+                     ("cc-harness-" + name + "-" + std::to_string(getpid())))
+                        .string();
+  fs::remove_all(dir);
+  return dir;
+}
+
+CampaignOptions fakeCampaign(const std::string &dir, const std::string &brokenOp,
+                             uint64_t cases) {
+  CampaignOptions o;
+  o.cutBackends = {std::make_shared<FakeCompiler>("fake", brokenOp)};
+  o.outDir = dir;
+  o.maxCases = cases;
+  o.timeBudgetSeconds = 600;
+  o.jobs = 2;
+  o.seed = 11;
+  o.gen.minOps = 3;
+  o.gen.maxOps = 8;
+  // Few op kinds: the same bug shows under the same signature again.
+  o.gen.include = {"add", "mul", "sub", "abs", "negate"};
+  o.gen.dtypes = {DType::f32};
+  return o;
+}
+
+// SELECTs one integer.
+int64_t queryInt(const std::string &dir, const std::string &sql) {
+  sqlite3 *db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(Store::dbPath(dir).c_str(), &db,
+                            SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  sqlite3_stmt *st = nullptr;
+  int64_t v = -1;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return v;
+}
+
+std::vector<uint64_t> recordedIndices(const std::string &dir) {
+  auto store = Store::open(Store::dbPath(dir));
+  EXPECT_TRUE(bool(store)) << (store ? "" : store.error().message());
+  auto done = (*store)->recordedCases();
+  std::vector<uint64_t> v(done->begin(), done->end());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+std::map<std::string, uint64_t> counts(const std::string &dir) {
+  auto store = Store::open(Store::dbPath(dir));
+  std::map<std::string, uint64_t> m;
+  auto sigs = (*store)->signatures();
+  for (const SignatureSummary &s : *sigs)
+    m[s.signature.str()] = s.count;
+  return m;
+}
+
+std::vector<Store::Stored> storedFindings(const std::string &dir) {
+  auto store = Store::open(Store::dbPath(dir));
+  EXPECT_TRUE(bool(store)) << (store ? "" : store.error().message());
+  auto all = (*store)->findings();
+  EXPECT_TRUE(bool(all)) << (all ? "" : all.error().message());
+  return *all;
+}
+
+// Every signature's count is the number of distinct cases linked to it.
+void expectCountsMatchLinks(const std::string &dir) {
+  EXPECT_EQ(queryInt(dir, "SELECT COUNT(*) FROM findings f WHERE f.count != "
+                          "(SELECT COUNT(*) FROM case_findings c WHERE "
+                          "c.finding_id = f.id)"),
+            0);
+}
+
+std::vector<uint64_t> iota(uint64_t n) {
+  std::vector<uint64_t> v(n);
+  for (uint64_t i = 0; i < n; ++i)
+    v[i] = i;
+  return v;
+}
+
+TEST(Campaign, IdenticalSignaturesMergeAndEveryCaseIsRecordedOnce) {
+  std::string dir = tempDir("dedup");
+  CampaignOptions o = fakeCampaign(dir, "add", 30);
+  auto s = runCampaign(o);
+  ASSERT_TRUE(bool(s)) << s.error().message();
+  EXPECT_EQ(s->cases, 30u);
+  EXPECT_EQ(recordedIndices(dir), iota(30));
+  // Only cases with an add have findings; every finding case is counted
+  // once, under one signature or another.
+  auto stream = CaseStream::make(o);
+  int64_t findingCases =
+      queryInt(dir, "SELECT COUNT(*) FROM cases WHERE status = 'finding'");
+  ASSERT_GT(findingCases, 1);
+  for (uint64_t i = 0; i < 30; ++i)
+    if (queryInt(dir, "SELECT COUNT(*) FROM cases WHERE status = 'finding' "
+                      "AND idx = " + std::to_string(i))) {
+      EXPECT_TRUE(FakeCompiler::has(stream->at(i)->graph, "add")) << i;
+    }
+  uint64_t total = 0;
+  for (const SignatureSummary &sig : s->signatures) {
+    EXPECT_EQ(sig.signature.kind, Kind::Miscompile);
+    EXPECT_EQ(sig.signature.backend, "fake");
+    total += sig.count;
+  }
+  EXPECT_EQ(total, uint64_t(findingCases));
+  // Fewer signatures than findings: occurrences merged.
+  EXPECT_LT(s->signatures.size(), size_t(findingCases));
+  expectCountsMatchLinks(dir);
+  // CI outputs and one reproducer per signature.
+  for (const char *f : {"junit.xml", "findings.sarif", "findings.json",
+                        "summary.txt"})
+    EXPECT_TRUE(fs::exists(dir + "/" + f)) << f;
+  size_t files = 0;
+  for (const auto &e : fs::directory_iterator(dir + "/findings")) {
+    auto f = loadFinding(e.path().string());
+    ASSERT_TRUE(bool(f)) << f.error().message();
+    EXPECT_EQ(f->testCase.cut, "fake");
+    EXPECT_TRUE(FakeCompiler::has(f->testCase.graph, "add"));
+    ++files;
+  }
+  EXPECT_EQ(files, s->signatures.size());
+  fs::remove_all(dir);
+}
+
+TEST(Campaign, ShardsCoverTheStreamExactlyOnceAndMergeAddsCounts) {
+  std::vector<std::string> dirs;
+  std::map<std::string, uint64_t> summed;
+  std::vector<uint64_t> all;
+  for (uint32_t i = 0; i < 3; ++i) {
+    dirs.push_back(tempDir("shard" + std::to_string(i)));
+    CampaignOptions o = fakeCampaign(dirs.back(), "add", 24);
+    o.shardIndex = i;
+    o.shardCount = 3;
+    auto s = runCampaign(o);
+    ASSERT_TRUE(bool(s)) << s.error().message();
+    EXPECT_EQ(s->cases, 8u);
+    for (uint64_t idx : recordedIndices(dirs.back())) {
+      EXPECT_EQ(idx % 3, i);
+      all.push_back(idx);
+    }
+    for (const auto &[sig, n] : counts(dirs.back()))
+      summed[sig] += n;
+  }
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(all, iota(24));
+  std::string merged = tempDir("merged");
+  auto m = mergeCampaigns(dirs, merged);
+  ASSERT_TRUE(bool(m)) << m.error().message();
+  EXPECT_EQ(m->totalCases, 24u);
+  EXPECT_EQ(recordedIndices(merged), iota(24));
+  EXPECT_EQ(counts(merged), summed);
+  expectCountsMatchLinks(merged);
+  // Merging a shard twice adds nothing.
+  std::string twice = tempDir("twice");
+  auto t = mergeCampaigns({dirs[0], dirs[0], dirs[1], dirs[2]}, twice);
+  ASSERT_TRUE(bool(t)) << t.error().message();
+  EXPECT_EQ(counts(twice), summed);
+  // A different campaign does not merge.
+  std::string other = tempDir("other");
+  CampaignOptions o = fakeCampaign(other, "add", 3);
+  o.seed = 99;
+  ASSERT_TRUE(bool(runCampaign(o)));
+  std::string bad = tempDir("bad");
+  auto b = mergeCampaigns({dirs[0], other}, bad);
+  ASSERT_FALSE(bool(b));
+  EXPECT_NE(b.error().message().find("different campaign"), std::string::npos);
+  for (const std::string &d : dirs)
+    fs::remove_all(d);
+  for (const std::string &d : {merged, twice, other, bad})
+    fs::remove_all(d);
+}
+
+TEST(Campaign, SigkillThenResumeLosesNothingAndCountsNothingTwice) {
+  std::string dir = tempDir("resume");
+  auto options = [&] {
+    CampaignOptions o = fakeCampaign(dir, "add", 0);
+    // Slow enough that the kill lands while cases are in flight.
+    o.cutBackends = {std::make_shared<FakeCompiler>("fake", "add", "", 0.02)};
+    return o;
+  };
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    CampaignOptions o = options();
+    o.maxCases = 100000;
+    auto s = runCampaign(o);
+    _exit(s ? 0 : 3);
+  }
+  // Kill it once it has recorded some cases and some findings.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (fs::exists(Store::dbPath(dir)) &&
+        queryInt(dir, "SELECT COUNT(*) FROM cases") >= 15 &&
+        queryInt(dir, "SELECT COUNT(*) FROM findings") >= 1)
+      break;
+  }
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  std::vector<uint64_t> before = recordedIndices(dir);
+  std::map<std::string, uint64_t> countsBefore = counts(dir);
+  ASSERT_GE(before.size(), 15u);
+  ASSERT_FALSE(countsBefore.empty());
+  expectCountsMatchLinks(dir);
+
+  CampaignOptions o = options();
+  uint64_t upTo = before.back() + 10;
+  o.maxCases = upTo;
+  o.resume = true;
+  auto s = runCampaign(o);
+  ASSERT_TRUE(bool(s)) << s.error().message();
+  // Only the cases not recorded before ran.
+  EXPECT_EQ(s->cases, upTo - before.size());
+  EXPECT_EQ(recordedIndices(dir), iota(upTo));
+  expectCountsMatchLinks(dir);
+  for (const auto &[sig, n] : countsBefore)
+    EXPECT_GE(counts(dir)[sig], n) << sig;
+  // Every case with a finding is counted exactly once across both runs.
+  uint64_t total = 0;
+  for (const auto &[sig, n] : counts(dir))
+    total += n;
+  EXPECT_EQ(int64_t(total),
+            queryInt(dir, "SELECT COUNT(*) FROM cases WHERE status = 'finding'"));
+
+  // Resuming with other flags is refused; so is a fresh run in the dir.
+  CampaignOptions other = options();
+  other.resume = true;
+  other.seed = 12;
+  auto r = runCampaign(other);
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(r.error().message().find("same flags"), std::string::npos);
+  auto fresh = runCampaign(options());
+  ASSERT_FALSE(bool(fresh));
+  EXPECT_NE(fresh.error().message().find("--resume"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(Campaign, AWorkerThatDiesIsRecordedAndReplaced) {
+  std::string dir = tempDir("crash");
+  CampaignOptions o = fakeCampaign(dir, "", 16);
+  o.cutBackends = {std::make_shared<FakeCompiler>("fake", "", "mul")};
+  auto s = runCampaign(o);
+  ASSERT_TRUE(bool(s)) << s.error().message();
+  EXPECT_EQ(recordedIndices(dir), iota(16));
+  auto stream = CaseStream::make(o);
+  uint64_t withMul = 0;
+  for (uint64_t i = 0; i < 16; ++i)
+    withMul += FakeCompiler::has(stream->at(i)->graph, "mul");
+  ASSERT_GT(withMul, 0u);
+  ASSERT_LT(withMul, 16u); // cases after a crash still ran
+  ASSERT_EQ(s->signatures.size(), 1u);
+  const SignatureSummary &sig = s->signatures[0];
+  EXPECT_EQ(sig.signature.kind, Kind::Crash);
+  EXPECT_EQ(sig.signature.backend, "crosscheck-worker");
+  EXPECT_NE(sig.signature.detail.find("signal 11"), std::string::npos);
+  EXPECT_EQ(sig.count, withMul);
+  fs::remove_all(dir);
+}
+
+TEST(Campaign, BaselineMarksKnownFindings) {
+  std::string first = tempDir("base1"), second = tempDir("base2"),
+              third = tempDir("base3");
+  auto a = runCampaign(fakeCampaign(first, "add", 12));
+  ASSERT_TRUE(bool(a)) << a.error().message();
+  ASSERT_GT(a->newSignatures(), 0u);
+  for (const std::string &baseline : {first, first + "/findings.json"}) {
+    fs::remove_all(second);
+    CampaignOptions o = fakeCampaign(second, "add", 12);
+    o.baseline = baseline;
+    auto b = runCampaign(o);
+    ASSERT_TRUE(bool(b)) << b.error().message();
+    EXPECT_EQ(b->signatures.size(), a->signatures.size());
+    EXPECT_EQ(b->newSignatures(), 0u) << baseline;
+  }
+  // A different compiler's bugs are new against the same baseline.
+  CampaignOptions o = fakeCampaign(third, "add", 12);
+  o.cutBackends = {std::make_shared<FakeCompiler>("other", "add")};
+  o.baseline = first;
+  auto c = runCampaign(o);
+  ASSERT_TRUE(bool(c)) << c.error().message();
+  EXPECT_GT(c->newSignatures(), 0u);
+  for (const std::string &d : {first, second, third})
+    fs::remove_all(d);
+}
+
+TEST(Campaign, TheOtherCompilersSettleWhichSideIsWrong) {
+  std::string dir = tempDir("blame");
+  CampaignOptions o = fakeCampaign(dir, "add", 10);
+  o.cutBackends = {std::make_shared<FakeCompiler>("wrong", "add"),
+                   std::make_shared<FakeCompiler>("right", "")};
+  auto s = runCampaign(o);
+  ASSERT_TRUE(bool(s)) << s.error().message();
+  ASSERT_FALSE(s->signatures.empty());
+  for (auto &[record, sig, reduced] : storedFindings(dir)) {
+    EXPECT_EQ(sig.signature.backend, "wrong");
+    EXPECT_EQ(record.evidence["blame"]["agree_with_reference"],
+              nlohmann::json::array({"right"}));
+    EXPECT_NE(record.finding.message.find(
+                  "right agrees with the reference: the fault is in wrong"),
+              std::string::npos)
+        << record.finding.message;
+  }
+  fs::remove_all(dir);
+  // Two compilers wrong in the same way: a shared lowering step.
+  o.outDir = dir;
+  o.cutBackends = {std::make_shared<FakeCompiler>("a", "add"),
+                   std::make_shared<FakeCompiler>("b", "add")};
+  auto t = runCampaign(o);
+  ASSERT_TRUE(bool(t)) << t.error().message();
+  std::vector<Store::Stored> findings = storedFindings(dir);
+  ASSERT_FALSE(findings.empty());
+  for (auto &[record, sig, reduced] : findings)
+    EXPECT_NE(record.finding.message.find("a lowering step they share"),
+              std::string::npos)
+        << record.finding.message;
+  fs::remove_all(dir);
+}
+
+// A second reference that disagrees with the interpreter is a bug in one of
+// the references, never blamed on the compiler; the compilers vote.
+TEST(Campaign, DisagreeingReferencesAreReferenceDisagreements) {
+  std::string dir = tempDir("refs");
+  CampaignOptions o = fakeCampaign(dir, "", 10);
+  o.refBackends = {std::make_shared<FakeCompiler>("second-ref", "add")};
+  auto s = runCampaign(o);
+  ASSERT_TRUE(bool(s)) << s.error().message();
+  ASSERT_FALSE(s->signatures.empty());
+  for (auto &[record, sig, reduced] : storedFindings(dir)) {
+    EXPECT_EQ(sig.signature.kind, Kind::RefDisagreement);
+    EXPECT_EQ(sig.signature.backend, "ref~second-ref");
+    EXPECT_NE(record.finding.message.find(
+                  "the compilers under test side with our interpreter: "
+                  "second-ref is likely wrong"),
+              std::string::npos)
+        << record.finding.message;
+  }
+  fs::remove_all(dir);
+}
+
+// External compilers that segfault, hang and allocate without bound: each
+// is caught and recorded while the campaign goes on.
+TEST(Campaign, FailingExternalCompilersAreFindingsAndTheCampaignGoesOn) {
+  std::string dir = tempDir("ext");
+  CampaignOptions o;
+  o.cuts = {"mlir-ext:kill -SEGV $$",
+            "mlir-ext:sleep 30",
+            "mlir-ext:python3 -c 'x = []\nwhile True: x.append(bytearray(1 << "
+            "24))'"};
+  o.outDir = dir;
+  o.maxCases = 3;
+  o.jobs = 2;
+  o.caseTimeoutSeconds = 3;
+  o.memoryLimitBytes = uint64_t(512) << 20;
+  o.gen.minOps = 2;
+  o.gen.maxOps = 4;
+  auto s = runCampaign(o);
+  ASSERT_TRUE(bool(s)) << s.error().message();
+  EXPECT_EQ(recordedIndices(dir), iota(3));
+  std::map<std::string, SignatureSummary> byBackend;
+  for (const SignatureSummary &sig : s->signatures)
+    byBackend[sig.signature.backend] = sig;
+  ASSERT_EQ(byBackend.size(), 3u);
+  const SignatureSummary &segv = byBackend[o.cuts[0]];
+  EXPECT_EQ(segv.signature.kind, Kind::Crash);
+  EXPECT_NE(segv.signature.detail.find("signal 11"), std::string::npos);
+  const SignatureSummary &hang = byBackend[o.cuts[1]];
+  EXPECT_EQ(hang.signature.kind, Kind::Timeout);
+  const SignatureSummary &oom = byBackend[o.cuts[2]];
+  EXPECT_EQ(oom.signature.kind, Kind::Crash);
+  EXPECT_EQ(oom.signature.detail, "out of memory");
+  for (const SignatureSummary &sig : s->signatures)
+    EXPECT_EQ(sig.count, 3u) << sig.signature.str();
+  fs::remove_all(dir);
+}
+
+TEST(Campaign, BadOptionsAreClearErrors) {
+  CampaignOptions o;
+  o.outDir = tempDir("bad-options");
+  auto none = runCampaign(o);
+  ASSERT_FALSE(bool(none));
+  EXPECT_NE(none.error().message().find("--cut"), std::string::npos);
+  o.cuts = {"mlir:no-such-pipeline"};
+  auto bad = runCampaign(o);
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(bad.error().message().find("no-such-pipeline"), std::string::npos);
+  EXPECT_FALSE(fs::exists(o.outDir)) << "nothing is created for bad options";
+  auto resume = Store::resume(o.outDir, nlohmann::json::object());
+  ASSERT_FALSE(bool(resume));
+  EXPECT_NE(resume.error().message().find("nothing to resume"),
+            std::string::npos);
+  EXPECT_FALSE(bool(loadBaseline(o.outDir + "/missing.json")));
+}
+
+} // namespace
+} // namespace cc
