@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <csignal>
 #include <filesystem>
+#include <set>
 #include <unordered_set>
 
 namespace cc {
@@ -299,7 +300,7 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
         break;
       }
       inFlight[size_t(w)] = int64_t(*i);
-      CC_TRY(pool.submit(w, std::to_string(*i), workerTimeout));
+      pool.submit(w, std::to_string(*i), workerTimeout);
     }
     bool anyBusy = false;
     for (int w = 0; w < pool.size(); ++w)

@@ -143,15 +143,13 @@ Error WorkerPool::start() {
   return Error();
 }
 
-Error WorkerPool::submit(int worker, const std::string &request,
-                         double timeoutSeconds) {
+void WorkerPool::submit(int worker, const std::string &request,
+                        double timeoutSeconds) {
   Slot &s = slots[size_t(worker)];
   s.busy = true;
   s.pending.clear();
   s.deadline = now() + timeoutSeconds;
-  // A worker that cannot take the request is dead: wait() reports it.
   (void)writeFrame(s.toWorker, request);
-  return Error();
 }
 
 Expected<std::vector<WorkerPool::Event>> WorkerPool::wait(double maxSeconds) {

@@ -26,8 +26,9 @@ public:
   bool busy(int worker) const { return slots[size_t(worker)].busy; }
 
   // Sends a request to an idle worker; it must answer within
-  // `timeoutSeconds` or it is killed and replaced.
-  Error submit(int worker, const std::string &request, double timeoutSeconds);
+  // `timeoutSeconds` or it is killed and replaced. A worker that cannot
+  // take the request is dead: wait() reports it.
+  void submit(int worker, const std::string &request, double timeoutSeconds);
 
   struct Event {
     enum Kind { Reply, Died, TimedOut } kind = Reply;
