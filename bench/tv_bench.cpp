@@ -6,7 +6,8 @@
 //   tv_bench [--graphs N=200] [--timeout-ms MS=2000] [--budget-s S=10]
 // smt::verifyPipeline cannot be interrupted, so every (graph, pipeline)
 // check runs in a forked child that is killed after S seconds; such a graph
-// counts as `timeout` and the steps it finished before still count.
+// counts as `timeout` and none of its steps count (verifyPipeline returns
+// them all at once).
 #include "backends/mlir/MlirBackend.h"
 #include "core/Json.h"
 #include "generators/Topology.h"
@@ -60,8 +61,8 @@ void writeAll(int fd, const std::string &s) {
   }
 }
 
-// Child side: emit, validate, stream one line per uncached step so the
-// parent keeps what finished before a kill. The last line is "ok" or "error".
+// Child side: emit, validate, write one line per uncached step. The last
+// line is "ok" or "error"; a killed child leaves neither.
 [[noreturn]] void runChild(int fd, const cc::Graph &g, const char *pipeline,
                            unsigned timeoutMs) {
   auto m = cc::emitModule(g);
@@ -256,7 +257,7 @@ int main(int argc, char **argv) {
     }
     j["verdicts"] = verdicts;
     // Per graph: ok, error (emit or pipeline failed), timeout (killed after
-    // the budget; its unfinished step is not in the check counts), crash.
+    // the budget; none of its steps are in the check counts), crash.
     j["graphs"] = status;
     out[name] = j;
   }
