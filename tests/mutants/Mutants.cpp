@@ -11,6 +11,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include <csignal>
 #include <utility>
 
 namespace cc {
@@ -249,11 +250,27 @@ public:
 template <size_t... I> void registerAll(std::index_sequence<I...>) {
   (PassRegistration<MutantPass<I>>(), ...);
 }
+
+// Dies of SIGSEGV when the IR holds a tosa.transpose: a compiler crash that
+// does not depend on an upstream bug staying unfixed (or on its heap layout).
+class CrashPass : public PassWrapper<CrashPass, OperationPass<>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CrashPass)
+  StringRef getArgument() const override { return "cc-crash-on-transpose"; }
+  StringRef getDescription() const override {
+    return "crashes (SIGSEGV) on tosa.transpose";
+  }
+  void runOnOperation() override {
+    if (!opsNamed(getOperation(), "tosa.transpose").empty())
+      std::raise(SIGSEGV);
+  }
+};
 } // namespace
 
 void registerMutantPasses() {
   static const bool done = [] {
     registerAll(std::make_index_sequence<kNumMutants>());
+    PassRegistration<CrashPass>();
     return true;
   }();
   (void)done;

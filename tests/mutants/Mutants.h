@@ -12,7 +12,9 @@ namespace cc {
 // Registers every mutant pass with MLIR's global pass registry, so that a
 // pipeline string can name it:
 //   builtin.module(func.func(cc-mutant-mul-zero),<rest of tosa-O0>)
-// Safe to call more than once.
+// Also registers `cc-crash-on-transpose`, which is not a mutant but a pass
+// that dies of SIGSEGV when the IR holds a tosa.transpose (for the crash
+// oracle's tests). Safe to call more than once.
 void registerMutantPasses();
 
 struct MutantInfo {
