@@ -30,6 +30,9 @@ CREATE TABLE IF NOT EXISTS case_findings(
 CREATE TABLE IF NOT EXISTS coverage(
   op TEXT NOT NULL, dtype TEXT NOT NULL, count INTEGER NOT NULL,
   PRIMARY KEY(op, dtype));
+CREATE TABLE IF NOT EXISTS pass_coverage(
+  kind TEXT NOT NULL, name TEXT NOT NULL, count INTEGER NOT NULL,
+  first_case INTEGER, PRIMARY KEY(kind, name));
 CREATE TABLE IF NOT EXISTS stage_times(stage TEXT PRIMARY KEY, seconds REAL);
 CREATE TABLE IF NOT EXISTS stats(
   at REAL, shard INTEGER, elapsed REAL, cases INTEGER, cases_per_s REAL,
@@ -106,14 +109,17 @@ json outcomeToJson(const CaseOutcome &o) {
   json coverage = json::array();
   for (const auto &[key, n] : o.coverage)
     coverage.push_back({key.first, key.second, n});
+  json passes = json::array();
+  for (const auto &[key, n] : o.passCoverage)
+    passes.push_back({key.first, key.second, n});
   json times = json::object();
   for (const auto &[stage, s] : o.times)
     times[stage] = s;
   return {{"index", o.index},       {"graph", o.graphName},
           {"ops", o.ops},           {"skipped", o.skipped},
           {"skip", o.skipReason},   {"findings", findings},
-          {"coverage", coverage},   {"times", times},
-          {"seconds", o.seconds}};
+          {"coverage", coverage},   {"passes", passes},
+          {"times", times},         {"seconds", o.seconds}};
 }
 
 Expected<CaseOutcome> outcomeFromJson(const json &j) try {
@@ -133,6 +139,10 @@ Expected<CaseOutcome> outcomeFromJson(const json &j) try {
   for (const json &c : j.value("coverage", json::array()))
     if (c.is_array() && c.size() == 3)
       o.coverage[{c[0].get<std::string>(), c[1].get<std::string>()}] =
+          c[2].get<int64_t>();
+  for (const json &c : j.value("passes", json::array()))
+    if (c.is_array() && c.size() == 3)
+      o.passCoverage[{c[0].get<std::string>(), c[1].get<std::string>()}] =
           c[2].get<int64_t>();
   json times = j.value("times", json::object());
   for (const auto &[stage, s] : times.items())
@@ -275,6 +285,15 @@ Error Store::record(const CaseOutcome &o, uint32_t shard) {
       cov.bind(1, key.first).bind(2, key.second).bind(3, n);
       CC_TRY(run(db, cov, "recording coverage"));
     }
+    for (const auto &[key, n] : o.passCoverage) {
+      Stmt pc(db, "INSERT INTO pass_coverage(kind, name, count, first_case) "
+                  "VALUES (?,?,?,?) ON CONFLICT(kind, name) DO UPDATE SET "
+                  "count = count + excluded.count, "
+                  "first_case = MIN(first_case, excluded.first_case)");
+      pc.bind(1, key.first).bind(2, key.second).bind(3, n);
+      pc.bind(4, int64_t(o.index));
+      CC_TRY(run(db, pc, "recording pass coverage"));
+    }
     for (const auto &[stage, seconds] : o.times) {
       Stmt t(db, "INSERT INTO stage_times(stage, seconds) VALUES (?,?) "
                  "ON CONFLICT(stage) DO UPDATE SET seconds = seconds + "
@@ -325,6 +344,19 @@ Expected<std::vector<SignatureSummary>> Store::signatures() {
   std::vector<SignatureSummary> out;
   for (Stored &f : all)
     out.push_back(f.summary);
+  return out;
+}
+
+Expected<std::vector<Store::PassCoverage>> Store::passCoverage() {
+  std::vector<PassCoverage> out;
+  Stmt st(db, "SELECT kind, name, count, first_case FROM pass_coverage "
+              "ORDER BY kind, name");
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW)
+    out.push_back({st.text(0), st.text(1), st.integer(2),
+                   uint64_t(st.integer(3))});
+  if (rc != SQLITE_DONE)
+    return sqlError(db, "reading pass coverage");
   return out;
 }
 
@@ -406,6 +438,11 @@ Error Store::mergeFrom(Store &other) {
       INSERT INTO coverage(op, dtype, count)
         SELECT op, dtype, count FROM other.coverage WHERE true
         ON CONFLICT(op, dtype) DO UPDATE SET count = count + excluded.count;
+      INSERT INTO pass_coverage(kind, name, count, first_case)
+        SELECT kind, name, count, first_case FROM other.pass_coverage
+        WHERE true ON CONFLICT(kind, name) DO UPDATE SET
+          count = count + excluded.count,
+          first_case = MIN(first_case, excluded.first_case);
       INSERT INTO stage_times(stage, seconds)
         SELECT stage, seconds FROM other.stage_times WHERE true
         ON CONFLICT(stage) DO UPDATE SET seconds = seconds + excluded.seconds;

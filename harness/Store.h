@@ -30,6 +30,9 @@ struct CaseOutcome {
   StageTimes times;
   // (op, dtype) -> occurrences in the case's graph.
   std::map<std::pair<std::string, std::string>, int64_t> coverage;
+  // (kind, name) -> how often it happened in the case: kind "pass" (a pass
+  // that changed the IR) or "pattern" (a rewrite pattern that fired).
+  std::map<std::pair<std::string, std::string>, int64_t> passCoverage;
   double seconds = 0; // wall time of the case in its worker
 };
 
@@ -66,6 +69,12 @@ public:
   // cases' wall time in their workers).
   Expected<StageTimes> stageTimes();
   Expected<std::vector<SignatureSummary>> signatures();
+  struct PassCoverage {
+    std::string kind, name; // "pass" | "pattern"
+    int64_t count = 0;
+    uint64_t firstCase = 0; // the lowest case index that showed it
+  };
+  Expected<std::vector<PassCoverage>> passCoverage();
   struct Stored {
     FindingRecord record; // its first occurrence
     SignatureSummary summary;

@@ -14,6 +14,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   graphviz
   python3-jsonschema python3-yaml libxml2-utils
+  chromium
   mlir-19-tools
 )
 

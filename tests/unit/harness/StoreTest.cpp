@@ -1,0 +1,68 @@
+// The store's pass and pattern coverage: carried through a worker's outcome
+// JSON, summed per (kind, name) with the lowest case index that showed it, and added up by merge.
+#include "harness/Store.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace cc {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string freshDir(const std::string &name) {
+  std::string dir = (fs::temp_directory_path() /
+                     ("cc-store-" + name + "-" + std::to_string(getpid())))
+                        .string();
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+CaseOutcome outcome(uint64_t index, int64_t fired) {
+  CaseOutcome o;
+  o.index = index;
+  o.graphName = "g" + std::to_string(index);
+  o.passCoverage[{"pass", "canonicalize"}] = 1;
+  o.passCoverage[{"pattern", "FoldMulByOne"}] = fired;
+  return o;
+}
+
+std::map<std::string, Store::PassCoverage> byName(Store &store) {
+  auto rows = store.passCoverage();
+  EXPECT_TRUE(bool(rows)) << rows.error().message();
+  std::map<std::string, Store::PassCoverage> out;
+  for (auto &r : *rows)
+    out[r.kind + ":" + r.name] = r;
+  return out;
+}
+
+TEST(Store, PassCoverageSurvivesTheWorkerPipeAndAddsUp) {
+  auto back = outcomeFromJson(outcomeToJson(outcome(7, 3)));
+  ASSERT_TRUE(bool(back)) << back.error().message();
+  EXPECT_EQ(back->passCoverage, outcome(7, 3).passCoverage);
+
+  std::string a = freshDir("a"), b = freshDir("b");
+  auto sa = Store::create(a, {{"seed", 1}});
+  auto sb = Store::create(b, {{"seed", 1}});
+  ASSERT_TRUE(sa && sb);
+  ASSERT_FALSE((*sa)->record(*back, 0));
+  ASSERT_FALSE((*sa)->record(outcome(2, 5), 0));
+  auto cov = byName(**sa);
+  ASSERT_EQ(cov.size(), 2u);
+  EXPECT_EQ(cov["pass:canonicalize"].count, 2);
+  EXPECT_EQ(cov["pattern:FoldMulByOne"].count, 8);
+  EXPECT_EQ(cov["pattern:FoldMulByOne"].firstCase, 2u); // lowest index
+
+  ASSERT_FALSE((*sb)->record(outcome(1, 1), 1));
+  ASSERT_FALSE((*sa)->mergeFrom(**sb));
+  cov = byName(**sa);
+  EXPECT_EQ(cov["pattern:FoldMulByOne"].count, 9);
+  EXPECT_EQ(cov["pattern:FoldMulByOne"].firstCase, 1u);
+  fs::remove_all(a);
+  fs::remove_all(b);
+}
+
+} // namespace
+} // namespace cc
