@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,18 @@ inline double addStageTime(StageTimes *times, const std::string &stage,
   return s;
 }
 
+// Semantic coverage of a compiler run: (kind, name) -> how often. Kinds:
+// "pass" (a pass that changed the IR), "pattern" (a rewrite pattern that
+// fired, by its debug name), "path" (the sequence of passes that changed the
+// IR, hashed: the lowering path taken).
+using PassCoverage = std::map<std::pair<std::string, std::string>, int64_t>;
+
 struct RunOptions {
   double timeoutSeconds = 30;
   StageTimes *times = nullptr; // filled when non-null
+  // Filled (added to) when non-null, by backends that can observe their
+  // passes (the in-process MLIR pipeline); others leave it alone.
+  PassCoverage *passCoverage = nullptr;
   // Run the compiler under test in a forked worker process, so that its
   // crash or hang becomes a finding instead of killing crosscheck. A harness
   // that runs cases in its own workers may turn it off.
@@ -72,6 +82,26 @@ public:
   virtual Support supports(const Graph &g) const = 0;
   virtual Expected<Outputs> run(const Graph &g, const Inputs &inputs,
                                 const RunOptions &options) = 0;
+};
+
+// Runs another backend with RunOptions::passCoverage pointing at `sink`,
+// for callers whose runs go through code that builds RunOptions itself (the
+// oracles). Not thread-safe; the inner backend must outlive it.
+class CoverageTap : public Backend {
+public:
+  CoverageTap(Backend &inner, PassCoverage &sink) : inner(inner), sink(sink) {}
+  std::string name() const override { return inner.name(); }
+  Support supports(const Graph &g) const override { return inner.supports(g); }
+  Expected<Outputs> run(const Graph &g, const Inputs &inputs,
+                        const RunOptions &options) override {
+    RunOptions tapped = options;
+    tapped.passCoverage = &sink;
+    return inner.run(g, inputs, tapped);
+  }
+
+private:
+  Backend &inner;
+  PassCoverage &sink;
 };
 
 } // namespace cc

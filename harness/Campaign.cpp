@@ -5,6 +5,10 @@
 #include "backends/Registry.h"
 #include "core/Json.h"
 #include "harness/CaseStream.h"
+#ifdef CC_HAVE_SMT
+#include "oracles/Tv.h"
+#endif
+#include "harness/CampaignSteps.h"
 #include "harness/Store.h"
 #include "harness/Workers.h"
 #include "oracles/Consensus.h"
@@ -54,7 +58,14 @@ CaseOutcome runCase(const CaseStream &stream, uint64_t index,
   ConsensusOptions co;
   co.timeoutSeconds = options.caseTimeoutSeconds;
   co.memoryLimitBytes = options.memoryLimitBytes;
-  auto r = judgeConsensus(*c, cuts, refs, co);
+  // The compilers' pass and pattern coverage (backends that observe it).
+  std::vector<std::unique_ptr<CoverageTap>> taps;
+  std::vector<Backend *> tapped;
+  for (Backend *b : cuts)
+    tapped.push_back(
+        taps.emplace_back(std::make_unique<CoverageTap>(*b, o.passCoverage))
+            .get());
+  auto r = judgeConsensus(*c, tapped, refs, co);
   if (!r) {
     // Not a compiler's fault: crosscheck could not judge the case.
     o.skipped = true;
@@ -65,6 +76,19 @@ CaseOutcome runCase(const CaseStream &stream, uint64_t index,
     o.findings = std::move(r->findings);
     o.times = std::move(r->times);
   }
+#ifdef CC_HAVE_SMT
+  if (options.tv && !o.skipped) {
+    TvCaseOptions tv{options.tvPerRewrite, options.tvTimeoutMs,
+                     options.tvBudgetSeconds};
+    for (const std::string &spec : options.cuts) {
+      TestCase tc = *c;
+      tc.cut = spec;
+      for (FindingRecord &f :
+           tvFindings(tc, tv, &o.passCoverage, &o.times["tv"]))
+        o.findings.push_back(std::move(f));
+    }
+  }
+#endif
   o.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return o;
 }
@@ -120,6 +144,16 @@ std::string summaryText(const CiRun &run, const CampaignSummary &s) {
                 s.seconds, s.seconds > 0 ? double(s.cases) / s.seconds : 0.0,
                 (unsigned long long)s.totalCases);
   std::string text = line;
+  if (!s.tvChecks.empty()) {
+    int64_t all = 0;
+    std::string parts;
+    for (const auto &[verdict, n] : s.tvChecks) {
+      all += n;
+      parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + verdict;
+    }
+    text += "translation validation: " + std::to_string(all) +
+            " pass checks (" + parts + ")\n";
+  }
   size_t fresh = s.newSignatures();
   text += std::to_string(run.findings.size()) + " distinct findings, " +
           std::to_string(fresh) + " new, " +
@@ -138,8 +172,18 @@ std::string summaryText(const CiRun &run, const CampaignSummary &s) {
 }
 } // namespace
 
-// Reduces every new, not yet reduced finding that replays on its own.
-static Error reduceNewFindings(Store &store, const CampaignOptions &options) {
+Expected<std::unique_ptr<Store>> openCampaignStore(const CampaignOptions &options,
+                                                   const json &identity) {
+  auto store = options.resume ? Store::resume(options.outDir, identity)
+                              : Store::create(options.outDir, identity);
+  if (!store || options.baseline.empty())
+    return store;
+  CC_ASSIGN(known, loadBaseline(options.baseline));
+  (*store)->setKnown(std::move(known));
+  return store;
+}
+
+Error reduceNewFindings(Store &store, const CampaignOptions &options) {
   CC_ASSIGN(all, store.findings());
   for (Store::Stored &f : all) {
     const Signature &s = f.summary.signature;
@@ -169,13 +213,16 @@ size_t CampaignSummary::newSignatures() const {
   return n;
 }
 
-// Writes the per-finding files and the CI outputs from the store.
-static Expected<CampaignSummary> writeOutputs(Store &store,
-                                              const std::string &dir,
-                                              CampaignSummary summary) {
+Expected<CampaignSummary> writeOutputs(Store &store,
+                                       const std::string &dir,
+                                       CampaignSummary summary) {
   CC_ASSIGN(all, store.findings());
   CC_ASSIGN(total, store.caseCount());
   summary.totalCases = total;
+  CC_ASSIGN(passes, store.passCoverage());
+  for (const Store::PassCoverage &p : passes)
+    if (p.kind.rfind("tv:", 0) == 0)
+      summary.tvChecks[p.kind.substr(3)] += p.count;
   std::error_code ec;
   std::filesystem::create_directories(dir + "/findings", ec);
   if (ec)
@@ -214,6 +261,12 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
                      std::to_string(options.shardCount));
   if (options.refs.empty() || options.refs.front() != "ref")
     return makeError("the first reference must be 'ref' (the interpreter)");
+#ifndef CC_HAVE_SMT
+  if (options.tv)
+    return makeError("--tv needs Z3: this crosscheck was built without it");
+#endif
+  if (options.tv && options.tvBudgetSeconds <= 0)
+    return makeError("--tv-budget must be positive");
   CC_ASSIGN(stream, CaseStream::make(options));
 
   // Backends are made here, before the workers fork: a bad spec is an
@@ -235,16 +288,8 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
   for (const std::shared_ptr<Backend> &b : options.refBackends)
     refs.push_back(b.get());
 
-  json identity = stream.identity();
-  auto storeOr = options.resume ? Store::resume(options.outDir, identity)
-                                : Store::create(options.outDir, identity);
-  if (!storeOr)
-    return storeOr.error();
-  Store &store = **storeOr;
-  if (!options.baseline.empty()) {
-    CC_ASSIGN(known, loadBaseline(options.baseline));
-    store.setKnown(std::move(known));
-  }
+  CC_ASSIGN(storeOwned, openCampaignStore(options, stream.identity()));
+  Store &store = *storeOwned;
   CC_ASSIGN(done, store.recordedCases());
 
   WorkerPool pool(options.jobs, [&](const std::string &request) {
@@ -269,7 +314,10 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
   };
   // A slow compiler must not be mistaken for a dead worker.
   double workerTimeout = options.caseTimeoutSeconds *
-                             double(cuts.size() + refs.size() + 1) + 30;
+                             double(cuts.size() + refs.size() + 1) + 30 +
+                         (options.tv ? options.tvBudgetSeconds *
+                                           double(options.cuts.size())
+                                     : 0.0);
   std::vector<int64_t> inFlight(size_t(options.jobs), -1);
   uint64_t next = options.shardIndex;
   auto nextIndex = [&]() -> std::optional<uint64_t> {

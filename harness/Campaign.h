@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,6 +55,14 @@ struct CampaignOptions {
   // reduced) with this budget each; the minimal case is stored beside it.
   bool reduce = false;
   double reduceBudgetSeconds = 60;
+  // Translation validation of every pass of each in-process MLIR compiler
+  // on every case (and of every canonicalize rewrite with tvPerRewrite):
+  // a step proved wrong is a tv-incorrect finding. Each case's check is
+  // killed after tvBudgetSeconds; each solver query stops after tvTimeoutMs.
+  bool tv = false;
+  bool tvPerRewrite = false;
+  unsigned tvTimeoutMs = 2000;
+  double tvBudgetSeconds = 20;
   // Called about once a second on the coordinator (progress display).
   std::function<void(const struct CampaignProgress &)> onProgress;
 };
@@ -80,6 +89,8 @@ struct CampaignSummary {
   uint64_t totalCases = 0; // in the store, all invocations
   double seconds = 0;
   std::vector<SignatureSummary> signatures; // every signature in the store
+  // fuzz --tv: the store's pass checks by verdict ("correct" -> n).
+  std::map<std::string, int64_t> tvChecks;
   size_t newSignatures() const;
 };
 

@@ -90,7 +90,7 @@ json CaseStream::identity() const {
   json refs = options.refs;
   for (const auto &b : options.refBackends)
     refs.push_back(b->name());
-  return {{"seed", options.seed},
+  json id = {{"seed", options.seed},
           {"shard", std::to_string(options.shardIndex) + "/" +
                         std::to_string(options.shardCount)},
           {"cuts", cuts},
@@ -110,6 +110,12 @@ json CaseStream::identity() const {
           {"inputs",
            {{"edge_rate", options.inputs.edgeRate},
             {"special_rate", options.inputs.specialRate}}}};
+  // Only when on, so that campaigns without --tv keep their identity.
+  if (options.tv)
+    id["tv"] = {{"per_rewrite", options.tvPerRewrite},
+                {"timeout_ms", options.tvTimeoutMs},
+                {"budget_s", options.tvBudgetSeconds}};
+  return id;
 }
 
 } // namespace cc

@@ -360,6 +360,39 @@ Expected<std::vector<Store::PassCoverage>> Store::passCoverage() {
   return out;
 }
 
+Expected<std::vector<Store::CaseTime>> Store::caseTimeline() {
+  std::vector<CaseTime> out;
+  Stmt st(db, "SELECT recorded_at, status FROM cases ORDER BY recorded_at");
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW)
+    out.push_back({st.real(0), st.text(1) == "skipped"});
+  if (rc != SQLITE_DONE)
+    return sqlError(db, "reading cases");
+  return out;
+}
+
+Expected<std::vector<Store::OpCoverage>> Store::opCoverage() {
+  std::vector<OpCoverage> out;
+  Stmt st(db, "SELECT op, dtype, count FROM coverage ORDER BY op, dtype");
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW)
+    out.push_back({st.text(0), st.text(1), st.integer(2)});
+  if (rc != SQLITE_DONE)
+    return sqlError(db, "reading coverage");
+  return out;
+}
+
+Expected<std::map<std::string, Store::FindingTimes>> Store::findingTimes() {
+  std::map<std::string, FindingTimes> out;
+  Stmt st(db, "SELECT signature, first_seen, last_seen FROM findings");
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW)
+    out[st.text(0)] = {st.real(1), st.real(2)};
+  if (rc != SQLITE_DONE)
+    return sqlError(db, "reading findings");
+  return out;
+}
+
 Error Store::saveReduced(const Signature &s, const FindingRecord &reduced,
                          int ops) {
   Stmt st(db, "UPDATE findings SET reduced = ?, reduced_ops = ? WHERE "

@@ -31,7 +31,8 @@ struct CaseOutcome {
   // (op, dtype) -> occurrences in the case's graph.
   std::map<std::pair<std::string, std::string>, int64_t> coverage;
   // (kind, name) -> how often it happened in the case: kind "pass" (a pass
-  // that changed the IR) or "pattern" (a rewrite pattern that fired).
+  // that changed the IR), "pattern" (a rewrite pattern that fired) or
+  // "tv:<verdict>" (fuzz --tv: checks of pass `name` with that verdict).
   std::map<std::pair<std::string, std::string>, int64_t> passCoverage;
   double seconds = 0; // wall time of the case in its worker
 };
@@ -75,6 +76,22 @@ public:
     uint64_t firstCase = 0; // the lowest case index that showed it
   };
   Expected<std::vector<PassCoverage>> passCoverage();
+  // Read-only views for reports (crosscheck report).
+  struct CaseTime {
+    double at = 0; // unix seconds when the case was recorded
+    bool skipped = false;
+  };
+  Expected<std::vector<CaseTime>> caseTimeline(); // ordered by time
+  struct OpCoverage {
+    std::string op, dtype;
+    int64_t count = 0;
+  };
+  Expected<std::vector<OpCoverage>> opCoverage();
+  struct FindingTimes {
+    double firstSeen = 0, lastSeen = 0;
+  };
+  // Signature string -> when it was first and last seen.
+  Expected<std::map<std::string, FindingTimes>> findingTimes();
   struct Stored {
     FindingRecord record; // its first occurrence
     SignatureSummary summary;

@@ -35,15 +35,18 @@ void initializeMlir();
 
 // Parses, lowers with the pipeline, JIT-compiles and runs funcName on the
 // inputs in this process; outputs are preallocated with resultTypes.
-// Records "lower", "jit" and "execute" into times when non-null.
+// Records "lower", "jit" and "execute" into times when non-null, and the
+// pipeline's pass and pattern coverage (Coverage.h) into coverage.
 Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
                                        const std::vector<TensorType> &resultTypes,
-                                       const Inputs &inputs, StageTimes *times);
+                                       const Inputs &inputs, StageTimes *times,
+                                       PassCoverage *coverage = nullptr);
 
 // The same in a forked worker when options.isolate (Isolate.cpp): a crash
 // is ErrorCode::CompilerFailure naming the signal, the stage and the stack,
 // a run past options.timeoutSeconds is ErrorCode::Timeout. Adds the
-// worker's overhead to options.times as "isolate".
+// worker's overhead to options.times as "isolate"; the worker's coverage
+// comes back into options.passCoverage.
 Expected<Outputs> lowerAndRun(const LowerRequest &req,
                               const std::vector<TensorType> &resultTypes,
                               const Inputs &inputs, const RunOptions &options);

@@ -128,10 +128,11 @@ private:
   std::string_view in;
 };
 
-// The answer: whether it ran, the worker's own wall time and stage times,
-// then the outputs or the error.
+// The answer: whether it ran, the worker's own wall time, stage times and
+// pass coverage, then the outputs or the error.
 std::string encodeResult(const Expected<Outputs> &out, double workerSeconds,
-                         const StageTimes &times) {
+                         const StageTimes &times,
+                         const PassCoverage &coverage) {
   Encoder e;
   e.u64(bool(out));
   e.f64(workerSeconds);
@@ -139,6 +140,12 @@ std::string encodeResult(const Expected<Outputs> &out, double workerSeconds,
   for (const auto &[stage, seconds] : times) {
     e.str(stage);
     e.f64(seconds);
+  }
+  e.u64(coverage.size());
+  for (const auto &[key, count] : coverage) {
+    e.str(key.first);
+    e.str(key.second);
+    e.u64(uint64_t(count));
   }
   if (!out) {
     e.str(out.error().code());
@@ -154,7 +161,8 @@ std::string encodeResult(const Expected<Outputs> &out, double workerSeconds,
 
 Expected<Outputs> decodeResult(const std::string &bytes,
                                const std::vector<TensorType> &resultTypes,
-                               double &workerSeconds, StageTimes &times) {
+                               double &workerSeconds, StageTimes &times,
+                               PassCoverage &coverage) {
   Error malformed = makeError("the isolated worker sent a malformed result");
   Decoder d(bytes);
   bool ok = d.u64();
@@ -162,6 +170,11 @@ Expected<Outputs> decodeResult(const std::string &bytes,
   for (uint64_t i = 0, n = d.u64(); d.ok && i < n; ++i) {
     std::string stage = d.str();
     times[stage] += d.f64();
+  }
+  for (uint64_t i = 0, n = d.u64(); d.ok && i < n; ++i) {
+    std::string kind = d.str();
+    std::string name = d.str();
+    coverage[{kind, name}] += int64_t(d.u64());
   }
   if (!ok) {
     std::string code = d.str();
@@ -196,7 +209,7 @@ bool writeAll(int fd, const std::string &bytes) {
 int runWorker(int outFd, pid_t parent, SharedStage *stage,
               const LowerRequest &req,
               const std::vector<TensorType> &resultTypes,
-              const Inputs &inputs) {
+              const Inputs &inputs, bool wantCoverage) {
   auto start = Clock::now();
   // Dies with the parent (checked again: it may have died before prctl).
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -207,9 +220,11 @@ int runWorker(int outFd, pid_t parent, SharedStage *stage,
   LowerRequest own = req;
   own.onStage = setStage;
   StageTimes times;
-  Expected<Outputs> out = lowerAndRunInProcess(own, resultTypes, inputs, &times);
+  PassCoverage coverage;
+  Expected<Outputs> out = lowerAndRunInProcess(
+      own, resultTypes, inputs, &times, wantCoverage ? &coverage : nullptr);
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return writeAll(outFd, encodeResult(out, seconds, times)) ? 0 : 1;
+  return writeAll(outFd, encodeResult(out, seconds, times, coverage)) ? 0 : 1;
 }
 
 // One line of backtrace_symbols_fd, "path(symbol+0x1f) [0x7f..]", as
@@ -321,7 +336,8 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
                               const std::vector<TensorType> &resultTypes,
                               const Inputs &inputs, const RunOptions &options) {
   if (!options.isolate)
-    return lowerAndRunInProcess(req, resultTypes, inputs, options.times);
+    return lowerAndRunInProcess(req, resultTypes, inputs, options.times,
+                                options.passCoverage);
   prepareFork();
   auto start = Clock::now();
   SharedMapping shared;
@@ -331,7 +347,8 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
   shared.stage()->name[0] = '\0';
   pid_t parent = getpid();
   auto worker = [&](int outFd) {
-    return runWorker(outFd, parent, shared.stage(), req, resultTypes, inputs);
+    return runWorker(outFd, parent, shared.stage(), req, resultTypes, inputs,
+                     options.passCoverage != nullptr);
   };
   CC_ASSIGN(r, runChild(worker,
                         {"", /*ownProcessGroup=*/false,
@@ -357,8 +374,12 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
                           ErrorCode::CompilerFailure);
   double inWorker = 0;
   StageTimes workerTimes;
+  PassCoverage workerCoverage;
   Expected<Outputs> out = decodeResult(r.out, resultTypes, inWorker,
-                                       workerTimes);
+                                       workerTimes, workerCoverage);
+  if (options.passCoverage)
+    for (const auto &[key, count] : workerCoverage)
+      (*options.passCoverage)[key] += count;
   if (options.times) {
     for (const auto &[stage, seconds] : workerTimes)
       (*options.times)[stage] += seconds;

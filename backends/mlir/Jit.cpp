@@ -1,5 +1,6 @@
 // Parsing, lowering and JIT execution with MLIR. The only translation unit
 // of the backend that includes MLIR headers (they cost 10-30 s each).
+#include "backends/mlir/Coverage.h"
 #include "backends/mlir/Internal.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -27,8 +28,32 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <unistd.h>
+#include <optional>
 
 namespace cc::mlirbackend {
+
+// MLIR's runtime library: where the build found it, else (a fuzz target
+// shipped to ClusterFuzzLite/OSS-Fuzz with its libraries) lib/ beside the
+// executable, or $CC_MLIR_RUNNER_UTILS.
+namespace {
+const std::string &runnerUtils() {
+  static const std::string path = [] {
+    if (const char *env = std::getenv("CC_MLIR_RUNNER_UTILS"); env && *env)
+      return std::string(env);
+    if (access(CC_MLIR_C_RUNNER_UTILS, R_OK) == 0)
+      return std::string(CC_MLIR_C_RUNNER_UTILS);
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    std::string dir = n > 0 ? std::string(self, size_t(n)) : "";
+    dir = dir.substr(0, dir.rfind('/'));
+    std::string beside = dir + "/lib/libmlir_c_runner_utils.so";
+    return access(beside.c_str(), R_OK) == 0 ? beside
+                                             : std::string(CC_MLIR_C_RUNNER_UTILS);
+  }();
+  return path;
+}
+} // namespace
 
 void initializeMlir() {
   static const bool done = [] {
@@ -37,7 +62,7 @@ void initializeMlir() {
     llvm::InitializeNativeTargetAsmPrinter();
     // For checkExternalSymbols: this process (libm, libc) and the runtime.
     llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
-    llvm::sys::DynamicLibrary::LoadLibraryPermanently(CC_MLIR_C_RUNNER_UTILS);
+    llvm::sys::DynamicLibrary::LoadLibraryPermanently(runnerUtils().c_str());
     return true;
   }();
   (void)done;
@@ -204,6 +229,17 @@ Error checkSignature(mlir::ModuleOp module, const std::string &ciface,
                      " arguments; expected " + std::to_string(expectedArgs) +
                      " (inputs, then outputs as memref out-params: does the "
                      "pipeline run buffer-results-to-out-params?)");
+  // Returned memrefs also make a C interface with one pointer per result
+  // (written by the callee), which has the same arity: only a function that
+  // returns nothing writes into the buffers crosscheck passes.
+  auto impl = llvm::dyn_cast_or_null<mlir::FunctionOpInterface>(
+      mlir::SymbolTable::lookupSymbolIn(
+          module, ciface.substr(std::string("_mlir_ciface_").size())));
+  if (impl && impl.getNumResults() != 0)
+    return makeError("after lowering, @" + ciface.substr(13) +
+                     " returns its results instead of writing them to "
+                     "memref out-params (does the pipeline run "
+                     "buffer-results-to-out-params?)");
   return Error::success();
 }
 
@@ -296,7 +332,8 @@ Error checkPipeline(const std::string &pipeline) {
 
 Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
                                        const std::vector<TensorType> &resultTypes,
-                                       const Inputs &inputs, StageTimes *times) {
+                                       const Inputs &inputs, StageTimes *times,
+                                       PassCoverage *coverage) {
   auto start = Clock::now();
   reportStage(req, "parse");
   auto ctx = makeContext();
@@ -323,7 +360,12 @@ Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
   pm.addInstrumentation(std::make_unique<FailedPassRecorder>(&failedPass));
   if (req.onStage)
     pm.addInstrumentation(std::make_unique<StageReporter>(req.onStage));
-  if (mlir::failed(pm.run(*module)))
+  std::optional<CoverageRecorder> recorder;
+  if (coverage)
+    recorder.emplace(*ctx, pm, coverage);
+  mlir::LogicalResult lowered = pm.run(*module);
+  recorder.reset();
+  if (mlir::failed(lowered))
     return compilerFailure(
         "pass " + (failedPass.empty() ? std::string("pipeline") : failedPass) +
         " failed on the " + req.originName + ": " + diags.take());
@@ -340,7 +382,7 @@ Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
   options.transformer = transformer;
   options.jitCodeGenOptLevel = codeGenLevel(req.llvmOptLevel);
   // memrefCopy and friends, called by copies between strided memrefs.
-  llvm::StringRef runtimeLibs[] = {CC_MLIR_C_RUNNER_UTILS};
+  llvm::StringRef runtimeLibs[] = {runnerUtils()};
   options.sharedLibPaths = runtimeLibs;
   options.enableGDBNotificationListener = false;
   options.enablePerfNotificationListener = false;

@@ -1,11 +1,13 @@
 // crosscheck fuzz: the campaign (the nightly CI job), and crosscheck merge.
 #include "core/Json.h"
 #include "harness/Campaign.h"
+#include "harness/fuzz/Engine.h"
 #include "tests/mutants/Mutants.h"
 #include "tools/crosscheck/Commands.h"
 #include "tools/crosscheck/GenFlags.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <unistd.h>
 
@@ -56,6 +58,19 @@ const Command kFuzz{
          "findings are known, only new ones count"},
         {"--seed-corpus", "", "DIR",
          "graphs (.json or .onnx) that open the case stream"},
+        {"--engine", "", "NAME",
+         "generator (default: the case stream above) or libfuzzer: the "
+         "coverage-guided cc_fuzz_pipeline target in fork mode with --jobs "
+         "jobs, its findings filed in the same store (uses --cut, --time, "
+         "--jobs, --seed, --out, --resume, --baseline, --timeout, "
+         "--memory-limit, --reduce; --seed-corpus fills an empty corpus)"},
+        {"--fuzzer", "", "PATH",
+         "libfuzzer: the target (default $CC_LIBFUZZER_TARGET, or "
+         "cc_fuzz_pipeline beside crosscheck or on PATH)"},
+        {"--corpus", "", "DIR", "libfuzzer: corpus directory (default DIR/corpus)"},
+        {"--merge", "", "", "libfuzzer: minimize the corpus afterwards (-merge=1)"},
+        {"--libfuzzer-arg", "", "ARG",
+         "libfuzzer: passed to libFuzzer as it is (repeatable)", true},
         {"--precision", "", "LIST",
          "comma-separated precision variants mixed into the stream: f16, "
          "bf16, mixed, int8, int16 (default: graphs as generated)"},
@@ -73,6 +88,18 @@ const Command kFuzz{
          "same signature (DIR/findings/*.reduced.json)"},
         {"--reduce-budget", "", "DURATION",
          "time to reduce one finding (default 60s)"},
+        {"--tv", "", "",
+         "also validate every pass of each in-process MLIR compiler with Z3 "
+         "on every case: a pass proved wrong (counterexample confirmed by "
+         "running both sides) is a tv-incorrect finding"},
+        {"--tv-per-rewrite", "", "",
+         "with --tv: also validate every single rewrite of the greedy "
+         "pattern passes (canonicalize, fusion, ...), naming the pattern"},
+        {"--tv-timeout-ms", "", "MS",
+         "with --tv: time limit of one solver query (default 2000)"},
+        {"--tv-budget", "", "DURATION",
+         "with --tv: time for validating one case's pipeline; the passes "
+         "checked by then count (default 20s)"},
         {"--quiet", "-q", "", "no progress output"},
         {"--load-mutants", "", "",
          "testing only: register the deliberately wrong cc-mutant-* passes"},
@@ -192,6 +219,16 @@ Expected<CampaignOptions> campaignOptions(const Args &args) {
   o.reduce = args.has("--reduce");
   CC_ASSIGN(reduceBudget, parseDuration(args.get("--reduce-budget", "60s"), "--reduce-budget"));
   o.reduceBudgetSeconds = reduceBudget;
+  o.tvPerRewrite = args.has("--tv-per-rewrite");
+  o.tv = args.has("--tv") || o.tvPerRewrite;
+  CC_ASSIGN(tvTimeout, parseUnsigned("--tv-timeout-ms",
+                                     args.get("--tv-timeout-ms", "2000")));
+  if (tvTimeout < 1)
+    return makeError("flag '--tv-timeout-ms': must be positive");
+  o.tvTimeoutMs = unsigned(tvTimeout);
+  CC_ASSIGN(tvBudget, parseDuration(args.get("--tv-budget", "20s"),
+                                    "--tv-budget"));
+  o.tvBudgetSeconds = tvBudget;
   return o;
 }
 
@@ -238,6 +275,26 @@ int finish(const std::string &dir, const CampaignSummary &s) {
             << " (campaign.db, junit.xml, findings.sarif, findings.json)\n";
   return s.newSignatures() ? kExitFinding : kExitPass;
 }
+
+// --engine libfuzzer (harness/fuzz/Engine.h).
+int libFuzzerEngine(const Args &args, const CampaignOptions &o) {
+  std::error_code ec;
+  auto fuzzer = fuzz::findFuzzer(
+      args.get("--fuzzer"),
+      std::filesystem::read_symlink("/proc/self/exe", ec).string());
+  if (!fuzzer)
+    return fail(fuzzer.error());
+  fuzz::LibFuzzerOptions lf{*fuzzer, args.get("--corpus"), args.has("--merge"),
+                            args.has("--load-mutants"), true,
+                            args.all("--libfuzzer-arg")};
+  auto s = fuzz::runLibFuzzer(lf, o);
+  if (!s)
+    return fail(s.error());
+  std::cout << "libFuzzer: " << s->executions << " executions, "
+            << s->execsPerSecond << " exec/s; corpus of " << s->corpusSize
+            << " inputs\n";
+  return finish(o.outDir, s->campaign);
+}
 } // namespace
 
 int fuzzCommand(const Argv &argv) {
@@ -254,6 +311,12 @@ int fuzzCommand(const Argv &argv) {
     return fail(options.error());
   if (args->has("--load-mutants"))
     registerMutantPasses();
+  std::string engine = args->get("--engine", "generator");
+  if (engine == "libfuzzer")
+    return libFuzzerEngine(*args, *options);
+  if (engine != "generator")
+    return fail("flag '--engine': expected generator or libfuzzer, got '" +
+                engine + "'");
   bool quiet = args->has("--quiet");
   if (!quiet)
     options->onProgress = progressPrinter();

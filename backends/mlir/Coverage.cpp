@@ -1,0 +1,143 @@
+// Pass and pattern coverage of the in-process pipeline (see Coverage.h).
+#include "backends/mlir/Coverage.h"
+
+#include "mlir/IR/Action.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Rewrite/PatternApplicator.h"
+#include "llvm/ADT/Hashing.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace cc::mlirbackend {
+
+struct CoverageRecorder::State {
+  PassCoverage *out;
+  // Fingerprints of the ops the running passes started on (a stack:
+  // nested pass managers, threading disabled).
+  std::vector<mlir::OperationFingerPrint> before;
+  std::string path; // passes that changed the IR, in order
+};
+
+namespace {
+
+std::string passName(mlir::Pass *pass) {
+  return pass->getArgument().empty() ? pass->getName().str()
+                                     : pass->getArgument().str();
+}
+
+class PassChanges : public mlir::PassInstrumentation {
+public:
+  explicit PassChanges(std::shared_ptr<CoverageRecorder::State> s)
+      : s(std::move(s)) {}
+  void runBeforePass(mlir::Pass *, mlir::Operation *op) override {
+    s->before.emplace_back(op);
+  }
+  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
+    if (s->before.empty())
+      return;
+    bool changed = s->before.back() != mlir::OperationFingerPrint(op);
+    s->before.pop_back();
+    // Adaptors only forward to nested pass managers whose passes are
+    // recorded themselves.
+    if (!changed || pass->getName().contains("OpToOpPassAdaptor"))
+      return;
+    std::string name = passName(pass);
+    (*s->out)[{"pass", name}]++;
+    s->path += name + ",";
+  }
+  void runAfterPassFailed(mlir::Pass *, mlir::Operation *) override {
+    if (!s->before.empty())
+      s->before.pop_back();
+  }
+
+private:
+  std::shared_ptr<CoverageRecorder::State> s;
+};
+
+// A cheap hash of the IR under `root`: which ops, their attributes,
+// operands and result types. Pointers suffice (attributes and types are
+// uniqued); a SHA-1 fingerprint per pattern attempt would cost too much.
+size_t irHash(mlir::Operation *root) {
+  size_t h = 0;
+  root->walk([&](mlir::Operation *op) {
+    h = llvm::hash_combine(h, op, op->getName().getAsOpaquePointer(),
+                           op->getRawDictionaryAttrs().getAsOpaquePointer(),
+                           op->getNumOperands(), op->getNumRegions());
+    for (mlir::Value v : op->getOperands())
+      h = llvm::hash_combine(h, v.getAsOpaquePointer());
+    for (mlir::Type t : op->getResultTypes())
+      h = llvm::hash_combine(h, t.getAsOpaquePointer());
+  });
+  return h;
+}
+
+// The op whose IR a pattern on `op` may change: its closest ancestor that is
+// isolated from above (a function), which outlives the rewrite; the op
+// itself when it is the top.
+mlir::Operation *scopeOf(mlir::Operation *op) {
+  for (mlir::Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (p->hasTrait<mlir::OpTrait::IsIsolatedFromAbove>())
+      return p;
+  return op;
+}
+
+// "`apply-pattern pattern: NAME" (the only public view of the pattern).
+std::string patternName(const mlir::tracing::Action &action) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  action.print(os);
+  const std::string marker = "pattern: ";
+  size_t at = text.find(marker);
+  std::string name =
+      at == std::string::npos ? text : text.substr(at + marker.size());
+  return name.empty() ? "(unnamed pattern)" : name;
+}
+} // namespace
+
+CoverageRecorder::CoverageRecorder(mlir::MLIRContext &ctx,
+                                   mlir::PassManager &pm, PassCoverage *out)
+    : ctx(ctx), state(std::make_shared<State>()) {
+  state->out = out;
+  pm.addInstrumentation(std::make_unique<PassChanges>(state));
+  std::shared_ptr<State> s = state;
+  ctx.registerActionHandler(
+      [s](llvm::function_ref<void()> run, const mlir::tracing::Action &action) {
+        auto *apply = llvm::dyn_cast<mlir::ApplyPatternAction>(&action);
+        llvm::ArrayRef<mlir::IRUnit> units = action.getContextIRUnits();
+        auto *op =
+            units.empty()
+                ? nullptr
+                : llvm::dyn_cast_if_present<mlir::Operation *>(units.front());
+        if (!apply || !op) {
+          run();
+          return;
+        }
+        mlir::Operation *scope = scopeOf(op);
+        size_t before = irHash(scope);
+        run();
+        if (irHash(scope) != before)
+          (*s->out)[{"pattern", patternName(action)}]++;
+      });
+}
+
+CoverageRecorder::~CoverageRecorder() {
+  ctx.registerActionHandler(nullptr);
+  if (state->path.empty())
+    return;
+  // FNV-1a: the same name in every process (llvm::hash_value may be seeded).
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : state->path)
+    h = (h ^ c) * 1099511628211ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+  (*state->out)[{"path", hex}]++;
+}
+
+} // namespace cc::mlirbackend

@@ -1,0 +1,630 @@
+// Fuzz inputs and their structure-aware mutations (see FuzzCase.h).
+//
+// A mutation edits a copy of the graph (node list, operands, input types,
+// attributes) and then rebuilds it: every result type is derived again by
+// the op table's type rules, in node order, so an edit that does not fit
+// (a shape no longer broadcasts, an attribute no longer matches) fails
+// there and another mutation is tried instead.
+#include "harness/fuzz/FuzzCase.h"
+
+#include "core/Json.h"
+#include "core/OpTable.h"
+#include "core/Rng.h"
+#include "generators/Inputs.h"
+#include "generators/Precision.h"
+#include "generators/Topology.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <set>
+
+namespace cc::fuzz {
+
+using nlohmann::json;
+
+namespace {
+
+uint64_t fnv1a(const uint8_t *data, size_t size) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < size; ++i)
+    h = (h ^ data[i]) * 1099511628211ull;
+  return h;
+}
+
+bool isLeaf(const Graph &g, ValueId v) {
+  int32_t p = g.values[size_t(v)].producer;
+  return p < 0 || g.nodes[size_t(p)].op == "const";
+}
+
+// A small graph that always exists: the last resort of decodeCase.
+Graph fallbackGraph() {
+  Graph g;
+  g.name = "fuzz";
+  TensorType t{DType::f32, {2, 3}};
+  ValueId a = g.addInput("a", t), b = g.addInput("b", t);
+  g.addOutput(*g.add("add", {a, b}));
+  return g;
+}
+
+// The generator's options and seed taken from the bytes: the first bytes
+// choose the family, the op count and a dtype, the hash the seed.
+Graph generatedFromBytes(const uint8_t *data, size_t size) {
+  auto byte = [&](size_t i) { return i < size ? data[i] : uint8_t(0); };
+  GenOptions o;
+  std::vector<std::string> families = familyNames();
+  o.family = Family(byte(0) % families.size());
+  o.minOps = 3;
+  o.maxOps = 3 + byte(1) % 10;
+  static const DType kDTypes[] = {DType::f32, DType::f16, DType::bf16,
+                                  DType::i32, DType::i8,  DType::i16};
+  if (byte(2) % 4 == 0)
+    o.dtypes = {kDTypes[byte(3) % std::size(kDTypes)]};
+  uint64_t seed = fnv1a(data, size);
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    auto g = generateGraph(o, seed + uint64_t(attempt));
+    if (g && acceptableGraph(*g)) {
+      g->name = "fuzz";
+      return std::move(*g);
+    }
+    o = GenOptions{}; // plain options admit a graph
+    o.maxOps = 8;
+  }
+  return fallbackGraph();
+}
+
+// --- rebuilding an edited graph -----------------------------------------
+
+// Re-derives every result type from the op table, in node order; outputs
+// are deduplicated, never graph inputs, and every result that nothing uses
+// becomes an output (so that every op is observed).
+Expected<Graph> rebuild(const Graph &e) {
+  Graph g;
+  g.name = e.name;
+  std::vector<ValueId> map(e.values.size(), -1);
+  for (ValueId v : e.inputs)
+    map[size_t(v)] =
+        g.addInput(e.values[size_t(v)].name, e.values[size_t(v)].type);
+  for (const Node &n : e.nodes) {
+    std::vector<ValueId> operands;
+    for (ValueId v : n.operands) {
+      if (v < 0 || size_t(v) >= map.size() || map[size_t(v)] < 0)
+        return makeError("dangling operand");
+      operands.push_back(map[size_t(v)]);
+    }
+    CC_ASSIGN(results, g.addNode(n.op, operands, n.attrs));
+    if (results.size() != n.results.size())
+      return makeError("result count changed");
+    for (size_t i = 0; i < results.size(); ++i)
+      map[size_t(n.results[i])] = results[i];
+  }
+  std::vector<bool> used(g.values.size(), false);
+  for (const Node &n : g.nodes)
+    for (ValueId v : n.operands)
+      used[size_t(v)] = true;
+  std::set<ValueId> seen;
+  auto output = [&](ValueId v) {
+    if (v >= 0 && g.values[size_t(v)].producer >= 0 && seen.insert(v).second)
+      g.addOutput(v);
+  };
+  for (ValueId v : e.outputs)
+    if (size_t(v) < map.size())
+      output(map[size_t(v)]);
+  for (const Node &n : g.nodes)
+    for (ValueId r : n.results)
+      if (!used[size_t(r)])
+        output(r);
+  return g;
+}
+
+// Editing helpers on the copy `e` (types of new results are placeholders
+// until rebuild).
+ValueId freshInput(Graph &e, const TensorType &t) {
+  std::string name;
+  for (int i = int(e.values.size());; ++i) {
+    name = "in" + std::to_string(i);
+    if (e.lookup(name) < 0)
+      break;
+  }
+  return e.addInput(name, t);
+}
+
+ValueId freshResult(Graph &e) {
+  e.values.push_back({"", TensorType{DType::f32, {1}}, 0});
+  return ValueId(e.values.size() - 1);
+}
+
+// Uses of `from` in nodes at index >= firstNode, and in the outputs, now
+// use `to`.
+void replaceUses(Graph &e, ValueId from, ValueId to, size_t firstNode = 0) {
+  for (size_t i = firstNode; i < e.nodes.size(); ++i)
+    for (ValueId &v : e.nodes[i].operands)
+      if (v == from)
+        v = to;
+  for (ValueId &v : e.outputs)
+    if (v == from)
+      v = to;
+}
+
+void dropInput(Graph &e, ValueId v) {
+  e.inputs.erase(std::remove(e.inputs.begin(), e.inputs.end(), v),
+                 e.inputs.end());
+}
+
+// Index of the node that produces v, -1 for a graph input.
+int producerIndex(const Graph &e, ValueId v) {
+  for (size_t i = 0; i < e.nodes.size(); ++i)
+    for (ValueId r : e.nodes[i].results)
+      if (r == v)
+        return int(i);
+  return -1;
+}
+
+std::vector<size_t> opNodes(const Graph &g) {
+  std::vector<size_t> idx;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (g.nodes[i].op != "const")
+      idx.push_back(i);
+  return idx;
+}
+
+std::vector<const OpDef *> placeableOps() {
+  std::vector<const OpDef *> ops;
+  for (const OpDef &op : allOps())
+    if (op.name != "const" && op.minOperands >= 1)
+      ops.push_back(&op);
+  return ops;
+}
+
+const DType kGraphDTypes[] = {DType::i1,  DType::i8,   DType::i16, DType::i32,
+                              DType::f16, DType::bf16, DType::f32};
+
+std::vector<TensorType> typesOf(const Graph &e, const Node &n) {
+  std::vector<TensorType> types;
+  for (ValueId v : n.operands)
+    types.push_back(e.values[size_t(v)].type);
+  return types;
+}
+
+// --- the mutations: each edits e in place, false when it does not apply --
+
+using Mutation = std::function<bool(Graph &e, Rng &rng)>;
+
+bool insertOp(Graph &e, Rng &rng) {
+  if (e.values.empty())
+    return false;
+  ValueId v = ValueId(rng.uniformInt(0, int64_t(e.values.size()) - 1));
+  int prod = producerIndex(e, v);
+  if (prod < 0 &&
+      std::find(e.inputs.begin(), e.inputs.end(), v) == e.inputs.end())
+    return false; // a value that no longer exists
+  const TensorType t = e.values[size_t(v)].type;
+  std::vector<const OpDef *> fits;
+  for (const OpDef *op : placeableOps())
+    if (op->allows(t.dtype))
+      fits.push_back(op);
+  if (fits.empty())
+    return false;
+  const OpDef &op = *rng.pick(fits);
+  std::vector<TensorType> types(size_t(op.minOperands), t);
+  uint32_t leafMask = 0;
+  if (op.sampleOperands) {
+    auto s = op.sampleOperands(rng, t.dtype, t.shape);
+    if (!s || s->types.empty() || !(s->types[0] == t))
+      return false;
+    types = s->types;
+    leafMask = s->leafMask;
+  }
+  if (((leafMask & 1) || op.domain(0) != Domain::Any) && !isLeaf(e, v))
+    return false;
+  std::vector<ValueId> operands = {v};
+  int position = prod + 1;
+  for (size_t i = 1; i < types.size(); ++i) {
+    bool needsLeaf = (leafMask >> i) & 1 || op.domain(i) != Domain::Any;
+    ValueId w = -1;
+    if (!needsLeaf && rng.chance(0.5)) {
+      std::vector<ValueId> same;
+      for (ValueId c = 0; c < ValueId(e.values.size()); ++c)
+        if (e.values[size_t(c)].type == types[i] &&
+            (producerIndex(e, c) >= 0 ||
+             std::count(e.inputs.begin(), e.inputs.end(), c)))
+          same.push_back(c);
+      if (!same.empty())
+        w = rng.pick(same);
+    }
+    if (w < 0)
+      w = freshInput(e, types[i]);
+    position = std::max(position, producerIndex(e, w) + 1);
+    operands.push_back(w);
+  }
+  Node n;
+  n.op = op.name;
+  n.operands = operands;
+  if (op.sampleAttrs)
+    n.attrs = op.sampleAttrs(rng, types);
+  for (int r = 0; r < op.numResults; ++r)
+    n.results.push_back(freshResult(e));
+  e.nodes.insert(e.nodes.begin() + position, n);
+  // In the middle of a chain: later users of v use the new result (where
+  // they accept any value; the types are checked by rebuild).
+  if (op.numResults == 1 && rng.chance(0.5)) {
+    for (size_t i = size_t(position) + 1; i < e.nodes.size(); ++i) {
+      const OpDef *user = findOp(e.nodes[i].op);
+      for (size_t k = 0; k < e.nodes[i].operands.size(); ++k)
+        if (e.nodes[i].operands[k] == v && user &&
+            user->domain(k) == Domain::Any)
+          e.nodes[i].operands[k] = n.results[0];
+    }
+  }
+  return true;
+}
+
+bool removeOp(Graph &e, Rng &rng) {
+  std::vector<size_t> ops = opNodes(e);
+  if (ops.size() <= 1)
+    return false;
+  size_t at = rng.pick(ops);
+  Node n = e.nodes[at];
+  e.nodes.erase(e.nodes.begin() + long(at));
+  for (ValueId r : n.results) {
+    // Bypass through an operand of the same type, else a fresh input.
+    ValueId by = -1;
+    for (ValueId o : n.operands)
+      if (e.values[size_t(o)].type == e.values[size_t(r)].type)
+        by = o;
+    if (by < 0)
+      by = freshInput(e, e.values[size_t(r)].type);
+    replaceUses(e, r, by, at);
+  }
+  return true;
+}
+
+bool replaceOp(Graph &e, Rng &rng) {
+  std::vector<size_t> ops = opNodes(e);
+  if (ops.empty())
+    return false;
+  Node &n = e.nodes[rng.pick(ops)];
+  std::vector<TensorType> types = typesOf(e, n);
+  std::vector<const OpDef *> fits;
+  for (const OpDef *op : placeableOps())
+    if (op->name != n.op && op->allows(types[0].dtype) &&
+        int(types.size()) >= op->minOperands &&
+        (op->maxOperands < 0 || int(types.size()) <= op->maxOperands) &&
+        op->numResults == int(n.results.size()))
+      fits.push_back(op);
+  if (fits.empty())
+    return false;
+  const OpDef &op = *rng.pick(fits);
+  n.op = op.name;
+  n.attrs = op.sampleAttrs ? op.sampleAttrs(rng, types) : Attrs{};
+  return true;
+}
+
+bool changeAttrs(Graph &e, Rng &rng) {
+  std::vector<size_t> withAttrs;
+  for (size_t i : opNodes(e)) {
+    const OpDef *op = findOp(e.nodes[i].op);
+    if (op && op->sampleAttrs)
+      withAttrs.push_back(i);
+  }
+  if (withAttrs.empty())
+    return false;
+  Node &n = e.nodes[rng.pick(withAttrs)];
+  n.attrs = findOp(n.op)->sampleAttrs(rng, typesOf(e, n));
+  return true;
+}
+
+// An input's dtype changes; everything downstream is re-derived.
+bool retypeInput(Graph &e, Rng &rng) {
+  if (e.inputs.empty())
+    return false;
+  ValueId x = rng.pick(e.inputs);
+  e.values[size_t(x)].type.dtype =
+      kGraphDTypes[rng.uniformInt(0, int64_t(std::size(kGraphDTypes)) - 1)];
+  return true;
+}
+
+// An input of another dtype, cast to the old one.
+bool castInput(Graph &e, Rng &rng) {
+  if (e.inputs.empty())
+    return false;
+  ValueId x = rng.pick(e.inputs);
+  TensorType t = e.values[size_t(x)].type;
+  TensorType from = t;
+  from.dtype =
+      kGraphDTypes[rng.uniformInt(0, int64_t(std::size(kGraphDTypes)) - 1)];
+  if (from.dtype == t.dtype)
+    return false;
+  Attrs a;
+  a.set("to", t.dtype);
+  if (!findOp("cast")->infer({from}, a))
+    return false;
+  ValueId nx = freshInput(e, from);
+  Node n{"cast", {nx}, {freshResult(e)}, a};
+  e.nodes.insert(e.nodes.begin(), n);
+  replaceUses(e, x, n.results[0], 1);
+  dropInput(e, x);
+  return true;
+}
+
+// One dimension size, wherever inputs and constants have it, becomes
+// another (constants are re-drawn by the caller).
+bool resizeDim(Graph &e, Rng &rng) {
+  std::vector<int64_t> sizes;
+  for (ValueId v : e.inputs)
+    for (int64_t d : e.values[size_t(v)].type.shape)
+      sizes.push_back(d);
+  for (const Node &n : e.nodes)
+    if (n.op == "const")
+      for (int64_t d : n.attrs.getTensor("value").shape())
+        sizes.push_back(d);
+  if (sizes.empty())
+    return false;
+  int64_t from = rng.pick(sizes), to = rng.uniformInt(1, 8);
+  if (from == to)
+    return false;
+  auto resize = [&](Shape s) {
+    for (int64_t &d : s)
+      if (d == from)
+        d = to;
+    return s;
+  };
+  for (ValueId v : e.inputs)
+    e.values[size_t(v)].type.shape = resize(e.values[size_t(v)].type.shape);
+  for (Node &n : e.nodes)
+    if (n.op == "const") {
+      const Tensor &old = n.attrs.getTensor("value");
+      n.attrs.set("value", Tensor(old.dtype(), resize(old.shape())));
+    }
+  return true;
+}
+
+// A graph input becomes a constant (values from the input generator, so
+// they meet its consumers' domains), or the other way round: folders see
+// constants, lowerings runtime values.
+bool swapConstInput(Graph &e, Rng &rng) {
+  std::vector<size_t> consts;
+  for (size_t i = 0; i < e.nodes.size(); ++i)
+    if (e.nodes[i].op == "const")
+      consts.push_back(i);
+  if (!consts.empty() && (e.inputs.empty() || rng.chance(0.5))) {
+    size_t at = rng.pick(consts);
+    ValueId r = e.nodes[at].results[0];
+    ValueId x = freshInput(e, e.values[size_t(r)].type);
+    e.nodes.erase(e.nodes.begin() + long(at));
+    replaceUses(e, r, x, at);
+    return true;
+  }
+  if (e.inputs.empty())
+    return false;
+  auto g = rebuild(e); // makeInputs needs the types
+  if (!g)
+    return false;
+  size_t k = size_t(rng.uniformInt(0, int64_t(e.inputs.size()) - 1));
+  Inputs values = makeInputs(*g, rng.next());
+  ValueId x = e.inputs[k];
+  Attrs a;
+  a.set("value", values.at(k));
+  Node n{"const", {}, {freshResult(e)}, a};
+  e.nodes.insert(e.nodes.begin(), n);
+  replaceUses(e, x, n.results[0], 1);
+  dropInput(e, x);
+  return true;
+}
+
+enum class Redraw { None, Constants };
+
+struct Candidate {
+  Graph graph;
+  Redraw redraw = Redraw::None;
+};
+
+// Precision variants of the generator change every float dtype at once.
+std::optional<Graph> precisionVariant(const Graph &g, Rng &rng) {
+  if (!hasFloatValues(g))
+    return std::nullopt;
+  auto v = makePrecisionVariant(g, rng.pick(allPrecisionKinds()), rng.next());
+  if (!v)
+    return std::nullopt;
+  v->name = g.name;
+  return std::move(*v);
+}
+
+std::optional<Graph> finish(const Graph &edited, Redraw redraw, Rng &rng) {
+  auto g = rebuild(edited);
+  if (!g)
+    return std::nullopt;
+  if (redraw == Redraw::Constants)
+    *g = withSampledConstants(*g, rng.next());
+  if (!acceptableGraph(*g))
+    return std::nullopt;
+  return std::move(*g);
+}
+} // namespace
+
+bool acceptableGraph(const Graph &g, std::string *why) {
+  auto no = [&](std::string s) {
+    if (why)
+      *why = std::move(s);
+    return false;
+  };
+  if (Error e = verify(g))
+    return no(e.message());
+  if (g.outputs.empty())
+    return no("no outputs");
+  size_t ops = opNodes(g).size();
+  if (ops == 0 || ops > size_t(kMaxOps))
+    return no(std::to_string(ops) + " ops");
+  for (const ValueInfo &v : g.values)
+    if (v.type.numElements() > kMaxElements ||
+        int(v.type.shape.size()) > kMaxRank)
+      return no("tensor " + v.name + " is too large");
+  for (ValueId v : g.outputs)
+    if (g.values[size_t(v)].producer < 0)
+      return no("output " + g.values[size_t(v)].name + " is a graph input");
+  return true;
+}
+
+std::string encodeCase(const FuzzCase &c) {
+  json j = {{"graph", graphToJson(c.graph)},
+            {"input_seed", c.inputSeed},
+            {"cut", c.cut}};
+  return j.dump();
+}
+
+FuzzCase decodeCase(const uint8_t *data, size_t size) {
+  FuzzCase c;
+  json j = json::parse(data, data + size, nullptr, false);
+  if (j.is_object() && j.contains("graph")) {
+    auto g = graphFromJson(j["graph"]);
+    if (g && acceptableGraph(*g)) {
+      c.graph = std::move(*g);
+      if (j.value("input_seed", json()).is_number_unsigned())
+        c.inputSeed = j["input_seed"].get<uint64_t>();
+      if (j.value("cut", json()).is_number_unsigned())
+        c.cut = j["cut"].get<uint32_t>();
+      return c;
+    }
+  }
+  c.graph = generatedFromBytes(data, size);
+  c.inputSeed = fnv1a(data, size) >> 1;
+  c.cut = size ? data[size - 1] : 0;
+  return c;
+}
+
+FuzzCase mutateCase(const FuzzCase &c, uint64_t seed) {
+  Rng rng(seed);
+  FuzzCase out = c;
+  // Cheap mutations that never fail, now and then.
+  if (rng.chance(0.1)) {
+    out.inputSeed = rng.next();
+    return out;
+  }
+  if (rng.chance(0.05)) {
+    out.cut = uint32_t(rng.next());
+    return out;
+  }
+  // Now and then a freshly generated graph is spliced in: the generator's
+  // families (attention, conv stacks, ...) are far from where mutations of
+  // a small graph go.
+  if (rng.chance(0.05)) {
+    FuzzCase fresh;
+    uint64_t bytes = rng.next();
+    fresh.graph = generatedFromBytes(reinterpret_cast<const uint8_t *>(&bytes),
+                                     sizeof bytes);
+    FuzzCase spliced = crossOver(c, fresh, rng.next());
+    if (!(spliced.graph == c.graph))
+      return spliced;
+  }
+  struct Entry {
+    Mutation mutate;
+    Redraw redraw;
+    double weight;
+  };
+  static const std::vector<Entry> kMutations = {
+      {insertOp, Redraw::None, 4},       {removeOp, Redraw::None, 2},
+      {replaceOp, Redraw::None, 4},      {changeAttrs, Redraw::None, 2},
+      {retypeInput, Redraw::None, 1},    {castInput, Redraw::None, 1},
+      {resizeDim, Redraw::Constants, 1}, {swapConstInput, Redraw::None, 2},
+  };
+  std::vector<double> weights;
+  for (const Entry &m : kMutations)
+    weights.push_back(m.weight);
+  weights.push_back(1); // precision variant
+  for (int attempt = 0; attempt < 24; ++attempt) {
+    size_t k = rng.weighted(weights);
+    std::optional<Graph> g;
+    if (k == kMutations.size()) {
+      g = precisionVariant(c.graph, rng);
+      if (g && !acceptableGraph(*g))
+        g.reset();
+    } else {
+      Graph e = c.graph;
+      if (kMutations[k].mutate(e, rng))
+        g = finish(e, kMutations[k].redraw, rng);
+    }
+    if (g) {
+      out.graph = std::move(*g);
+      return out;
+    }
+  }
+  out.inputSeed = rng.next();
+  return out;
+}
+
+FuzzCase crossOver(const FuzzCase &a, const FuzzCase &b, uint64_t seed) {
+  Rng rng(seed);
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    Graph e = a.graph;
+    std::vector<ValueId> map(b.graph.values.size(), -1);
+    // b's inputs: a value of a with the same type (where every consumer
+    // accepts any value), else a fresh input.
+    for (ValueId x : b.graph.inputs) {
+      const TensorType &t = b.graph.typeOf(x);
+      bool anyValue = true;
+      for (const Node &n : b.graph.nodes)
+        for (size_t i = 0; i < n.operands.size(); ++i)
+          if (n.operands[i] == x && findOp(n.op)->domain(i) != Domain::Any)
+            anyValue = false;
+      std::vector<ValueId> same;
+      for (ValueId v = 0; anyValue && v < ValueId(a.graph.values.size()); ++v)
+        if (a.graph.values[size_t(v)].type == t)
+          same.push_back(v);
+      map[size_t(x)] =
+          !same.empty() && rng.chance(0.7) ? rng.pick(same) : freshInput(e, t);
+    }
+    for (const Node &n : b.graph.nodes) {
+      Node copy = n;
+      for (ValueId &v : copy.operands)
+        v = map[size_t(v)];
+      for (ValueId &r : copy.results) {
+        ValueId fresh = freshResult(e);
+        map[size_t(r)] = fresh;
+        r = fresh;
+      }
+      e.nodes.push_back(copy);
+    }
+    for (ValueId v : b.graph.outputs)
+      e.outputs.push_back(map[size_t(v)]);
+    auto g = finish(e, Redraw::None, rng);
+    if (g) {
+      FuzzCase out = a;
+      out.graph = std::move(*g);
+      out.inputSeed = rng.chance(0.5) ? a.inputSeed : b.inputSeed;
+      return out;
+    }
+  }
+  return a;
+}
+
+size_t mutateBytes(uint8_t *data, size_t size, size_t maxSize, uint64_t seed) {
+  FuzzCase c = decodeCase(data, size);
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    std::string bytes = encodeCase(mutateCase(c, seed + uint64_t(attempt)));
+    if (bytes.size() <= maxSize) {
+      std::memcpy(data, bytes.data(), bytes.size());
+      return bytes.size();
+    }
+  }
+  // Too large for libFuzzer's limit: a graph generated from the bytes.
+  std::string bytes = encodeCase(decodeCase(nullptr, 0));
+  bytes = bytes.size() <= maxSize ? bytes : std::string();
+  std::memcpy(data, bytes.data(), bytes.size());
+  return bytes.size();
+}
+
+size_t crossOverBytes(const uint8_t *a, size_t sizeA, const uint8_t *b,
+                      size_t sizeB, uint8_t *out, size_t maxOut,
+                      uint64_t seed) {
+  FuzzCase ca = decodeCase(a, sizeA), cb = decodeCase(b, sizeB);
+  std::string bytes = encodeCase(crossOver(ca, cb, seed));
+  if (bytes.size() > maxOut)
+    bytes = encodeCase(sizeA <= sizeB ? ca : cb);
+  if (bytes.size() > maxOut)
+    return 0;
+  std::memcpy(out, bytes.data(), bytes.size());
+  return bytes.size();
+}
+
+} // namespace cc::fuzz

@@ -1,0 +1,132 @@
+// The fuzz input and its structure-aware mutations: every byte string is a
+// valid graph, and every mutation and crossover yields one.
+#include "harness/fuzz/FuzzCase.h"
+
+#include "core/Json.h"
+#include "core/Rng.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace cc::fuzz {
+namespace {
+
+std::string opsOf(const Graph &g) {
+  std::string s;
+  for (const Node &n : g.nodes)
+    s += n.op + ":" + g.typeOf(n.results.at(0)).mlir() + " ";
+  return s;
+}
+
+FuzzCase fromBytes(const std::string &bytes) {
+  return decodeCase(reinterpret_cast<const uint8_t *>(bytes.data()),
+                    bytes.size());
+}
+
+TEST(FuzzCaseTest, AnyBytesDecodeToAnAcceptableGraph) {
+  Rng rng(1);
+  std::vector<std::string> inputs = {"", "{", "{\"graph\": 3}", "\xff\x00\x01",
+                                     "{\"graph\":{\"nodes\":[]}}"};
+  for (int i = 0; i < 100; ++i) {
+    std::string bytes(size_t(rng.uniformInt(0, 64)), '\0');
+    for (char &c : bytes)
+      c = char(rng.uniformInt(0, 255));
+    inputs.push_back(bytes);
+  }
+  // A valid encoding cut short or with a flipped byte.
+  std::string valid = encodeCase(fromBytes("seed"));
+  inputs.push_back(valid.substr(0, valid.size() / 2));
+  std::string flipped = valid;
+  flipped[flipped.size() / 3] ^= 0x20;
+  inputs.push_back(flipped);
+  for (const std::string &bytes : inputs) {
+    FuzzCase c = fromBytes(bytes);
+    std::string why;
+    EXPECT_TRUE(acceptableGraph(c.graph, &why)) << why;
+  }
+}
+
+TEST(FuzzCaseTest, EncodingRoundTrips) {
+  for (int i = 0; i < 20; ++i) {
+    FuzzCase c = fromBytes("round trip " + std::to_string(i));
+    c.inputSeed = 1234567 + uint64_t(i);
+    c.cut = uint32_t(i);
+    FuzzCase d = fromBytes(encodeCase(c));
+    EXPECT_EQ(printGraph(d.graph), printGraph(c.graph));
+    EXPECT_EQ(d.inputSeed, c.inputSeed);
+    EXPECT_EQ(d.cut, c.cut);
+  }
+}
+
+// Chains of mutations from many starting graphs: each step is acceptable,
+// survives encoding, and the steps change ops, dtypes and shapes.
+TEST(FuzzCaseTest, MutationsAlwaysYieldValidGraphs) {
+  int grew = 0, shrank = 0, changedOps = 0, unchanged = 0;
+  std::set<std::string> dtypes;
+  for (int start = 0; start < 40; ++start) {
+    FuzzCase c = fromBytes("start " + std::to_string(start));
+    for (int step = 0; step < 25; ++step) {
+      uint64_t seed = uint64_t(start) * 1000 + uint64_t(step);
+      FuzzCase m = mutateCase(c, seed);
+      std::string why;
+      ASSERT_TRUE(acceptableGraph(m.graph, &why))
+          << why << "\nafter mutation " << seed << " of\n"
+          << printGraph(c.graph);
+      FuzzCase back = fromBytes(encodeCase(m));
+      ASSERT_EQ(printGraph(back.graph), printGraph(m.graph));
+      grew += m.graph.nodes.size() > c.graph.nodes.size();
+      shrank += m.graph.nodes.size() < c.graph.nodes.size();
+      changedOps += opsOf(m.graph) != opsOf(c.graph);
+      unchanged += m.graph == c.graph;
+      for (const ValueInfo &v : m.graph.values)
+        dtypes.insert(std::string(dtypeName(v.type.dtype)));
+      c = std::move(m);
+    }
+  }
+  EXPECT_GT(grew, 50);
+  EXPECT_GT(shrank, 20);
+  EXPECT_GT(changedOps, 300);
+  EXPECT_LT(unchanged, 400); // only the input seed or the compiler changed
+  EXPECT_GE(dtypes.size(), 5u);
+}
+
+TEST(FuzzCaseTest, MutationIsDeterministicInItsSeed) {
+  FuzzCase c = fromBytes("deterministic");
+  for (uint64_t seed = 0; seed < 10; ++seed)
+    EXPECT_EQ(encodeCase(mutateCase(c, seed)), encodeCase(mutateCase(c, seed)));
+}
+
+TEST(FuzzCaseTest, CrossOverSplicesValidGraphs) {
+  int spliced = 0;
+  for (int i = 0; i < 60; ++i) {
+    FuzzCase a = fromBytes("a" + std::to_string(i));
+    FuzzCase b = fromBytes("b" + std::to_string(i));
+    FuzzCase x = crossOver(a, b, uint64_t(i));
+    std::string why;
+    ASSERT_TRUE(acceptableGraph(x.graph, &why)) << why;
+    spliced += x.graph.nodes.size() > a.graph.nodes.size();
+  }
+  EXPECT_GT(spliced, 20);
+}
+
+TEST(FuzzCaseTest, ByteMutatorRespectsMaxSize) {
+  FuzzCase c = fromBytes("bytes");
+  std::string bytes = encodeCase(c);
+  for (uint64_t seed = 0; seed < 30; ++seed) {
+    std::vector<uint8_t> buf(bytes.begin(), bytes.end());
+    size_t maxSize = bytes.size() + 2000;
+    buf.resize(maxSize);
+    size_t n = mutateBytes(buf.data(), bytes.size(), maxSize, seed);
+    ASSERT_LE(n, maxSize);
+    ASSERT_TRUE(acceptableGraph(decodeCase(buf.data(), n).graph));
+    // A limit below the input's own size still gives a valid input.
+    std::vector<uint8_t> tiny(bytes.begin(), bytes.end());
+    size_t m = mutateBytes(tiny.data(), bytes.size(), 64, seed);
+    ASSERT_LE(m, 64u);
+    ASSERT_TRUE(acceptableGraph(decodeCase(tiny.data(), m).graph));
+  }
+}
+
+} // namespace
+} // namespace cc::fuzz
