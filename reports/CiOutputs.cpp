@@ -9,6 +9,12 @@ namespace cc {
 using nlohmann::json;
 
 namespace {
+constexpr Kind kAllKinds[] = {Kind::Crash,       Kind::Timeout,
+                              Kind::Verifier,    Kind::PassFailure,
+                              Kind::Miscompile,  Kind::TvIncorrect,
+                              Kind::RefDisagreement};
+} // namespace
+
 std::string xmlEscape(const std::string &s) {
   std::string out;
   for (char c : s) {
@@ -41,12 +47,6 @@ std::string kindDescription(Kind k) {
   }
   return "";
 }
-
-constexpr Kind kAllKinds[] = {Kind::Crash,       Kind::Timeout,
-                              Kind::Verifier,    Kind::PassFailure,
-                              Kind::Miscompile,  Kind::TvIncorrect,
-                              Kind::RefDisagreement};
-} // namespace
 
 std::string sarifRuleId(Kind kind) {
   return "crosscheck/" + std::string(kindName(kind));

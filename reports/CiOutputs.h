@@ -32,6 +32,10 @@ struct CiRun {
 std::string junitXml(const CiRun &run);
 std::string sarifJson(const CiRun &run);
 std::string findingsJson(const CiRun &run);
+// Text escaped for XML and HTML (control characters become spaces).
+std::string xmlEscape(const std::string &s);
+// One sentence that says what a finding of this kind means.
+std::string kindDescription(Kind kind);
 // "crosscheck/miscompile": the SARIF ruleId of a kind.
 std::string sarifRuleId(Kind kind);
 // A stable hex fingerprint of a signature.

@@ -37,5 +37,6 @@ int onnxConformanceCommand(const Argv &args); // crosscheck onnx-conformance
 int tvCommand(const Argv &args);         // crosscheck tv
 int verifyPassCommand(const Argv &args); // crosscheck verify-pass
 int reduceCommand(const Argv &args);
+int reportCommand(const Argv &args); // crosscheck report
 
 } // namespace cc::cli

@@ -54,6 +54,8 @@ const Subcommand kSubcommands[] = {
      verifyPassCommand},
     {"reduce", "shrink a finding to a minimal case with the same failure",
      reduceCommand},
+    {"report", "write the campaign dashboard and a bug bundle per finding",
+     reportCommand},
 };
 
 void printHelp() {

@@ -1,0 +1,69 @@
+// Bug bundles: one directory per finding that a compiler engineer can file
+// upstream as it is.
+//
+//   README.md     the signature, expected versus actual, the graph as a
+//                 picture beside its TOSA module, the culprit pass with the
+//                 IR before and after it, the numeric evidence, the SMT
+//                 counterexample (when there is one), tool versions
+//   repro.sh      reproduces with upstream mlir-opt and mlir-runner only:
+//                 prints expected versus actual, exits 1 while the bug is
+//                 there and 0 once it is fixed
+//   repro.mlir    what repro.sh lowers: the function under test and a
+//                 @repro_main that calls it on the inputs and prints the
+//                 results (after crosscheck's own test passes, when the
+//                 pipeline names some: upstream tools cannot run them)
+//   input.mlir    the same program before any pass
+//   graph.json, graph.svg, finding.json, input_<i>.npy, expected_<i>.npy
+//   culprit-before.mlir, culprit-after.mlir   (when the culprit is known)
+//   repro.out     what repro.sh printed when the bundle was written
+#pragma once
+
+#include "core/Error.h"
+#include "oracles/TestCase.h"
+
+#include <string>
+#include <vector>
+
+namespace cc {
+
+struct BundleOptions {
+  // Bisect the cut's pipeline (reducers' pipeline reduction) for the first
+  // pass after which the failure shows; the bundle then reproduces with the
+  // reduced pipeline.
+  bool bisect = true;
+  double bisectBudgetSeconds = 60;
+  int jobs = 1;
+  // Run repro.sh once with the upstream tools found on PATH (output in
+  // repro.out): a reduced pipeline that does not reproduce there is
+  // replaced by the finding's whole pipeline.
+  bool verify = true;
+};
+
+struct BundleResult {
+  std::string culprit;     // first failing pass, or empty
+  std::string pipeline;    // what repro.sh runs (empty: not reproducible)
+  std::vector<std::string> notes; // what the bundle could not do, and why
+};
+
+// Writes the bundle of `finding` into `dir` (created). An error when dir
+// cannot be written or the finding's graph is invalid; what cannot be
+// reproduced (another backend, a finding that no longer fails) is said in
+// the README and in BundleResult::notes.
+Expected<BundleResult> writeBundle(const FindingRecord &finding,
+                                   const std::string &dir,
+                                   const BundleOptions &options = {});
+
+// Splits a textual pipeline into its leaf passes, each with the anchors it
+// is nested in ("builtin.module", "func.func"), and joins a run of them
+// back; for repro.sh, which runs a pipeline's tail. Exposed for tests.
+struct PipelineLeaf {
+  std::vector<std::string> anchors;
+  std::string pass; // with its {options}
+};
+Expected<std::vector<PipelineLeaf>> splitPipeline(const std::string &text);
+std::string joinPipeline(const std::vector<PipelineLeaf> &leaves);
+
+// The Graphviz source of a graph: inputs, constants, ops and outputs.
+std::string graphDot(const Graph &g);
+
+} // namespace cc

@@ -1,0 +1,50 @@
+// The campaign dashboard: one self-contained HTML page (inline CSS and SVG,
+// no network) with cases over time, cases/s, findings over time (new versus
+// known), the op x dtype coverage heat map, pass and pattern coverage and
+// the table of findings; and a Markdown summary for a CI job summary. The
+// caller reads the campaign store into DashboardData (reports does not
+// depend on the harness).
+#pragma once
+
+#include "oracles/Verdict.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cc {
+
+struct DashboardData {
+  std::string title;       // "crosscheck campaign DIR"
+  std::string identity;    // the campaign's options, one line
+  uint64_t totalCases = 0;
+  uint64_t skippedCases = 0;
+  std::vector<double> caseTimes; // unix seconds, ascending
+  struct Finding {
+    Signature signature;
+    std::string message;
+    uint64_t count = 0;
+    bool known = false;
+    double firstSeen = 0, lastSeen = 0; // unix seconds
+    int reducedOps = -1;
+    std::string bundle; // link relative to the report dir, or empty
+    std::string culprit;
+  };
+  std::vector<Finding> findings;
+  struct Coverage {
+    std::string op, dtype;
+    int64_t count = 0;
+  };
+  std::vector<Coverage> coverage;
+  struct PassCoverage {
+    std::string kind, name; // "pass" | "pattern"
+    int64_t count = 0;
+    uint64_t firstCase = 0;
+  };
+  std::vector<PassCoverage> passCoverage;
+};
+
+std::string dashboardHtml(const DashboardData &d);
+std::string summaryMarkdown(const DashboardData &d);
+
+} // namespace cc

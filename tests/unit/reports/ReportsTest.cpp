@@ -1,0 +1,217 @@
+// Bug bundles (files, pipeline split, repro.mlir) and the dashboard's HTML.
+#include "backends/mlir/MlirBackend.h"
+#include "backends/ref/Interpreter.h"
+#include "core/Json.h"
+#include "core/Npy.h"
+#include "reducers/Reduce.h"
+#include "reports/Bundle.h"
+#include "reports/Dashboard.h"
+#include "tests/mutants/Mutants.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <unistd.h>
+
+using namespace cc;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The sub-swap mutant in front of the straight lowering (as in the lit
+// tests): every tosa.sub computes b - a.
+const char *const kMutantCut =
+    "mlir:pipeline=builtin.module(func.func(cc-mutant-sub-swap,tosa-to-linalg-"
+    "named,tosa-to-linalg,tosa-to-arith{include-apply-rescale},tosa-to-tensor)"
+    ",one-shot-bufferize{bufferize-function-boundaries function-boundary-type-"
+    "conversion=identity-layout-map},buffer-results-to-out-params{hoist-static-"
+    "allocs modify-public-functions},buffer-deallocation-pipeline,func.func("
+    "convert-linalg-to-loops),convert-math-to-libm,convert-scf-to-cf,expand-"
+    "strided-metadata,lower-affine,convert-to-llvm,reconcile-unrealized-casts)";
+
+std::string tempDir(const std::string &name) {
+  std::string d = (fs::temp_directory_path() /
+                   ("cc-reports-" + std::to_string(getpid()) + "-" + name))
+                      .string();
+  fs::remove_all(d);
+  return d;
+}
+
+FindingRecord subFinding() {
+  registerMutantPasses();
+  Graph g;
+  g.name = "sub";
+  ValueId a = g.addInput("a", {DType::f32, {2, 3}});
+  ValueId b = g.addInput("b", {DType::f32, {1, 3}});
+  g.addOutput(*g.add("sub", {a, b}));
+  TestCase c;
+  Tensor ta(DType::f32, {2, 3}), tb(DType::f32, {1, 3});
+  for (int i = 0; i < 6; ++i)
+    ta.setF(i, 1.5 * i - 2);
+  for (int i = 0; i < 3; ++i)
+    tb.setF(i, 0.25 + i);
+  c.inputs = {ta, tb};
+  c.graph = g;
+  c.cut = kMutantCut;
+  auto f = judgeCase(c);
+  EXPECT_TRUE(bool(f)) << (f ? "" : f.error().message());
+  return f ? *f : FindingRecord{};
+}
+
+TEST(Pipeline, SplitAndJoinRoundTripTheNamedPipelines) {
+  for (const NamedPipeline &p : namedPipelines()) {
+    auto leaves = splitPipeline(p.pipeline);
+    ASSERT_TRUE(bool(leaves)) << p.name << ": " << leaves.error().message();
+    EXPECT_GT(leaves->size(), 10u);
+    EXPECT_EQ(joinPipeline(*leaves), p.pipeline) << p.name;
+  }
+}
+
+TEST(Pipeline, KeepsAnchorsAndOptionsOfEachLeaf) {
+  auto leaves =
+      splitPipeline("builtin.module(func.func(a,b{x=1 y={2}}),c,func.func(d))");
+  ASSERT_TRUE(bool(leaves));
+  ASSERT_EQ(leaves->size(), 4u);
+  EXPECT_EQ((*leaves)[1].pass, "b{x=1 y={2}}");
+  EXPECT_EQ((*leaves)[1].anchors,
+            (std::vector<std::string>{"builtin.module", "func.func"}));
+  EXPECT_EQ((*leaves)[2].anchors, std::vector<std::string>{"builtin.module"});
+  std::vector<PipelineLeaf> tail(leaves->begin() + 1, leaves->end());
+  EXPECT_EQ(joinPipeline(tail),
+            "builtin.module(func.func(b{x=1 y={2}}),c,func.func(d))");
+  EXPECT_FALSE(bool(splitPipeline("builtin.module(a")));
+  EXPECT_FALSE(bool(splitPipeline("a)")));
+  EXPECT_FALSE(bool(splitPipeline("a{x")));
+}
+
+TEST(Bundle, WritesEveryFileAndSplitsOffTheMutantPass) {
+  FindingRecord f = subFinding();
+  ASSERT_EQ(f.finding.signature.kind, Kind::Miscompile);
+  std::string dir = tempDir("bundle");
+  BundleOptions o;
+  o.bisect = false;
+  auto r = writeBundle(f, dir, o);
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  for (const char *name :
+       {"README.md", "repro.sh", "repro.mlir", "input.mlir", "graph.json",
+        "graph.dot", "finding.json", "input_0.npy", "input_1.npy",
+        "expected_0.npy"})
+    EXPECT_TRUE(fs::exists(dir + "/" + name)) << name;
+  // Inputs and expected outputs round-trip through .npy.
+  auto in0 = readNpy(dir + "/input_0.npy");
+  ASSERT_TRUE(bool(in0));
+  EXPECT_EQ(*in0, f.testCase.inputs[0]);
+  auto expected = readNpy(dir + "/expected_0.npy");
+  auto ref = interpret(f.testCase.graph, f.testCase.inputs);
+  ASSERT_TRUE(expected && ref);
+  EXPECT_EQ(*expected, (*ref)[0]);
+  auto g = loadGraph(dir + "/graph.json");
+  ASSERT_TRUE(bool(g));
+  EXPECT_EQ(*g, f.testCase.graph);
+  auto again = loadFinding(dir + "/finding.json");
+  ASSERT_TRUE(bool(again));
+  EXPECT_EQ(again->finding.signature, f.finding.signature);
+
+  // repro.sh runs only upstream passes: the mutant ran while bundling.
+  EXPECT_EQ(r->pipeline.find("cc-mutant"), std::string::npos) << r->pipeline;
+  EXPECT_NE(r->pipeline.find("tosa-to-linalg"), std::string::npos);
+  auto repro = readFile(dir + "/repro.mlir");
+  auto input = readFile(dir + "/input.mlir");
+  ASSERT_TRUE(repro && input);
+  EXPECT_NE(*repro, *input);
+  EXPECT_NE(input->find("func.func @repro_main()"), std::string::npos);
+  EXPECT_NE(input->find("vector.print"), std::string::npos);
+  // Both programs are valid MLIR.
+  EXPECT_FALSE(bool(verifyMlir(*repro))) << *repro;
+  EXPECT_FALSE(bool(verifyMlir(*input))) << *input;
+  auto readme = readFile(dir + "/README.md");
+  ASSERT_TRUE(bool(readme));
+  EXPECT_NE(readme->find("# miscompile: `miscompile|"), std::string::npos);
+  EXPECT_NE(readme->find("crosscheck's own test passes"), std::string::npos);
+  EXPECT_NE(readme->find("First mismatching elements"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(Bundle, DotNamesEveryOpAndOutput) {
+  FindingRecord f = subFinding();
+  std::string dot = graphDot(f.testCase.graph);
+  EXPECT_NE(dot.find("label=\"sub\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("-> out0"), std::string::npos);
+  EXPECT_NE(dot.find("f32[2,3]"), std::string::npos);
+}
+
+TEST(Bundle, OtherBackendsAreSaidToBeUnreproducible) {
+  FindingRecord f = subFinding();
+  f.testCase.cut = "ref";
+  std::string dir = tempDir("ref");
+  auto r = writeBundle(f, dir, {});
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  EXPECT_TRUE(r->pipeline.empty());
+  ASSERT_FALSE(r->notes.empty());
+  EXPECT_NE(r->notes[0].find("not an MLIR pass pipeline"), std::string::npos);
+  auto script = readFile(dir + "/repro.sh");
+  ASSERT_TRUE(bool(script));
+  EXPECT_NE(script->find("exit 2"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+DashboardData sampleData() {
+  DashboardData d;
+  d.title = "crosscheck campaign test";
+  d.totalCases = 3;
+  d.caseTimes = {100, 101, 103};
+  d.coverage = {{"add", "f32", 3}, {"sub", "f32", 1}, {"add", "i8", 2}};
+  DashboardData::Finding f;
+  f.signature = {Kind::Miscompile, "mlir:tosa-O0", "", "sub:f32:value"};
+  f.message = "miscompile: <bad> & worse";
+  f.count = 2;
+  f.firstSeen = 101;
+  f.bundle = "bundles/1-miscompile";
+  d.findings.push_back(f);
+  f.known = true;
+  f.signature.detail = "add:f32:value";
+  d.findings.push_back(f);
+  return d;
+}
+
+TEST(Dashboard, ShowsEverySectionAndEscapesText) {
+  std::string html = dashboardHtml(sampleData());
+  for (const char *s :
+       {"Cases over time", "Cases per second", "Findings over time",
+        "Op &times; dtype coverage", "Pass and pattern coverage",
+        "<title>add x f32: 3</title>", "<title>sub x i8: 0</title>",
+        "href=\"bundles/1-miscompile/README.md\"", ">NEW<", ">known<",
+        "miscompile: &lt;bad&gt; &amp; worse", "data-loaded"})
+    EXPECT_NE(html.find(s), std::string::npos) << s;
+  EXPECT_EQ(html.find("<bad>"), std::string::npos);
+  // No network: nothing is loaded from elsewhere.
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos);
+  EXPECT_EQ(html.find("href=\"http"), std::string::npos);
+  EXPECT_EQ(html.find("<script src"), std::string::npos);
+  // The empty pass coverage is an honest "no data".
+  EXPECT_NE(html.find("No pass or pattern coverage recorded"), std::string::npos);
+}
+
+TEST(Dashboard, PassCoverageTableWhenThereIsData) {
+  DashboardData d = sampleData();
+  d.passCoverage = {{"pass", "canonicalize", 7, 0},
+                    {"pattern", "FoldAddZero", 2, 3}};
+  std::string html = dashboardHtml(d);
+  EXPECT_EQ(html.find("No pass or pattern coverage"), std::string::npos);
+  EXPECT_NE(html.find("<code>FoldAddZero</code>"), std::string::npos);
+}
+
+TEST(Dashboard, SummaryCountsNewAndKnown) {
+  std::string md = summaryMarkdown(sampleData());
+  EXPECT_NE(md.find("**1 new finding(s)**, 1 known; 3 cases"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("`miscompile/mlir:tosa-O0//sub:f32:value`"),
+            std::string::npos)
+      << md;
+  DashboardData empty;
+  empty.title = "t";
+  EXPECT_NE(summaryMarkdown(empty).find("No new findings"), std::string::npos);
+  EXPECT_NE(dashboardHtml(empty).find("No cases recorded"), std::string::npos);
+}
+
+} // namespace

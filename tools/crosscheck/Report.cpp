@@ -1,0 +1,212 @@
+// crosscheck report: the campaign dashboard and bug bundles.
+#include "core/Json.h"
+#include "harness/Store.h"
+#include "reports/Bundle.h"
+#include "reports/Dashboard.h"
+#include "tests/mutants/Mutants.h"
+#include "tools/crosscheck/Commands.h"
+
+#include <filesystem>
+#include <iostream>
+
+namespace cc::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const Command kReport{
+    "report",
+    "crosscheck report DIR [-o OUT] [--max-bundles N] [--no-bisect] "
+    "[--bisect-budget S] [--jobs N]\n"
+    "       crosscheck report --finding FINDING.json -o OUT",
+    "Writes the report of a campaign directory (what crosscheck fuzz -o DIR\n"
+    "wrote): OUT/index.html, a self-contained dashboard (inline CSS and SVG,\n"
+    "no network) with cases over time, cases/s, findings over time (new\n"
+    "versus known), the op x dtype coverage heat map, pass and pattern\n"
+    "coverage and the table of findings; OUT/summary.md for a CI job summary;\n"
+    "and one bug bundle per finding under OUT/bundles/NAME/ (its reduced case\n"
+    "when the campaign reduced it). OUT defaults to DIR/report.\n\n"
+    "A bug bundle holds README.md (expected versus actual, the graph as SVG\n"
+    "beside its TOSA module, the culprit pass with the IR before and after\n"
+    "it, the numeric evidence, versions), repro.sh, repro.mlir, input.mlir,\n"
+    "graph.json, graph.svg, finding.json, input_<i>.npy and expected_<i>.npy.\n"
+    "repro.sh needs only upstream mlir-opt and mlir-runner (MLIR_OPT,\n"
+    "MLIR_RUNNER, MLIR_C_RUNNER_UTILS, REPRO_PIPELINE, REPRO_MLIR override\n"
+    "them); it prints expected versus actual and exits 1 while the bug is\n"
+    "present, 0 once it is fixed. It is run once when the bundle is written\n"
+    "(its output in repro.out); when the bisected, reduced pipeline does not\n"
+    "reproduce with the upstream tools, the bundle uses the whole pipeline.\n\n"
+    "With --finding, writes the bundle of one finding file into OUT.",
+    {
+        {"--output", "-o", "OUT", "where the report (or the bundle) goes"},
+        {"--finding", "", "FILE",
+         "bundle this finding file (or a directory holding finding.json)"},
+        {"--max-bundles", "", "N",
+         "bundle at most the first N findings (default 20; 0: none)"},
+        {"--no-bisect", "", "",
+         "do not bisect the pipeline for the culprit pass (faster)"},
+        {"--no-verify", "", "",
+         "do not run repro.sh when writing a bundle (no upstream tools)"},
+        {"--bisect-budget", "", "S",
+         "seconds to bisect one finding's pipeline (default 60)"},
+        {"--jobs", "-j", "N", "candidates judged in parallel while bisecting"},
+        {"--load-mutants", "", "",
+         "testing only: register the deliberately wrong cc-mutant-* passes"},
+    },
+    "Exit status: 0 written, 2 error (not a campaign directory, unreadable\n"
+    "store or finding, unwritable output)."};
+
+std::string oneLine(const nlohmann::json &identity) {
+  std::string s;
+  for (const auto &[k, v] : identity.items())
+    s += (s.empty() ? "" : " ") + k + "=" +
+         (v.is_string() ? v.get<std::string>() : v.dump());
+  return s;
+}
+
+Expected<BundleOptions> bundleOptions(const Args &args) {
+  BundleOptions o;
+  o.bisect = !args.has("--no-bisect");
+  o.verify = !args.has("--no-verify");
+  CC_ASSIGN(budget, parseNumber("--bisect-budget",
+                                args.get("--bisect-budget", "60")));
+  if (budget <= 0)
+    return makeError("flag '--bisect-budget': must be positive");
+  o.bisectBudgetSeconds = budget;
+  CC_ASSIGN(jobs, parseUnsigned("--jobs", args.get("--jobs", "1")));
+  if (jobs < 1 || jobs > 256)
+    return makeError("flag '--jobs': must be between 1 and 256");
+  o.jobs = int(jobs);
+  return o;
+}
+
+void printNotes(const std::string &name, const BundleResult &r) {
+  for (const std::string &n : r.notes)
+    std::cerr << "report: " << name << ": " << n << "\n";
+}
+
+int bundleOne(const Args &args, const BundleOptions &options) {
+  if (!args.has("--output"))
+    return fail("report --finding needs an output directory (-o OUT)");
+  auto finding = loadFinding(args.get("--finding"));
+  if (!finding)
+    return fail(finding.error());
+  auto r = writeBundle(*finding, args.get("--output"), options);
+  if (!r)
+    return fail(r.error());
+  printNotes(args.get("--output"), *r);
+  std::cout << "bundle: " << args.get("--output") << "\n"
+            << "culprit: " << (r->culprit.empty() ? "-" : r->culprit) << "\n";
+  return kExitPass;
+}
+
+Expected<DashboardData> readCampaign(Store &store, const std::string &dir) {
+  DashboardData d;
+  fs::path base = fs::path(dir).lexically_normal();
+  if (!base.has_filename())
+    base = base.parent_path(); // "dir/"
+  d.title = "crosscheck campaign " + base.filename().string();
+  CC_ASSIGN(identity, store.identity());
+  d.identity = oneLine(identity);
+  CC_ASSIGN(times, store.caseTimeline());
+  for (const Store::CaseTime &t : times) {
+    d.caseTimes.push_back(t.at);
+    d.skippedCases += t.skipped;
+  }
+  d.totalCases = times.size();
+  CC_ASSIGN(coverage, store.opCoverage());
+  for (const Store::OpCoverage &c : coverage)
+    d.coverage.push_back({c.op, c.dtype, c.count});
+  CC_ASSIGN(passes, store.passCoverage());
+  for (const Store::PassCoverage &p : passes)
+    d.passCoverage.push_back({p.kind, p.name, p.count, p.firstCase});
+  return d;
+}
+
+} // namespace
+
+int reportCommand(const Argv &argv) {
+  auto parsed = parseArgs(kReport, argv);
+  if (!parsed)
+    return fail(parsed.error());
+  const Args &args = *parsed;
+  if (args.has("--help"))
+    return std::cout << helpText(kReport), kExitPass;
+  auto options = bundleOptions(args);
+  if (!options)
+    return fail(options.error());
+  if (args.has("--load-mutants"))
+    registerMutantPasses();
+  if (args.has("--finding")) {
+    if (!args.positional.empty())
+      return fail("report --finding takes no campaign directory");
+    return bundleOne(args, *options);
+  }
+  if (args.positional.size() != 1)
+    return fail("report expects one campaign directory (see crosscheck report "
+                "--help)");
+  const std::string dir = args.positional[0];
+  if (!fs::is_directory(dir))
+    return fail("'" + dir + "' is not a directory");
+  if (!fs::exists(Store::dbPath(dir)))
+    return fail("'" + dir + "' is not a campaign directory: it has no "
+                "campaign.db (write one with crosscheck fuzz -o DIR)");
+  auto maxBundles = parseUnsigned("--max-bundles", args.get("--max-bundles", "20"));
+  if (!maxBundles)
+    return fail(maxBundles.error());
+  auto store = Store::open(Store::dbPath(dir));
+  if (!store)
+    return fail(store.error());
+  auto data = readCampaign(**store, dir);
+  if (!data)
+    return fail(data.error());
+  auto findings = (*store)->findings();
+  if (!findings)
+    return fail(findings.error());
+  auto seen = (*store)->findingTimes();
+  if (!seen)
+    return fail(seen.error());
+
+  const std::string out = args.get("--output", dir + "/report");
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec)
+    return fail("cannot create '" + out + "': " + ec.message());
+  size_t index = 0;
+  for (const Store::Stored &s : *findings) {
+    DashboardData::Finding f;
+    f.signature = s.summary.signature;
+    f.message = s.summary.message;
+    f.count = s.summary.count;
+    f.known = s.summary.known;
+    f.reducedOps = s.summary.reducedOps;
+    if (auto it = seen->find(f.signature.str()); it != seen->end())
+      f.firstSeen = it->second.firstSeen, f.lastSeen = it->second.lastSeen;
+    if (index < *maxBundles) {
+      std::string name = std::to_string(index + 1) + "-" +
+                         std::string(kindName(f.signature.kind));
+      const FindingRecord &record = s.reduced ? *s.reduced : s.record;
+      auto r = writeBundle(record, out + "/bundles/" + name, *options);
+      if (!r)
+        return fail(r.error().withContext("bundle " + name));
+      printNotes(name, *r);
+      f.bundle = "bundles/" + name;
+      f.culprit = r->culprit;
+    }
+    data->findings.push_back(std::move(f));
+    ++index;
+  }
+  if (Error e = writeFile(out + "/index.html", dashboardHtml(*data)))
+    return fail(e);
+  if (Error e = writeFile(out + "/summary.md", summaryMarkdown(*data)))
+    return fail(e);
+  std::cout << data->totalCases << " cases, " << data->findings.size()
+            << " distinct findings, "
+            << std::min<size_t>(data->findings.size(), *maxBundles)
+            << " bundles\nwrote " << out << "/index.html and " << out
+            << "/summary.md\n";
+  return kExitPass;
+}
+
+} // namespace cc::cli
