@@ -2,12 +2,10 @@
 // the TOSA canonicalization, tosa-to-linalg and linalg passes, over the seed
 // corpus and generated graphs: median and p95 seconds per check and the
 // share decided (correct or incorrect) vs unknown/timeout. Prints one JSON
-// object.
+// object, with the graph, pass and pattern of every `incorrect` verdict.
 //   tv_bench [--graphs N=200] [--timeout-ms MS=2000] [--budget-s S=10]
-// smt::verifyPipeline cannot be interrupted, so every (graph, pipeline)
-// check runs in a forked child that is killed after S seconds; such a graph
-// counts as `timeout` and none of its steps count (verifyPipeline returns
-// them all at once).
+// Each (graph, pipeline) check runs under smt::verifyPipelineBounded, killed
+// after S seconds; the steps checked before the kill still count.
 #include "backends/mlir/MlirBackend.h"
 #include "core/Json.h"
 #include "generators/Topology.h"
@@ -15,20 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 namespace {
 double quantile(std::vector<double> v, double q) {
@@ -36,134 +25,6 @@ double quantile(std::vector<double> v, double q) {
     return 0;
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, size_t(q * double(v.size())))];
-}
-
-struct Step {
-  std::string kind; // pass or rewrite
-  std::string verdict;
-  double seconds = 0;
-};
-
-enum class RunStatus { Ok, Error, Timeout, Crash };
-
-struct GraphRun {
-  RunStatus status = RunStatus::Ok;
-  std::vector<Step> steps;
-};
-
-void writeAll(int fd, const std::string &s) {
-  size_t done = 0;
-  while (done < s.size()) {
-    ssize_t n = ::write(fd, s.data() + done, s.size() - done);
-    if (n <= 0)
-      return;
-    done += size_t(n);
-  }
-}
-
-// Child side: emit, validate, write one line per uncached step. The last
-// line is "ok" or "error"; a killed child leaves neither.
-[[noreturn]] void runChild(int fd, const cc::Graph &g, const char *pipeline,
-                           unsigned timeoutMs) {
-  auto m = cc::emitModule(g);
-  if (!m) {
-    writeAll(fd, "error\n");
-    ::_exit(0);
-  }
-  cc::smt::TvOptions o;
-  o.timeoutMs = timeoutMs;
-  auto steps = cc::smt::verifyPipeline(*m, pipeline, o, true);
-  if (!steps) {
-    writeAll(fd, "error\n");
-    ::_exit(0);
-  }
-  for (const auto &s : *steps) {
-    if (s.cached)
-      continue;
-    std::ostringstream line;
-    line << "step " << (s.pattern.empty() ? "pass" : "rewrite") << " "
-         << cc::smt::verdictName(s.verdict) << " " << s.seconds << "\n";
-    writeAll(fd, line.str());
-  }
-  writeAll(fd, "ok\n");
-  ::_exit(0);
-}
-
-// The parent never creates an MLIR context or a Z3 solver, so it stays
-// single-threaded and forking is safe.
-GraphRun runGraph(const cc::Graph &g, const char *pipeline, unsigned timeoutMs,
-                  double budgetS) {
-  GraphRun r;
-  int fds[2];
-  if (::pipe(fds) != 0) {
-    r.status = RunStatus::Crash;
-    return r;
-  }
-  std::fflush(nullptr);
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    r.status = RunStatus::Crash;
-    return r;
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    runChild(fds[1], g, pipeline, timeoutMs);
-  }
-  ::close(fds[1]);
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration<double>(budgetS);
-  std::string buf;
-  bool timedOut = false;
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - std::chrono::steady_clock::now())
-                    .count();
-    if (left <= 0) {
-      timedOut = true;
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    int rc = ::poll(&p, 1, int(left));
-    if (rc < 0 && errno == EINTR)
-      continue;
-    if (rc == 0) {
-      timedOut = true;
-      break;
-    }
-    char chunk[4096];
-    ssize_t n = ::read(fds[0], chunk, sizeof chunk);
-    if (n <= 0)
-      break; // EOF: the child is done
-    buf.append(chunk, size_t(n));
-  }
-  if (timedOut)
-    ::kill(pid, SIGKILL);
-  ::close(fds[0]);
-  int wstatus = 0;
-  ::waitpid(pid, &wstatus, 0);
-
-  std::istringstream in(buf);
-  std::string word;
-  bool finished = false;
-  while (in >> word) {
-    if (word == "step") {
-      Step s;
-      in >> s.kind >> s.verdict >> s.seconds;
-      r.steps.push_back(s);
-    } else if (word == "ok") {
-      finished = true;
-    } else if (word == "error") {
-      r.status = RunStatus::Error;
-      finished = true;
-    }
-  }
-  if (timedOut)
-    r.status = RunStatus::Timeout;
-  else if (!finished)
-    r.status = RunStatus::Crash;
-  return r;
 }
 
 struct Args {
@@ -235,16 +96,33 @@ int main(int argc, char **argv) {
     std::map<std::string, int> total, decided;
     std::map<std::string, int> verdicts;
     std::map<std::string, int> status;
+    nlohmann::json incorrect = nlohmann::json::array();
     for (const cc::Graph &g : graphs) {
-      GraphRun r = runGraph(g, pipeline, args.timeoutMs, args.budgetS);
-      static const char *const statusNames[] = {"ok", "error", "timeout",
-                                                "crash"};
-      ++status[statusNames[int(r.status)]];
-      for (const Step &s : r.steps) {
-        times[s.kind].push_back(s.seconds);
-        ++total[s.kind];
-        decided[s.kind] += s.verdict == "correct" || s.verdict == "incorrect";
-        ++verdicts[s.kind + ":" + s.verdict];
+      auto m = cc::emitModule(g);
+      if (!m) {
+        ++status["error"];
+        continue;
+      }
+      cc::smt::TvOptions o;
+      o.timeoutMs = args.timeoutMs;
+      auto r = cc::smt::verifyPipelineBounded(*m, pipeline, o, true,
+                                              args.budgetS);
+      static const char *const endNames[] = {"ok", "timeout", "crash",
+                                             "error"};
+      ++status[endNames[int(r.end)]];
+      for (const cc::smt::StepCheck &s : r.steps) {
+        if (s.cached)
+          continue;
+        std::string kind = s.pattern.empty() ? "pass" : "rewrite";
+        std::string verdict = cc::smt::verdictName(s.verdict);
+        times[kind].push_back(s.seconds);
+        ++total[kind];
+        decided[kind] += s.verdict == cc::smt::TvVerdict::Correct ||
+                         s.verdict == cc::smt::TvVerdict::Incorrect;
+        ++verdicts[kind + ":" + verdict];
+        if (s.verdict == cc::smt::TvVerdict::Incorrect)
+          incorrect.push_back({{"graph", g.name}, {"pass", s.pass},
+                               {"pattern", s.pattern}});
       }
     }
     nlohmann::json j;
@@ -256,8 +134,9 @@ int main(int argc, char **argv) {
                   total[kind] ? double(decided[kind]) / total[kind] : 0.0}};
     }
     j["verdicts"] = verdicts;
+    j["incorrect"] = incorrect;
     // Per graph: ok, error (emit or pipeline failed), timeout (killed after
-    // the budget; none of its steps are in the check counts), crash.
+    // the budget; the steps before it count), crash.
     j["graphs"] = status;
     out[name] = j;
   }

@@ -2,6 +2,7 @@
 #   %crosscheck      the crosscheck binary
 #   %corpus          the seed corpus (corpus/seeds)
 #   %inputs          tests/lit/Inputs (bad graphs and other fixtures)
+#   %regressions     corpus/regressions (upstream bugs, with reproducers)
 #   %expect-exit N   runs the rest of the line and succeeds only if it exits
 #                    with status N (lit's `not` accepts any non-zero status)
 import os
@@ -22,9 +23,12 @@ config.environment["PATH"] = os.pathsep.join(
 
 here = config.test_source_root
 config.substitutions.append(("%crosscheck-opt", config.crosscheck_opt))
+config.substitutions.append(("%detect-bench", config.detect_bench))
 config.substitutions.append(("%crosscheck", config.crosscheck))
 config.substitutions.append(("%corpus", config.corpus_dir))
 config.substitutions.append(("%inputs", os.path.join(here, "Inputs")))
+config.substitutions.append(
+    ("%regressions", os.path.join(here, "..", "..", "corpus", "regressions")))
 config.substitutions.append(
     ("%expect-exit", '"%s" "%s"' % (sys.executable,
                                     os.path.join(here, "expect_exit.py"))))
