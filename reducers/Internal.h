@@ -14,6 +14,11 @@ namespace cc::reduce {
 // that a reduced pipeline (another cut spec) can show the same failure.
 bool sameFailure(const Signature &a, const Signature &b);
 
+// The finding c shows now to the oracle that found `target`: translation
+// validation for a tv-incorrect finding (the one with the same failure, else
+// ErrorCode::NotReproduced), else the differential run (judgeCase).
+Expected<FindingRecord> judgeLike(const TestCase &c, const Signature &target);
+
 enum class Outcome : char { Same = 'S', Other = 'O', Invalid = 'I' };
 
 // Judges candidates against the target signature with a cache, the budget
@@ -69,5 +74,9 @@ Error reducePipeline(CaseOracle &oracle, BestSoFar &best, ReduceResult &result,
                      const ReduceOptions &options);
 
 int64_t leafElements(const Graph &g);
+
+// Writes `text` to `path` through a temporary file and a rename, so that a
+// reader (or an interrupted reduction) never sees half a file.
+Error writeAtomically(const std::string &path, const std::string &text);
 
 } // namespace cc::reduce

@@ -1,6 +1,6 @@
 // The MLIR-level reducer: textual, so that it needs no MLIR headers (only
 // cc::verifyMlir to keep every candidate valid).
-#include "reducers/Reduce.h"
+#include "reducers/Internal.h"
 
 #include "backends/mlir/MlirBackend.h"
 
@@ -98,6 +98,69 @@ std::string renameUses(const std::string &line, const std::string &from,
   return out;
 }
 
+// Simpler variants of one op line: each attribute of its attribute
+// dictionary left out, and each non-splat dense constant made a zero splat.
+// Invalid variants (a required attribute gone) are rejected by the caller.
+std::vector<std::string> simplerLines(const std::string &line) {
+  std::vector<std::string> out;
+  std::string t = trim(line);
+  if (t.empty() || t.ends_with("{") || t.starts_with("func.func"))
+    return out;
+  // The attribute dictionary: " {" at depth 0 of () and <>.
+  int depth = 0;
+  for (size_t i = 0; i + 1 < line.size(); ++i) {
+    char c = line[i];
+    depth += (c == '(' || c == '<' || c == '[') -
+             (c == ')' || c == '>' || c == ']');
+    if (depth != 0 || c != ' ' || line[i + 1] != '{')
+      continue;
+    size_t open = i + 1, close = open;
+    int d = 0;
+    for (; close < line.size(); ++close) {
+      d += (line[close] == '{') - (line[close] == '}');
+      if (d == 0)
+        break;
+    }
+    if (close >= line.size())
+      break;
+    std::vector<std::pair<size_t, size_t>> entries; // [begin, end)
+    size_t begin = open + 1;
+    int e = 0;
+    for (size_t k = open + 1; k <= close; ++k) {
+      char ch = line[k];
+      if (k == close || (ch == ',' && e == 0)) {
+        entries.push_back({begin, k});
+        begin = k + 1;
+        continue;
+      }
+      e += (ch == '(' || ch == '<' || ch == '[' || ch == '{') -
+           (ch == ')' || ch == '>' || ch == ']' || ch == '}');
+    }
+    for (size_t k = 0; k < entries.size(); ++k) {
+      std::string dict;
+      for (size_t m = 0; m < entries.size(); ++m)
+        if (m != k)
+          dict += (dict.empty() ? "" : ", ") +
+                  trim(line.substr(entries[m].first,
+                                   entries[m].second - entries[m].first));
+      out.push_back(line.substr(0, i) +
+                    (dict.empty() ? "" : " {" + dict + "}") +
+                    line.substr(close + 1));
+    }
+    break;
+  }
+  // Dense constants: "dense<[...]>" to a zero splat (integer, then float).
+  for (size_t at = line.find("dense<["); at != std::string::npos;
+       at = line.find("dense<[", at + 1)) {
+    size_t end = line.find("]>", at);
+    if (end == std::string::npos)
+      break;
+    for (const char *zero : {"dense<0>", "dense<0.000000e+00>"})
+      out.push_back(line.substr(0, at) + zero + line.substr(end + 2));
+  }
+  return out;
+}
+
 class MlirReducer {
 public:
   MlirReducer(const std::string &module,
@@ -155,11 +218,34 @@ public:
     return text;
   }
 
+  // Every candidate that still fails is the best so far: kept on disk.
   bool test(const std::string &module) {
     if (verifyMlir(module))
       return false;
     ++calls;
-    return stillFails(module);
+    if (!stillFails(module))
+      return false;
+    if (!outDir.empty())
+      (void)reduce::writeAtomically(outDir + "/reduced.mlir", module);
+    return true;
+  }
+
+  std::string outDir;
+
+  // Replaces line i by the first simpler variant that still fails.
+  bool simplifyLine(size_t i) {
+    for (const std::string &variant : simplerLines(lines[i])) {
+      std::vector<std::string> candidate = lines;
+      candidate[i] = variant;
+      std::string text;
+      for (const std::string &l : candidate)
+        text += l + "\n";
+      if (test(text)) {
+        lines = std::move(candidate);
+        return true;
+      }
+    }
+    return false;
   }
 
   std::vector<std::string> lines;
@@ -182,6 +268,7 @@ reduceMlir(const std::string &module,
   };
   CC_TRY(verifyMlir(module));
   MlirReducer r(module, stillFails);
+  r.outDir = options.outDir;
   if (!r.test(module))
     return Error::failure("the module does not show the failure",
                           ErrorCode::NotReproduced);
@@ -215,6 +302,15 @@ reduceMlir(const std::string &module,
       r.load(accepted);
       changed = true;
     }
+  }
+  // Then attributes and constants, line by line, to a fixpoint.
+  for (bool more = true; more && !spent();) {
+    more = false;
+    for (size_t i = 0; i < r.lines.size() && !spent(); ++i)
+      while (!spent() && r.simplifyLine(i)) {
+        more = true;
+        ++result.simplified;
+      }
   }
   result.module.clear();
   for (const std::string &l : r.lines)

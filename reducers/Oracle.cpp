@@ -6,6 +6,9 @@
 #include "backends/ref/Interpreter.h"
 #include "core/Json.h"
 #include "oracles/Differential.h"
+#ifdef CC_HAVE_SMT
+#include "oracles/Tv.h"
+#endif
 
 #include <cerrno>
 #include <filesystem>
@@ -16,6 +19,22 @@ namespace cc::reduce {
 
 bool sameFailure(const Signature &a, const Signature &b) {
   return a.kind == b.kind && a.stage == b.stage && a.detail == b.detail;
+}
+
+Expected<FindingRecord> judgeLike(const TestCase &c, const Signature &target) {
+  if (target.kind != Kind::TvIncorrect)
+    return judgeCase(c);
+#ifdef CC_HAVE_SMT
+  for (FindingRecord &f : tvFindings(c, {}))
+    if (sameFailure(f.finding.signature, target))
+      return std::move(f);
+  return Error::failure("translation validation does not prove " +
+                            target.stage + " wrong on the case",
+                        ErrorCode::NotReproduced);
+#else
+  return makeError("a tv-incorrect finding needs translation validation, "
+                   "and this crosscheck was built without Z3");
+#endif
 }
 
 CaseOracle::CaseOracle(Signature target, const ReduceOptions &options,
@@ -61,6 +80,8 @@ std::string fingerprint(const CaseResult &r) {
 } // namespace
 
 void CaseOracle::pinOutputs(const TestCase &c) {
+  if (target.kind == Kind::TvIncorrect)
+    return; // TV names the pass; there are no outputs to pin
   Backend *cut = backendFor(c.cut);
   DifferentialOptions o;
   o.timeoutSeconds = c.timeoutSeconds;
@@ -72,6 +93,8 @@ void CaseOracle::pinOutputs(const TestCase &c) {
 }
 
 Outcome CaseOracle::judge(const TestCase &c) {
+  if (target.kind == Kind::TvIncorrect)
+    return judgeLike(c, target) ? Outcome::Same : Outcome::Other;
   Backend *cut = backendFor(c.cut);
   if (!cut)
     return Outcome::Invalid;
@@ -201,9 +224,6 @@ int CaseOracle::firstSame(const std::vector<TestCase> &cases) {
   return -1;
 }
 
-namespace {
-// Writes `text` to `path` through a temporary file and a rename, so that a
-// reader (or an interrupted reduction) never sees half a file.
 Error writeAtomically(const std::string &path, const std::string &text) {
   std::string tmp = path + ".tmp";
   CC_TRY(writeFile(tmp, text));
@@ -213,7 +233,6 @@ Error writeAtomically(const std::string &path, const std::string &text) {
     return makeError("cannot write '" + path + "': " + ec.message());
   return Error();
 }
-} // namespace
 
 Error BestSoFar::update(const TestCase &c) {
   record.testCase = c;

@@ -37,7 +37,7 @@ Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
   BestSoFar best(finding, options);
   CC_TRY(best.update(original));
 
-  auto now = judgeCase(original);
+  auto now = reduce::judgeLike(original, finding.finding.signature);
   ++stats.oracleCalls;
   if (!now)
     return Error::failure("the finding does not reproduce: " +
@@ -54,7 +54,7 @@ Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
     CC_TRY(reducePipeline(oracle, best, result, options));
 
   // The reduced case judged once more, for its message and evidence.
-  auto last = judgeCase(best.current());
+  auto last = reduce::judgeLike(best.current(), finding.finding.signature);
   ++stats.oracleCalls;
   if (!last || !sameFailure(last->finding.signature, finding.finding.signature))
     return makeError("internal error: the reduced case no longer fails the "

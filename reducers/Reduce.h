@@ -101,6 +101,7 @@ namespace cc {
 struct MlirReduceResult {
   std::string module;
   int opsBefore = 0, opsAfter = 0; // value-defining op lines
+  int simplified = 0;  // attributes dropped and constants made splats
   int64_t oracleCalls = 0;         // calls of the predicate
 };
 
@@ -108,8 +109,11 @@ struct MlirReduceResult {
 // ddmin over the lines that define one value, replacing the uses of a
 // removed value by a function argument or earlier value of the same type.
 // Every candidate is valid MLIR (cc::verifyMlir) before `stillFails` (e.g.
-// "this pipeline still fails with the same message") is asked. An error
-// when `module` itself does not verify or does not fail.
+// "this pipeline still fails with the same message") is asked. Then each
+// attribute is dropped and each dense constant made a zero splat where the
+// failure stays. With options.outDir, DIR/reduced.mlir always holds the
+// best module so far. An error when `module` itself does not verify or does
+// not fail.
 Expected<MlirReduceResult>
 reduceMlir(const std::string &module,
            const std::function<bool(const std::string &)> &stillFails,

@@ -1,6 +1,8 @@
 // Drivers of the translation validator: parsing of source/target modules,
 // per-pass validation through MLIR's pass instrumentation, and per-rewrite
-// stepping of canonicalize with a listener that names each pattern.
+// validation: canonicalize is stepped one rewrite at a time with a listener
+// that names each pattern; every other greedy pattern pass is watched
+// through MLIR's action framework, one pattern application at a time.
 #include "smt/Internal.h"
 #include "smt/OptHook.h"
 
@@ -16,11 +18,13 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace cc::smt {
 
@@ -217,6 +221,66 @@ void stepCanonicalize(ModuleOp module, const std::string &funcName,
   }
 }
 
+// The pattern's debug name, from the action's printed form ("`apply-pattern
+// pattern: NAME"): the action keeps the pattern private.
+std::string patternOf(const tracing::Action &action) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  action.print(os);
+  const std::string marker = "pattern: ";
+  size_t at = text.find(marker);
+  std::string name =
+      at == std::string::npos
+          ? ""
+          : StringRef(text).substr(at + marker.size()).trim().str();
+  return name.empty() ? "(unnamed pattern)" : name;
+}
+
+// Validates each pattern application of a greedy pattern pass while it runs.
+// Only applications inside a greedy driver iteration are checked: in a
+// dialect conversion the IR between two patterns is not a program yet.
+class GreedyWatcher {
+public:
+  GreedyWatcher(MLIRContext *ctx, StepChecker &checker, std::string pass)
+      : ctx(ctx) {
+    ctx->registerActionHandler([this, &checker, pass](
+                                   function_ref<void()> run,
+                                   const tracing::Action &action) {
+      if (action.getTag() == "GreedyPatternRewriteIteration") {
+        ++greedyDepth;
+        run();
+        --greedyDepth;
+        return;
+      }
+      ArrayRef<IRUnit> units = action.getContextIRUnits();
+      auto *op = units.empty()
+                     ? nullptr
+                     : llvm::dyn_cast_if_present<Operation *>(units.front());
+      ModuleOp top = op ? topModule(op) : ModuleOp();
+      if (!greedyDepth || !top || !isa<ApplyPatternAction>(action)) {
+        run();
+        return;
+      }
+      OwningOpRef<ModuleOp> before(cast<ModuleOp>(top->clone()));
+      run();
+      checker.compare(*before, top, pass, patternOf(action));
+    });
+  }
+  ~GreedyWatcher() { ctx->registerActionHandler(nullptr); }
+
+  static ModuleOp topModule(Operation *op) {
+    ModuleOp m = dyn_cast<ModuleOp>(op);
+    for (ModuleOp up = op->getParentOfType<ModuleOp>(); up;
+         up = up->getParentOfType<ModuleOp>())
+      m = up;
+    return m;
+  }
+
+private:
+  MLIRContext *ctx;
+  int greedyDepth = 0;
+};
+
 class VerifyEach : public PassInstrumentation {
 public:
   VerifyEach(const TvOptions &o, bool perRewrite,
@@ -230,14 +294,19 @@ public:
     if (!top)
       return;
     snapshots.emplace_back(cast<ModuleOp>(top->clone()));
-    if (perRewrite && pass->getArgument() == "canonicalize") {
+    if (!perRewrite)
+      return;
+    if (pass->getArgument() == "canonicalize") {
       auto f = dyn_cast<func::FuncOp>(op);
       stepCanonicalize(top, f ? f.getSymName().str() : "", checker);
+    } else {
+      watcher.emplace(op->getContext(), checker, passName(pass));
     }
   }
   void runAfterPass(Pass *pass, Operation *op) override {
     if (isAdaptor(pass) || snapshots.empty())
       return;
+    watcher.reset();
     OwningOpRef<ModuleOp> before = std::move(snapshots.back());
     snapshots.pop_back();
     if (ModuleOp top = topModule(op))
@@ -246,6 +315,7 @@ public:
   void runAfterPassFailed(Pass *pass, Operation *) override {
     if (!isAdaptor(pass) && !snapshots.empty())
       snapshots.pop_back();
+    watcher.reset();
   }
 
 private:
@@ -256,14 +326,11 @@ private:
                                     : p->getArgument().str();
   }
   static ModuleOp topModule(Operation *op) {
-    ModuleOp m = dyn_cast<ModuleOp>(op);
-    for (ModuleOp up = op->getParentOfType<ModuleOp>(); up;
-         up = up->getParentOfType<ModuleOp>())
-      m = up;
-    return m;
+    return GreedyWatcher::topModule(op);
   }
   StepChecker checker;
   bool perRewrite;
+  std::optional<GreedyWatcher> watcher;
   std::vector<OwningOpRef<ModuleOp>> snapshots;
 };
 
@@ -306,7 +373,8 @@ checkRefinement(const std::string &src, const std::string &tgt,
 Expected<std::vector<StepCheck>> verifyPipeline(const std::string &module,
                                                 const std::string &pipeline,
                                                 const TvOptions &options,
-                                                bool perRewrite) {
+                                                bool perRewrite,
+                                                const StepCallback &onStep) {
   auto ctx = makeContext();
   CC_ASSIGN(m, parse(*ctx, module, "the input"));
   std::string text = pipeline;
@@ -320,7 +388,11 @@ Expected<std::vector<StepCheck>> verifyPipeline(const std::string &module,
     return makeError("invalid --pass-pipeline '" + pipeline + "': " + err);
   std::vector<StepCheck> out;
   addVerifyEachInstrumentation(pm, options, perRewrite,
-                               [&](const StepCheck &s) { out.push_back(s); });
+                               [&](const StepCheck &s) {
+                                 out.push_back(s);
+                                 if (onStep)
+                                   onStep(s);
+                               });
   std::string diags;
   ScopedDiagnosticHandler h(ctx.get(), [&](Diagnostic &d) {
     llvm::raw_string_ostream os(diags);

@@ -1,11 +1,12 @@
 // Translation validation with Z3: does a target MLIR function refine its
 // source? Checks single function pairs (crosscheck tv), every pass of a
-// pipeline and every rewrite of canonicalize (crosscheck verify-pass,
-// crosscheck fuzz --tv). This header includes no MLIR or Z3 headers.
+// pipeline and every rewrite of its greedy pattern passes (crosscheck
+// verify-pass, crosscheck fuzz --tv). This header includes no MLIR or Z3 headers.
 #pragma once
 
 #include "core/Error.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -68,13 +69,34 @@ struct StepCheck {
 };
 
 // Runs `pipeline` (textual, may omit builtin.module(...)) on `module` and
-// validates every pass that changed a function; with perRewrite, the
-// canonicalize passes are stepped one rewrite at a time and each rewrite is
-// validated too. Bad input or an invalid pipeline is an Error; a pass that
-// fails is an Error naming it.
+// validates every pass that changed a function; with perRewrite, each
+// rewrite is validated too: canonicalize is stepped one rewrite at a time
+// (folds included), other greedy pattern passes are watched one pattern
+// application at a time (dialect conversions are not: their IR between two
+// patterns is not a program). Bad input or an invalid pipeline is an Error; a pass that
+// fails is an Error naming it. onStep sees each step as soon as it is
+// checked.
+using StepCallback = std::function<void(const StepCheck &)>;
 Expected<std::vector<StepCheck>> verifyPipeline(const std::string &module,
                                                 const std::string &pipeline,
                                                 const TvOptions &options,
-                                                bool perRewrite = false);
+                                                bool perRewrite = false,
+                                                const StepCallback &onStep = {});
+
+// verifyPipeline in a forked child killed after budgetSeconds: Z3 and the
+// pipeline cannot be interrupted, and neither may hang or crash the caller.
+// The steps checked before the end are kept in every case. The caller must
+// be single-threaded (it forks).
+struct BoundedCheck {
+  enum class End { Finished, OutOfTime, Crashed, Failed };
+  End end = End::Finished;
+  std::string error; // Failed: verifyPipeline's error; Crashed: the signal
+  std::vector<StepCheck> steps;
+  double seconds = 0;
+};
+BoundedCheck verifyPipelineBounded(const std::string &module,
+                                   const std::string &pipeline,
+                                   const TvOptions &options, bool perRewrite,
+                                   double budgetSeconds);
 
 } // namespace cc::smt

@@ -2,6 +2,9 @@
 // case that shows the same failure.
 #include "backends/onnx/Onnx.h"
 #include "core/Json.h"
+#ifdef CC_HAVE_SMT
+#include "oracles/Tv.h"
+#endif
 #include "generators/Inputs.h"
 #include "reducers/Reduce.h"
 #include "tests/mutants/Mutants.h"
@@ -9,7 +12,9 @@
 #include "tools/crosscheck/Options.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <sys/wait.h>
 #include <iostream>
 
 namespace cc::cli {
@@ -19,7 +24,9 @@ namespace {
 const Command kReduce{
     "reduce",
     "crosscheck reduce FINDING.json|GRAPH.json -o DIR [--cut=SPEC] "
-    "[--budget=T] [--calls=N] [--jobs=N] [--seed=N] [--timeout=S]",
+    "[--budget=T] [--calls=N] [--jobs=N] [--seed=N] [--timeout=S]\n"
+    "       crosscheck reduce INPUT.mlir -o DIR (--pass-pipeline=P "
+    "[--per-rewrite] | --test=CMD) [--budget=T] [--calls=N]",
     "Shrinks a finding to a minimal test case that shows the same failure\n"
     "(same kind, stage and detail of its signature): delta debugging over ops\n"
     "and outputs, then simpler constants, inputs, attributes, shapes and\n"
@@ -28,7 +35,16 @@ const Command kReduce{
     "directory holding finding.json); a graph file is run first (inputs from\n"
     "--seed) and its failure, if any, is reduced. DIR/finding.json and\n"
     "DIR/graph.json always hold the best case so far, so an interrupted\n"
-    "reduction still leaves a reproducer.",
+    "reduction still leaves a reproducer.\n\n"
+    "MLIR input (a verify-pass or tv finding, or any module) is reduced at\n"
+    "the MLIR level: ops are removed (their uses rewired to a value of the\n"
+    "same type), then attributes dropped and dense constants made zero\n"
+    "splats, every candidate verified by MLIR. The failure kept is what\n"
+    "--pass-pipeline does wrong: the first pass (or rewrite, with\n"
+    "--per-rewrite) translation validation proves wrong, else the pipeline's\n"
+    "own error or crash; or, with --test, CMD exiting 0 on the candidate file\n"
+    "(the llvm-reduce convention). DIR/reduced.mlir holds the best module so\n"
+    "far.",
     {
         {"--output", "-o", "DIR", "where the reduced finding.json and graph.json go"},
         {"--cut", "", "SPEC",
@@ -42,6 +58,14 @@ const Command kReduce{
         {"--timeout", "", "S",
          "seconds the compiler under test may take per run (default: the "
          "finding's, 30 for a graph)"},
+        {"--pass-pipeline", "", "P",
+         "MLIR input: the pipeline whose failure on it is kept"},
+        {"--per-rewrite", "", "",
+         "MLIR input: validate canonicalize one rewrite at a time, so that "
+         "the pattern is part of the failure"},
+        {"--test", "", "CMD",
+         "MLIR input: the candidate is interesting when `CMD FILE` exits 0 "
+         "(killed after --timeout seconds, default 30)"},
         {"--no-graph", "", "", "do not reduce the graph"},
         {"--no-pipeline", "", "", "do not reduce the pass pipeline"},
         {"--verbose", "-v", "", "print each accepted step on stderr"},
@@ -106,6 +130,77 @@ std::string joined(const std::vector<std::string> &v) {
   return s;
 }
 
+// `CMD FILE` exits 0 within the time limit.
+bool interesting(const std::string &cmd, const std::string &file,
+                 double timeoutSeconds) {
+  auto quote = [](const std::string &s) {
+    std::string q = "'";
+    for (char c : s)
+      q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  std::string line = "timeout -s KILL " + std::to_string(timeoutSeconds) +
+                     " sh -c " + quote(cmd + " \"$0\"") + " " + quote(file) +
+                     " >/dev/null 2>&1";
+  int status = std::system(line.c_str());
+  return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// crosscheck reduce INPUT.mlir: the MLIR-level reducer.
+int reduceMlirCommand(const Args &args, const ReduceOptions &options) {
+  auto module = readFile(args.positional[0]);
+  if (!module)
+    return fail(module.error());
+  bool byPipeline = args.has("--pass-pipeline"), byTest = args.has("--test");
+  if (byPipeline == byTest)
+    return fail("reducing MLIR needs exactly one of --pass-pipeline=P (keep "
+                "what it does wrong) and --test=CMD (keep CMD exiting 0)");
+  std::error_code ec;
+  std::filesystem::create_directories(options.outDir, ec);
+  if (ec)
+    return fail("cannot create '" + options.outDir + "': " + ec.message());
+  std::function<bool(const std::string &)> stillFails;
+  std::string target;
+  if (byTest) {
+    auto timeout = parseNumber("--timeout", args.get("--timeout", "30"));
+    if (!timeout)
+      return fail(timeout.error());
+    std::string cmd = args.get("--test"), file = options.outDir + "/candidate.mlir";
+    target = "the test command exits 0";
+    stillFails = [cmd, file, t = *timeout](const std::string &text) {
+      return !writeFile(file, text) && interesting(cmd, file, t);
+    };
+  } else {
+#ifdef CC_HAVE_SMT
+    TvCaseOptions tv;
+    tv.perRewrite = args.has("--per-rewrite");
+    std::string pipeline = args.get("--pass-pipeline");
+    target = mlirTvFailure(*module, pipeline, tv);
+    if (target.empty())
+      return fail("the module does not fail: no pass of the pipeline is "
+                  "proved wrong, and it runs to the end");
+    stillFails = [=](const std::string &text) {
+      return mlirTvFailure(text, pipeline, tv) == target;
+    };
+#else
+    return fail("--pass-pipeline needs translation validation, and this "
+                "crosscheck was built without Z3");
+#endif
+  }
+  auto r = reduceMlir(*module, stillFails, options);
+  std::filesystem::remove(options.outDir + "/candidate.mlir", ec);
+  if (!r)
+    return fail(r.error());
+  if (Error e = writeFile(options.outDir + "/reduced.mlir", r->module))
+    return fail(e);
+  std::cout << "reduced: " << target << "\n"
+            << "ops: " << r->opsBefore << " -> " << r->opsAfter << ", "
+            << r->simplified << " attributes and constants simplified\n"
+            << "oracle calls: " << r->oracleCalls << "\n"
+            << "wrote " << options.outDir << "/reduced.mlir\n";
+  return kExitPass;
+}
+
 } // namespace
 
 int reduceCommand(const Argv &argv) {
@@ -146,6 +241,8 @@ int reduceCommand(const Argv &argv) {
   if (args.has("--load-mutants"))
     registerMutantPasses();
 
+  if (args.positional[0].ends_with(".mlir"))
+    return reduceMlirCommand(args, options);
   auto finding = loadInput(args);
   if (!finding)
     return fail(finding.error());

@@ -128,8 +128,10 @@ int verifyPassCommand(const Argv &argv) {
   flags.push_back({"--pass-pipeline", "", "PIPELINE",
                    "the textual pass pipeline to run and validate"});
   flags.push_back({"--per-rewrite", "", "",
-                   "also step canonicalize one rewrite at a time and validate "
-                   "each rewrite (named by its pattern)"});
+                   "also validate every single rewrite (named by its pattern): "
+                   "canonicalize is stepped one rewrite at a time, other "
+                   "greedy pattern passes are watched one pattern application "
+                   "at a time"});
   flags.push_back({"--load-mutants", "", "",
                    "register crosscheck's deliberately wrong test passes"});
   Command cmd{"verify-pass",

@@ -156,6 +156,25 @@ TEST(MlirRun, IncompletePipelineIsReported) {
       << out.error().message();
 }
 
+TEST(MlirRun, ResultsReturnedInsteadOfOutParamsAreReported) {
+  // Without buffer-results-to-out-params the C interface has the same
+  // arity (one pointer per result), but the callee writes a descriptor
+  // there, not into crosscheck's buffer: running it would read garbage.
+  auto out = runSpec(
+      "mlir:pipeline=builtin.module(func.func(tosa-to-linalg-named,"
+      "tosa-to-linalg,tosa-to-arith,tosa-to-tensor),one-shot-bufferize{"
+      "bufferize-function-boundaries function-boundary-type-conversion="
+      "identity-layout-map},func.func(convert-linalg-to-loops),"
+      "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+      "finalize-memref-to-llvm,convert-to-llvm,reconcile-unrealized-casts)");
+  ASSERT_FALSE(bool(out));
+  EXPECT_NE(out.error().message().find(
+                "returns its results instead of writing them to memref "
+                "out-params"),
+            std::string::npos)
+      << out.error().message();
+}
+
 TEST(MlirRun, RunsHandWrittenModules) {
   std::string module = R"(
 func.func @f(%x: tensor<3xi8>) -> tensor<3xi8> {

@@ -44,6 +44,31 @@ TEST(MlirReducer, KeepsTheOpTheFailureNames) {
   EXPECT_GT(r->oracleCalls, 0);
 }
 
+// Ops the failure needs stay; then their optional attributes go and their
+// dense constants become zero splats of the right element type.
+TEST(MlirReducer, DropsAttributesAndMakesConstantsSplats) {
+  const std::string module = R"(func.func @f(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %k = "tosa.const"() <{values = dense<[[1.5, 2.0, 3.0, 4.0]]> : tensor<1x4xf32>}> : () -> tensor<1x4xf32>
+  %a = tosa.add %x, %k : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  %m = tosa.maximum %a, %x {nan_mode = "IGNORE"} : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %m : tensor<1x4xf32>
+}
+)";
+  auto fails = [](const std::string &text) {
+    return text.find("tosa.add %x, %k") != std::string::npos &&
+           text.find("tosa.maximum %a") != std::string::npos;
+  };
+  auto r = reduceMlir(module, fails);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->opsAfter, r->opsBefore);
+  EXPECT_EQ(r->simplified, 2) << r->module;
+  EXPECT_EQ(r->module.find("nan_mode"), std::string::npos) << r->module;
+  EXPECT_NE(r->module.find("dense<0.000000e+00> : tensor<1x4xf32>"),
+            std::string::npos)
+      << r->module;
+  EXPECT_FALSE(verifyMlir(r->module));
+}
+
 TEST(MlirReducer, RefusesAModuleThatDoesNotFail) {
   auto module = emitModule(test::mixedGraph());
   ASSERT_TRUE(module);

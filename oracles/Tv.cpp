@@ -1,0 +1,116 @@
+// The SMT oracle adapter: fuzz cases through smt::verifyPipelineBounded.
+#include "oracles/Tv.h"
+
+#include "backends/mlir/MlirBackend.h"
+#include "smt/Validate.h"
+
+#include <map>
+#include <regex>
+#include <set>
+
+namespace cc {
+
+std::string tvPipelineOf(const std::string &spec) {
+  const std::string prefix = "mlir:", text = "mlir:pipeline=";
+  if (spec.rfind(text, 0) == 0)
+    return spec.substr(text.size());
+  if (spec.rfind(prefix, 0) != 0)
+    return "";
+  for (const NamedPipeline &p : namedPipelines())
+    if (p.name == spec.substr(prefix.size()))
+      return p.pipeline;
+  return "";
+}
+
+namespace {
+// Op names of an MLIR text, with their counts ("tosa.mul" -> 2).
+std::map<std::string, int> opCounts(const std::string &ir) {
+  static const std::regex op(R"((?:^|[=\s])([a-z_]+\.[a-z_0-9.]+)[\s({<"])");
+  std::map<std::string, int> out;
+  for (std::sregex_iterator it(ir.begin(), ir.end(), op), end; it != end;
+       ++it)
+    ++out[(*it)[1].str()];
+  return out;
+}
+
+// "fold:tosa.mul": a rewrite's pattern and the op kinds it removed.
+std::string rewriteDetail(const smt::StepCheck &s) {
+  if (s.pattern.empty())
+    return "";
+  std::map<std::string, int> after = opCounts(s.after);
+  std::string removed;
+  for (const auto &[name, n] : opCounts(s.before))
+    if (n > after[name] && name.rfind("func.", 0) != 0)
+      removed += (removed.empty() ? "" : "+") + name;
+  return s.pattern + (removed.empty() ? "" : ":" + removed);
+}
+} // namespace
+
+std::vector<FindingRecord> tvFindings(const TestCase &c,
+                                      const TvCaseOptions &options,
+                                      PassCoverage *checks, double *seconds) {
+  std::vector<FindingRecord> out;
+  std::string pipeline = tvPipelineOf(c.cut);
+  auto module = emitModule(c.graph);
+  if (pipeline.empty() || !module)
+    return out; // the compiler run itself reports what does not emit
+  smt::TvOptions tv;
+  tv.timeoutMs = options.timeoutMs;
+  smt::BoundedCheck r = smt::verifyPipelineBounded(
+      *module, pipeline, tv, options.perRewrite, options.budgetSeconds);
+  if (seconds)
+    *seconds += r.seconds;
+  std::set<std::string> seen;
+  for (const smt::StepCheck &s : r.steps) {
+    if (s.cached)
+      continue;
+    if (checks)
+      ++(*checks)[{std::string("tv:") + smt::verdictName(s.verdict), s.pass}];
+    if (s.verdict != smt::TvVerdict::Incorrect)
+      continue;
+    FindingRecord f;
+    f.finding.signature = {Kind::TvIncorrect, c.cut, s.pass, rewriteDetail(s)};
+    if (!seen.insert(f.finding.signature.str()).second)
+      continue;
+    f.finding.message =
+        "tv-incorrect: " +
+        (s.pattern.empty() ? "pass " + s.pass
+                           : "rewrite " + s.pattern + " of pass " + s.pass) +
+        " on @" + s.function +
+        " is not a refinement (counterexample confirmed by running both "
+        "sides)";
+    f.testCase = c;
+    f.log = s.counterexample;
+    f.evidence["tv"] = {{"pass", s.pass},         {"pattern", s.pattern},
+                        {"function", s.function}, {"before", s.before},
+                        {"after", s.after},       {"counterexample",
+                                                   s.counterexample},
+                        {"reason", s.reason},     {"seconds", s.seconds}};
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::string mlirTvFailure(const std::string &module,
+                          const std::string &pipeline,
+                          const TvCaseOptions &options) {
+  smt::TvOptions tv;
+  tv.timeoutMs = options.timeoutMs;
+  smt::BoundedCheck r = smt::verifyPipelineBounded(
+      module, pipeline, tv, options.perRewrite, options.budgetSeconds);
+  for (const smt::StepCheck &s : r.steps)
+    if (s.verdict == smt::TvVerdict::Incorrect)
+      return "tv-incorrect " + s.pass +
+             (s.pattern.empty() ? "" : "/" + s.pattern);
+  std::string first = r.error.substr(0, r.error.find('\n'));
+  switch (r.end) {
+  case smt::BoundedCheck::End::Failed:
+    return "pipeline fails: " + first;
+  case smt::BoundedCheck::End::Crashed:
+    return "pipeline crashes: " + first;
+  default:
+    return "";
+  }
+}
+
+} // namespace cc
