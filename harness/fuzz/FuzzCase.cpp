@@ -296,6 +296,17 @@ bool replaceOp(Graph &e, Rng &rng) {
   if (fits.empty())
     return false;
   const OpDef &op = *rng.pick(fits);
+  // sampleAttrs may only see operand types the op accepts (pooling reads
+  // four dimensions, ...): those its own sampleOperands draws, as in
+  // insertOp; by default, minOperands operands of one type.
+  if (op.sampleOperands) {
+    auto s = op.sampleOperands(rng, types[0].dtype, types[0].shape);
+    if (!s || s->types != types)
+      return false;
+  } else if (std::any_of(types.begin(), types.end(),
+                         [&](const TensorType &t) { return !(t == types[0]); })) {
+    return false;
+  }
   n.op = op.name;
   n.attrs = op.sampleAttrs ? op.sampleAttrs(rng, types) : Attrs{};
   return true;
