@@ -4,6 +4,7 @@
 // that names each pattern; every other greedy pattern pass is watched
 // through MLIR's action framework, one pattern application at a time.
 #include "smt/Internal.h"
+#include "backends/mlir/Coverage.h"
 #include "smt/OptHook.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -221,21 +222,6 @@ void stepCanonicalize(ModuleOp module, const std::string &funcName,
   }
 }
 
-// The pattern's debug name, from the action's printed form ("`apply-pattern
-// pattern: NAME"): the action keeps the pattern private.
-std::string patternOf(const tracing::Action &action) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  action.print(os);
-  const std::string marker = "pattern: ";
-  size_t at = text.find(marker);
-  std::string name =
-      at == std::string::npos
-          ? ""
-          : StringRef(text).substr(at + marker.size()).trim().str();
-  return name.empty() ? "(unnamed pattern)" : name;
-}
-
 // Validates each pattern application of a greedy pattern pass while it runs.
 // Only applications inside a greedy driver iteration are checked: in a
 // dialect conversion the IR between two patterns is not a program yet.
@@ -263,7 +249,8 @@ public:
       }
       OwningOpRef<ModuleOp> before(cast<ModuleOp>(top->clone()));
       run();
-      checker.compare(*before, top, pass, patternOf(action));
+      checker.compare(*before, top, pass,
+                      mlirbackend::patternName(action));
     });
   }
   ~GreedyWatcher() { ctx->registerActionHandler(nullptr); }

@@ -88,7 +88,9 @@ mlir::Operation *scopeOf(mlir::Operation *op) {
   return op;
 }
 
-// "`apply-pattern pattern: NAME" (the only public view of the pattern).
+} // namespace
+
+// Printed as "`apply-pattern pattern: NAME".
 std::string patternName(const mlir::tracing::Action &action) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -99,7 +101,6 @@ std::string patternName(const mlir::tracing::Action &action) {
       at == std::string::npos ? text : text.substr(at + marker.size());
   return name.empty() ? "(unnamed pattern)" : name;
 }
-} // namespace
 
 CoverageRecorder::CoverageRecorder(mlir::MLIRContext &ctx,
                                    mlir::PassManager &pm, PassCoverage *out)

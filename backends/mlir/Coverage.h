@@ -14,10 +14,14 @@
 #include "backends/Backend.h"
 
 #include <memory>
+#include <string>
 
 namespace mlir {
 class MLIRContext;
 class PassManager;
+namespace tracing {
+class Action;
+} // namespace tracing
 } // namespace mlir
 
 namespace cc::mlirbackend {
@@ -41,5 +45,10 @@ private:
   mlir::MLIRContext &ctx;
   std::shared_ptr<State> state;
 };
+
+// The debug name of the pattern an ApplyPatternAction applies, read from its
+// printed form (the action keeps the pattern private); "(unnamed pattern)"
+// when it has none.
+std::string patternName(const mlir::tracing::Action &action);
 
 } // namespace cc::mlirbackend
