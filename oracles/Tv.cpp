@@ -11,15 +11,8 @@
 namespace cc {
 
 std::string tvPipelineOf(const std::string &spec) {
-  const std::string prefix = "mlir:", text = "mlir:pipeline=";
-  if (spec.rfind(text, 0) == 0)
-    return spec.substr(text.size());
-  if (spec.rfind(prefix, 0) != 0)
-    return "";
-  for (const NamedPipeline &p : namedPipelines())
-    if (p.name == spec.substr(prefix.size()))
-      return p.pipeline;
-  return "";
+  std::optional<NamedPipeline> p = pipelineOfSpec(spec);
+  return p ? p->pipeline : "";
 }
 
 namespace {

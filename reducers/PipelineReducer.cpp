@@ -137,14 +137,8 @@ Error reducePipeline(CaseOracle &oracle, BestSoFar &best, ReduceResult &result,
       options.log(line);
   };
   const std::string cut = best.current().cut;
-  std::string text;
-  if (cut.starts_with(kPipelinePrefix)) {
-    text = cut.substr(std::string(kPipelinePrefix).size());
-  } else if (cut.starts_with("mlir:")) {
-    for (const NamedPipeline &p : namedPipelines())
-      if ("mlir:" + p.name == cut)
-        text = p.pipeline;
-  }
+  std::optional<NamedPipeline> spec = pipelineOfSpec(cut);
+  std::string text = spec ? spec->pipeline : "";
   if (text.empty())
     return Error(); // not a pipeline we can edit (mlir-ext, ref, ...)
   auto parsed = parsePipeline(text);

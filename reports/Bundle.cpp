@@ -29,7 +29,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char *kPipelinePrefix = "mlir:pipeline=";
 constexpr const char *kDriver = "repro_main";
 // crosscheck's own passes (test mutants, crash-on-purpose) are named cc-*;
 // upstream mlir-opt cannot run them.
@@ -55,16 +54,13 @@ std::string jsonNumber(const json &j) {
 
 // The pipeline text and LLVM -O level of an MLIR cut, or empty.
 std::pair<std::string, int> cutPipeline(const std::string &cut) {
-  if (cut.starts_with(kPipelinePrefix)) {
-    std::string text = cut.substr(strlen(kPipelinePrefix));
-    if (!text.starts_with("builtin.module("))
-      text = "builtin.module(" + text + ")";
-    return {text, 2}; // the MLIR backend's level for textual pipelines
-  }
-  for (const NamedPipeline &p : namedPipelines())
-    if (cut == "mlir:" + p.name)
-      return {p.pipeline, p.llvmOptLevel};
-  return {"", 0};
+  std::optional<NamedPipeline> p = pipelineOfSpec(cut);
+  if (!p)
+    return {"", 0};
+  std::string text = p->pipeline;
+  if (!text.starts_with("builtin.module("))
+    text = "builtin.module(" + text + ")";
+  return {text, p->llvmOptLevel};
 }
 
 // ---- MLIR text of the driver ----

@@ -153,6 +153,19 @@ std::string pipelineNames() {
 }
 } // namespace
 
+std::optional<NamedPipeline> pipelineOfSpec(const std::string &spec) {
+  if (!startsWith(spec, "mlir:"))
+    return std::nullopt;
+  std::string what = spec.substr(5);
+  // User pipelines run at LLVM -O2, a typical production setting.
+  if (startsWith(what, "pipeline="))
+    return NamedPipeline{"", "", what.substr(9), 2};
+  for (const NamedPipeline &p : namedPipelines())
+    if (p.name == what)
+      return p;
+  return std::nullopt;
+}
+
 Expected<std::unique_ptr<Backend>> makeMlirBackend(const std::string &spec) {
   if (startsWith(spec, "mlir-ext"))
     return makeExternal(spec);
@@ -160,25 +173,17 @@ Expected<std::unique_ptr<Backend>> makeMlirBackend(const std::string &spec) {
     return makeError("bad backend spec '" + spec +
                      "': expected mlir:NAME, mlir:pipeline=TEXT or "
                      "mlir-ext:COMMAND");
-  std::string what = spec.substr(5);
+  std::optional<NamedPipeline> p = pipelineOfSpec(spec);
+  if (!p)
+    return makeError("unknown pipeline '" + spec.substr(5) + "' (known: " +
+                     pipelineNames() + "; or mlir:pipeline=TEXT)");
+  if (startsWith(spec, "mlir:pipeline="))
+    CC_TRY(mlirbackend::checkPipeline(p->pipeline));
   auto b = std::make_unique<MlirBackend>();
   b->spec = spec;
-  if (startsWith(what, "pipeline=")) {
-    b->pipeline = what.substr(9);
-    // User pipelines run at LLVM -O2, a typical production setting.
-    b->llvmOptLevel = 2;
-    CC_TRY(mlirbackend::checkPipeline(b->pipeline));
-    return std::unique_ptr<Backend>(std::move(b));
-  }
-  for (const NamedPipeline &p : namedPipelines()) {
-    if (p.name == what) {
-      b->pipeline = p.pipeline;
-      b->llvmOptLevel = p.llvmOptLevel;
-      return std::unique_ptr<Backend>(std::move(b));
-    }
-  }
-  return makeError("unknown pipeline '" + what + "' (known: " +
-                   pipelineNames() + "; or mlir:pipeline=TEXT)");
+  b->pipeline = p->pipeline;
+  b->llvmOptLevel = p->llvmOptLevel;
+  return std::unique_ptr<Backend>(std::move(b));
 }
 
 Expected<Outputs> runMlirModule(const std::string &module,

@@ -7,6 +7,7 @@
 #include "backends/Backend.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,12 @@ const std::vector<NamedPipeline> &namedPipelines();
 // naming the signal, the stage ("pass NAME", "jit", "execute") and a short
 // stack, a run past RunOptions::timeoutSeconds is ErrorCode::Timeout.
 Expected<std::unique_ptr<Backend>> makeMlirBackend(const std::string &spec);
+
+// The pipeline an in-process spec compiles with, as makeMlirBackend resolves
+// it: mlir:NAME gives the named pipeline, mlir:pipeline=TEXT gives TEXT (as
+// written; it may omit builtin.module(...)) at LLVM -O2. nullopt for other
+// specs and unknown names.
+std::optional<NamedPipeline> pipelineOfSpec(const std::string &spec);
 
 // Lowers an MLIR module (TOSA or partly lowered) with `pipeline` (textual,
 // from its input to the LLVM dialect, results as out-params) and runs
