@@ -3,6 +3,7 @@
 
 #include "backends/Registry.h"
 #include "backends/mlir/MlirBackend.h"
+#include "backends/torch/Torch.h"
 #include "backends/ref/Interpreter.h"
 #include "core/Json.h"
 #include "core/OpTable.h"
@@ -10,6 +11,7 @@
 #include "oracles/Numeric.h"
 #include "reducers/Reduce.h"
 #include "reports/CiOutputs.h"
+#include "reports/ReproScript.h"
 #include "reports/Trace.h"
 
 #include <algorithm>
@@ -28,6 +30,8 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
+
+using repro::shellQuote;
 
 constexpr const char *kDriver = "repro_main";
 // crosscheck's own passes (test mutants, crash-on-purpose) are named cc-*;
@@ -161,15 +165,20 @@ std::string driverText(const Graph &g, const Inputs &inputs,
   return os.str();
 }
 
-// The emitted module with the driver added to its body.
-Expected<std::pair<std::string, std::string>>
-programText(const Graph &g, const Inputs &inputs) {
-  CC_ASSIGN(module, emitModule(g));
+// The name of the (first) function of an emitted module.
+Expected<std::string> functionName(const std::string &module) {
   size_t at = module.find("func.func @");
   if (at == std::string::npos)
     return makeError("the emitted module has no function");
   size_t begin = at + strlen("func.func @");
-  std::string func = module.substr(begin, module.find('(', begin) - begin);
+  return module.substr(begin, module.find('(', begin) - begin);
+}
+
+// The emitted module with the driver added to its body.
+Expected<std::pair<std::string, std::string>>
+programText(const Graph &g, const Inputs &inputs) {
+  CC_ASSIGN(module, emitModule(g));
+  CC_ASSIGN(func, functionName(module));
   size_t close = module.rfind('}');
   if (close == std::string::npos)
     return makeError("the emitted module has no body");
@@ -275,124 +284,6 @@ std::vector<Mismatch> mismatches(const Graph &g, const Outputs &actual,
   return out;
 }
 
-// ---- repro.sh ----
-
-std::string shellQuote(const std::string &s) {
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string reproScript(const std::string &title, const std::string &pipeline,
-                        int optLevel, const std::string &table, bool compare) {
-  std::ostringstream os;
-  os << R"SH(#!/bin/sh
-# )SH" << title << R"SH(
-# Reproduces with upstream MLIR only (mlir-opt, mlir-runner): lowers
-# repro.mlir with the pipeline below, runs @repro_main, which prints every
-# output element (floats as their bit patterns), and compares with the
-# expected values within the tolerance crosscheck's oracle held them to.
-# Exit status: 1 while the bug is present, 0 once it is fixed.
-# Environment: MLIR_OPT, MLIR_RUNNER (default mlir-opt-22/mlir-runner-22 or
-# mlir-opt/mlir-runner on PATH), MLIR_C_RUNNER_UTILS (the runtime library,
-# default next to mlir-runner), REPRO_MLIR (default repro.mlir beside this
-# script), REPRO_PIPELINE, REPRO_OPT_LEVEL, REPRO_TIMEOUT (seconds).
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-pick() { for t in "$@"; do command -v "$t" >/dev/null 2>&1 && { command -v "$t"; return; }; done; echo "$1"; }
-MLIR_OPT=${MLIR_OPT:-$(pick mlir-opt-22 mlir-opt)}
-MLIR_RUNNER=${MLIR_RUNNER:-$(pick mlir-runner-22 mlir-runner)}
-if [ -z "${MLIR_C_RUNNER_UTILS:-}" ]; then
-  runner=$(command -v "$MLIR_RUNNER" || echo "$MLIR_RUNNER")
-  MLIR_C_RUNNER_UTILS=$(dirname "$(readlink -f "$runner")")/../lib/libmlir_c_runner_utils.so
-fi
-REPRO_MLIR=${REPRO_MLIR:-$here/repro.mlir}
-REPRO_PIPELINE=${REPRO_PIPELINE:-)SH"
-     << shellQuote(pipeline) << R"SH(}
-REPRO_OPT_LEVEL=${REPRO_OPT_LEVEL:-)SH"
-     << optLevel << R"SH(}
-REPRO_TIMEOUT=${REPRO_TIMEOUT:-120}
-limit=""
-command -v timeout >/dev/null 2>&1 && limit="timeout $REPRO_TIMEOUT"
-work=$(mktemp -d) || exit 2
-trap 'rm -rf "$work"' EXIT
-echo "mlir-opt:    $MLIR_OPT ($("$MLIR_OPT" --version 2>/dev/null | grep -i version | head -n 1 | sed 's/^ *//'))"
-echo "mlir-runner: $MLIR_RUNNER"
-echo "input:       ${REPRO_MLIR#"$here"/}"
-echo "pipeline:    $REPRO_PIPELINE"
-# A failing, crashing or hanging tool is the bug showing.
-failed() { # $1: what ran, $2: its exit status, $3: its stderr
-  cat "$3" >&2
-  if [ "$2" -eq 124 ]; then echo "BUG: $1 hung (killed after $REPRO_TIMEOUT s)"
-  elif [ "$2" -gt 128 ]; then echo "BUG: $1 crashed (signal $(($2 - 128)))"
-  else echo "BUG: $1 failed (exit status $2)"; fi
-  exit 1
-}
-$limit "$MLIR_OPT" "$REPRO_MLIR" --pass-pipeline="$REPRO_PIPELINE" -o "$work/lowered.mlir" 2>"$work/opt.err" ||
-  failed mlir-opt $? "$work/opt.err"
-$limit "$MLIR_RUNNER" "$work/lowered.mlir" -e repro_main -entry-point-result=void \
-  -O"$REPRO_OPT_LEVEL" -shared-libs="$MLIR_C_RUNNER_UTILS" >"$work/actual.txt" 2>"$work/run.err" ||
-  failed "the compiled program (mlir-runner)" $? "$work/run.err"
-)SH";
-  if (!compare) {
-    os << "echo \"OK: the pipeline and the program ran without a failure\"\n"
-          "exit 0\n";
-    return os.str();
-  }
-  os << "cat > \"$work/expected.txt\" <<'EXPECTED'\n"
-     << table << "EXPECTED\n"
-     << R"SH(# awk decodes the printed bit patterns exactly (all fit in a double).
-awk '
-function decode(hi, lo, ebits, mbits,   sign, e, m, bias, top) {
-  top = 2 ^ (ebits + mbits)
-  if (ebits == 11) { sign = hi >= 2 ^ 31; hi = hi % 2 ^ 31; e = int(hi / 2 ^ 20); m = (hi % 2 ^ 20) * 2 ^ 32 + lo }
-  else { sign = hi >= top; hi = hi % top; e = int(hi / 2 ^ mbits); m = hi % 2 ^ mbits }
-  bias = 2 ^ (ebits - 1) - 1
-  if (e == 2 ^ ebits - 1) return m != 0 ? "nan" : (sign ? "-inf" : "inf")
-  if (e == 0) return (sign ? -1 : 1) * m * 2 ^ (1 - bias - mbits)
-  return (sign ? -1 : 1) * (1 + m / 2 ^ mbits) * 2 ^ (e - bias)
-}
-function cls(v) { return (v == "nan" || v == "inf" || v == "-inf") ? v : "finite" }
-function absf(x) { return x < 0 ? -x : x }
-NR == FNR { n++; out[n] = $1; idx[n] = $2; kind[n] = $3; want[n] = $4; tol[n] = $5; alt[n] = $6; next }
-{ got[++m] = $1 }
-END {
-  line = 0; bad = 0; shown = 0
-  printf "%-8s %-8s %-24s %-24s %s\n", "output", "element", "expected", "actual", "allowed error"
-  for (i = 1; i <= n; i++) {
-    k = kind[i]
-    if (k == "f64") { hi = got[++line]; lo = got[++line] } else { hi = got[++line]; lo = 0 }
-    if (hi == "") { print "BUG: the program printed fewer values than the outputs have"; exit 1 }
-    if (k == "f32") a = decode(hi, 0, 8, 23)
-    else if (k == "f16") a = decode(hi, 0, 5, 10)
-    else if (k == "bf16") a = decode(hi, 0, 8, 7)
-    else if (k == "f64") a = decode(hi, lo, 11, 52)
-    else a = hi
-    if (k ~ /^(f16|bf16|f32|f64)$/) {
-      ac = cls(a); ec = cls(want[i])
-      if (ac != "finite" || ec != "finite") wrong = (ac != ec && ac != alt[i])
-      else if (alt[i] != "finite") wrong = 0
-      else wrong = absf(a - want[i]) > tol[i] + 0
-      as = ac == "finite" ? sprintf("%.9g", a) : a
-    } else {
-      wrong = (a "" != want[i] "") && (a "" != alt[i] "")
-      as = a
-    }
-    if (wrong) bad++
-    if (wrong && shown < 10 || !bad && i <= 4 && !wrong) {
-      printf "%-8s %-8s %-24s %-24s %s%s\n", out[i], idx[i], want[i], as, tol[i], wrong ? "   <-- MISMATCH" : ""
-      if (wrong) shown++
-    }
-  }
-  if (bad) { printf "BUG: %d of %d output elements differ from the expected values\n", bad, n; exit 1 }
-  printf "OK: all %d output elements match the expected values\n", n
-  exit 0
-}' "$work/expected.txt" "$work/actual.txt"
-)SH";
-  return os.str();
-}
-
 // ---- README ----
 
 // At most `maxLines` lines, saying how many were left out.
@@ -437,6 +328,17 @@ std::string versions() {
 
 Error writeText(const std::string &path, const std::string &text) {
   return writeFile(path, text);
+}
+
+// Writes an executable script.
+Error writeScript(const std::string &path, const std::string &text) {
+  CC_TRY(writeText(path, text));
+  std::error_code ec;
+  fs::permissions(path,
+                  fs::perms::owner_exec | fs::perms::group_exec |
+                      fs::perms::others_exec,
+                  fs::perm_options::add, ec);
+  return Error::success();
 }
 
 // Renders graph.dot to graph.svg with Graphviz's dot, when installed.
@@ -504,15 +406,61 @@ Expected<Repro> writeRepro(const ReproSpec &spec, const std::string &pipeline,
           ? "#!/bin/sh\n# " + spec.title +
                 "\necho 'not reproducible with upstream mlir-opt and "
                 "mlir-runner (see README.md)' >&2\nexit 2\n"
-          : reproScript(spec.title, r.pipeline, optLevel, spec.table,
-                        spec.compare);
-  CC_TRY(writeText(spec.dir + "/repro.sh", script));
-  std::error_code ec;
-  fs::permissions(spec.dir + "/repro.sh",
-                  fs::perms::owner_exec | fs::perms::group_exec |
-                      fs::perms::others_exec,
-                  fs::perm_options::add, ec);
+          : repro::mlirScript({spec.title, spec.table, spec.compare},
+                              r.pipeline, optLevel);
+  CC_TRY(writeScript(spec.dir + "/repro.sh", script));
   return r;
+}
+
+// The repro.sh of a compiler that is not an in-process MLIR pipeline: an
+// external *-opt command (rerun on tosa.mlir, its output completed by
+// upstream mlir-opt) or TorchScript (a LibTorch program on the traced
+// module). Returns the README's words on how it reproduces; empty for other
+// compilers (the exit-2 repro.sh stays).
+Expected<std::string> writeOtherRepro(const ReproSpec &spec,
+                                      const std::string &cut, const Graph &g,
+                                      const Inputs &inputs) {
+  repro::Check check{spec.title, spec.table, spec.compare};
+  if (cut.starts_with("mlir-ext")) {
+    CC_ASSIGN(ext, externalOfSpec(cut));
+    CC_ASSIGN(tosa, emitModule(g, ext.syntaxVersion));
+    CC_ASSIGN(func, functionName(tosa));
+    CC_TRY(writeText(spec.dir + "/tosa.mlir", tosa));
+    CC_TRY(writeText(spec.dir + "/driver.mlir", driverText(g, inputs, func)));
+    std::string completion = ext.completion.pipeline;
+    if (!completion.starts_with("builtin.module("))
+      completion = "builtin.module(" + completion + ")";
+    CC_TRY(writeScript(spec.dir + "/repro.sh",
+                       repro::externalScript(check, ext.command, completion,
+                                             ext.completion.llvmOptLevel)));
+    return "```sh\n./repro.sh            # exit 1: the bug is present; 0: "
+           "fixed\n```\n\nNeeds the compiler under test, mlir-opt and "
+           "mlir-runner from MLIR 22 (override with `REPRO_COMPILER`, "
+           "`MLIR_OPT`, `MLIR_RUNNER`, `MLIR_C_RUNNER_UTILS`). It runs\n\n"
+           "```sh\n" + ext.command + " < tosa.mlir > compiled.mlir\n```\n\n"
+           "(tosa.mlir in MLIR " + std::to_string(ext.syntaxVersion) +
+           "'s TOSA syntax), adds `@repro_main` (driver.mlir) to the "
+           "compiled module, lowers the rest of the way with crosscheck's "
+           "straight `" + ext.completion.name + "` lowering in mlir-opt, runs "
+           "it with mlir-runner and compares what `@repro_main` prints with "
+           "the expected values.\n\n";
+  }
+  if (cut == "torchscript") {
+    CC_TRY(saveTorchScript(g, inputs, spec.dir + "/model.pt",
+                           spec.dir + "/inputs.pt"));
+    CC_TRY(writeText(spec.dir + "/repro.cpp", repro::torchProgram()));
+    CC_TRY(writeScript(spec.dir + "/repro.sh", repro::torchScript(check)));
+    return std::string(
+        "```sh\n./repro.sh            # exit 1: the bug is present; 0: "
+        "fixed\n```\n\nNeeds only LibTorch (Debian's `libtorch-dev`; "
+        "override with `CXX`, `TORCH_INCLUDE`, `TORCH_LIBS`). It builds "
+        "`repro.cpp`, which loads the traced module `model.pt` "
+        "(`torch::jit::load`), freezes it, runs `optimize_for_inference` and "
+        "executes it twice on `inputs.pt` with the TensorExpr fuser on CPU "
+        "(the profiling executor runs the fused graph the second time), and "
+        "compares the printed outputs with the expected values.\n\n");
+  }
+  return std::string();
 }
 
 // Runs DIR/repro.sh (output into DIR/repro.out); its exit status, or -1.
@@ -672,10 +620,6 @@ Expected<BundleResult> writeBundle(const FindingRecord &original,
   // The culprit: bisect the pipeline (this also shrinks it to the passes
   // the failure needs, checked by re-running every candidate).
   auto [pipeline, optLevel] = cutPipeline(f.testCase.cut);
-  if (pipeline.empty())
-    result.notes.push_back("the compiler under test '" + f.testCase.cut +
-                           "' is not an MLIR pass pipeline: repro.sh cannot "
-                           "reproduce it with mlir-opt and mlir-runner");
   if (!pipeline.empty() && options.bisect && sig.kind != Kind::RefDisagreement) {
     ReduceOptions ro;
     ro.reduceGraph = false;
@@ -730,6 +674,17 @@ Expected<BundleResult> writeBundle(const FindingRecord &original,
   ReproSpec spec{dir, title, program, expect.table, ref && target,
                  passesComplete};
   CC_ASSIGN(repro, writeRepro(spec, pipeline, optLevel, result.notes));
+  // How a compiler that is not an MLIR pipeline reproduces (README words).
+  std::string otherHow;
+  if (pipeline.empty()) {
+    CC_ASSIGN(how, writeOtherRepro(spec, f.testCase.cut, g, inputs));
+    otherHow = how;
+    if (otherHow.empty())
+      result.notes.push_back("the compiler under test '" + f.testCase.cut +
+                             "' is neither an MLIR pass pipeline, an external "
+                             "*-opt command nor TorchScript: repro.sh cannot "
+                             "reproduce it with upstream tools");
+  }
   // Checked with the upstream tools: a pipeline that bisection reduced may
   // fail in crosscheck's JIT but not in mlir-runner (other LLVM options);
   // then the bundle falls back to the whole pipeline.
@@ -751,11 +706,13 @@ Expected<BundleResult> writeBundle(const FindingRecord &original,
       optLevel = whole.second;
       status = runRepro(dir);
     }
-    if (status != 1)
-      result.notes.push_back("repro.sh does not show the bug with the "
-                             "upstream tools here (exit status " +
-                             std::to_string(status) + ", see repro.out)");
+  } else if (!otherHow.empty() && options.verify) {
+    status = runRepro(dir);
   }
+  if (status >= 0 && status != 1)
+    result.notes.push_back("repro.sh does not show the bug with the "
+                           "upstream tools here (exit status " +
+                           std::to_string(status) + ", see repro.out)");
   result.pipeline = repro.pipeline;
 
   std::vector<PassStep> culpritTrace;
@@ -813,7 +770,18 @@ Expected<BundleResult> writeBundle(const FindingRecord &original,
   md << "**What happened:** " << kindDescription(sig.kind) << " "
      << original.finding.message << "\n\n";
   md << "## Reproduce\n\n";
-  if (result.pipeline.empty()) {
+  auto showStatus = [&] {
+    if (status < 0)
+      return;
+    auto out = readFile(dir + "/repro.out");
+    md << "When this bundle was written, `./repro.sh` exited with status "
+       << status << (status == 1 ? " (the bug shows)" : "") << ":\n\n```\n"
+       << (out ? clip(*out, 30) : std::string()) << "```\n\n";
+  };
+  if (!otherHow.empty()) {
+    md << otherHow;
+    showStatus();
+  } else if (result.pipeline.empty()) {
     md << "Not with upstream tools alone (see *Limits of this bundle*): the "
           "compiler under test is `"
        << f.testCase.cut << "`. `finding.json` replays it with crosscheck.\n\n";
@@ -829,12 +797,7 @@ Expected<BundleResult> writeBundle(const FindingRecord &original,
        << "and compares what `@repro_main` prints with the expected values.\n\n";
     if (!repro.splitNote.empty())
       md << repro.splitNote << "\n\n";
-    if (status >= 0) {
-      auto out = readFile(dir + "/repro.out");
-      md << "When this bundle was written, `./repro.sh` exited with status "
-         << status << (status == 1 ? " (the bug shows)" : "") << ":\n\n```\n"
-         << (out ? clip(*out, 30) : std::string()) << "```\n\n";
-    }
+    showStatus();
   }
   md << "## The graph\n\n";
   md << "<table><tr><td>\n\n"
@@ -916,6 +879,10 @@ Expected<BundleResult> writeBundle(const FindingRecord &original,
      << ", `repro.out` (what repro.sh printed), `finding.json` (crosscheck's self-contained finding: `crosscheck "
         "reduce finding.json`), `input_<i>.npy`, `expected_<i>.npy`"
      << (culpritTrace.empty() ? "" : ", `culprit-before.mlir`, `culprit-after.mlir`")
+     << (otherHow.empty() ? ""
+         : pipeline.empty() && f.testCase.cut == "torchscript"
+             ? ", `repro.cpp`, `model.pt`, `inputs.pt`"
+             : ", `tosa.mlir`, `driver.mlir`")
      << ".\n";
   CC_TRY(writeText(dir + "/README.md", md.str()));
   return result;

@@ -5,9 +5,12 @@
 //                 picture beside its TOSA module, the culprit pass with the
 //                 IR before and after it, the numeric evidence, the SMT
 //                 counterexample (when there is one), tool versions
-//   repro.sh      reproduces with upstream mlir-opt and mlir-runner only:
-//                 prints expected versus actual, exits 1 while the bug is
-//                 there and 0 once it is fixed
+//   repro.sh      reproduces with upstream mlir-opt and mlir-runner only
+//                 (an external compiler: its own command first, files
+//                 tosa.mlir and driver.mlir; TorchScript: LibTorch only,
+//                 files repro.cpp, model.pt, inputs.pt): prints expected
+//                 versus actual, exits 1 while the bug is there and 0 once
+//                 it is fixed
 //   repro.mlir    what repro.sh lowers: the function under test and a
 //                 @repro_main that calls it on the inputs and prints the
 //                 results (after crosscheck's own test passes, when the

@@ -111,10 +111,28 @@ bool startsWith(const std::string &s, const std::string &prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-// "mlir-ext[19]:CMD" or "mlir-ext:CMD".
 Expected<std::unique_ptr<Backend>> makeExternal(const std::string &spec) {
+  CC_ASSIGN(ext, externalOfSpec(spec));
   auto b = std::make_unique<MlirBackend>();
   b->spec = spec;
+  b->command = ext.command;
+  b->syntaxVersion = ext.syntaxVersion;
+  b->pipeline = ext.completion.pipeline;
+  b->llvmOptLevel = ext.completion.llvmOptLevel;
+  return std::unique_ptr<Backend>(std::move(b));
+}
+
+std::string pipelineNames() {
+  std::string names;
+  for (const NamedPipeline &p : namedPipelines())
+    names += (names.empty() ? "" : ", ") + p.name;
+  return names;
+}
+} // namespace
+
+Expected<ExternalCompiler> externalOfSpec(const std::string &spec) {
+  if (!startsWith(spec, "mlir-ext"))
+    return makeError("bad spec '" + spec + "': expected mlir-ext:COMMAND");
   std::string rest = spec.substr(std::strlen("mlir-ext"));
   int version = 0;
   if (startsWith(rest, "[")) {
@@ -128,30 +146,19 @@ Expected<std::unique_ptr<Backend>> makeExternal(const std::string &spec) {
   }
   if (!startsWith(rest, ":") || rest.size() == 1)
     return makeError("bad spec '" + spec + "': expected mlir-ext:COMMAND");
-  b->command = rest.substr(1);
-  size_t begin = b->command.find_first_not_of(" \t");
+  std::string command = rest.substr(1);
+  size_t begin = command.find_first_not_of(" \t");
   if (begin == std::string::npos)
     return makeError("bad spec '" + spec + "': the command is empty");
   if (!version) {
-    std::string first = b->command.substr(begin);
+    std::string first = command.substr(begin);
     first = first.substr(0, first.find(' '));
     version = first.size() >= 3 && first.substr(first.size() - 3) == "-19"
                   ? 19
                   : 22;
   }
-  b->syntaxVersion = version;
-  b->pipeline = completionPipeline().pipeline;
-  b->llvmOptLevel = completionPipeline().llvmOptLevel;
-  return std::unique_ptr<Backend>(std::move(b));
+  return ExternalCompiler{command, version, completionPipeline()};
 }
-
-std::string pipelineNames() {
-  std::string names;
-  for (const NamedPipeline &p : namedPipelines())
-    names += (names.empty() ? "" : ", ") + p.name;
-  return names;
-}
-} // namespace
 
 std::optional<NamedPipeline> pipelineOfSpec(const std::string &spec) {
   if (!startsWith(spec, "mlir:"))

@@ -59,6 +59,16 @@ Expected<std::unique_ptr<Backend>> makeMlirBackend(const std::string &spec);
 // specs and unknown names.
 std::optional<NamedPipeline> pipelineOfSpec(const std::string &spec);
 
+// An external compiler's spec, mlir-ext[19]:CMD or mlir-ext:CMD: the shell
+// command (reads TOSA in `syntaxVersion`'s syntax on stdin, writes MLIR on
+// stdout) and the in-process lowering that completes its output.
+struct ExternalCompiler {
+  std::string command;
+  int syntaxVersion; // 19 or 22; mlir-ext: 19 when the command ends in -19
+  NamedPipeline completion;
+};
+Expected<ExternalCompiler> externalOfSpec(const std::string &spec);
+
 // Lowers an MLIR module (TOSA or partly lowered) with `pipeline` (textual,
 // from its input to the LLVM dialect, results as out-params) and runs
 // @funcName on the inputs; its results must have resultTypes. A module that

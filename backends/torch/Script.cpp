@@ -11,6 +11,9 @@
 #include <torch/csrc/jit/tensorexpr/kernel.h>
 #include <ATen/Parallel.h>
 #include <torch/script.h>
+#include <torch/serialize.h>
+
+#include <fstream>
 
 namespace torch::jit {
 // Defined in libtorch_cpu but declared in a header Debian does not ship
@@ -53,26 +56,15 @@ void warmUpScripting() {
   (void)done;
 }
 
-Expected<Outputs> runScripted(const Graph &g, const Inputs &inputs,
-                              StageTimes *times, void (*onStage)(const char *)) {
-  auto stage = [&](const char *name) {
-    if (onStage)
-      onStage(name);
-  };
-  enableFusers();
-  at::NoGradGuard noGrad;
-  std::vector<at::Tensor> in;
-  torch::jit::Stack stack;
-  std::shared_ptr<torch::jit::Graph> traced;
-  torch::jit::Module module("__torch__.crosscheck." + g.name);
-  // Tracing runs our lowering: its failures are ours, not the compiler's.
+namespace {
+
+// Traces the eager lowering of `g` on `in` into the `forward` method of
+// `module`. Tracing runs our lowering: its failures are ours, not the
+// compiler's (plain errors).
+Error traceInto(torch::jit::Module &module, const Graph &g,
+                const std::vector<at::Tensor> &in) {
   try {
-    stage("trace");
-    auto start = Clock::now();
-    for (const Tensor &t : inputs) {
-      in.push_back(toTorch(t));
-      stack.emplace_back(in.back());
-    }
+    torch::jit::Stack stack(in.begin(), in.end());
     Error lowerErr;
     // One output, or a tuple: a method returns a single value.
     auto fn = [&](torch::jit::Stack s) -> torch::jit::Stack {
@@ -94,11 +86,10 @@ Expected<Outputs> runScripted(const Graph &g, const Inputs &inputs,
                      /*strict=*/true, /*force_outplace=*/false, &module)
                      .first;
     CC_TRY(lowerErr);
-    traced = state->graph;
     auto method = module._ivalue()->compilation_unit()->create_function(
-        c10::QualifiedName(*module.type()->name(), "forward"), traced);
+        c10::QualifiedName(*module.type()->name(), "forward"), state->graph);
     module.type()->addMethod(method);
-    addStageTime(times, "trace", start);
+    return Error::success();
   } catch (const c10::Error &e) {
     return makeError(std::string("tracing the LibTorch lowering failed: ") +
                      e.what_without_backtrace());
@@ -106,9 +97,66 @@ Expected<Outputs> runScripted(const Graph &g, const Inputs &inputs,
     return makeError(std::string("tracing the LibTorch lowering failed: ") +
                      e.what());
   }
+}
+
+std::vector<at::Tensor> toTorchAll(const Inputs &inputs) {
+  std::vector<at::Tensor> in;
+  for (const Tensor &t : inputs)
+    in.push_back(toTorch(t));
+  return in;
+}
+
+} // namespace
+
+} // namespace cc::torchbackend
+
+namespace cc {
+
+Error saveTorchScript(const Graph &g, const Inputs &inputs,
+                      const std::string &modelPath,
+                      const std::string &inputsPath) {
+  using namespace torchbackend;
+  at::NoGradGuard noGrad;
+  std::vector<at::Tensor> in = toTorchAll(inputs);
+  torch::jit::Module module("__torch__.crosscheck." + g.name);
+  CC_TRY(traceInto(module, g, in));
+  try {
+    module.save(modelPath);
+    std::vector<c10::IValue> elems(in.begin(), in.end());
+    std::vector<char> bytes =
+        torch::pickle_save(c10::ivalue::Tuple::create(std::move(elems)));
+    std::ofstream os(inputsPath, std::ios::binary);
+    os.write(bytes.data(), std::streamsize(bytes.size()));
+    if (!os)
+      return makeError("cannot write '" + inputsPath + "'");
+  } catch (const c10::Error &e) {
+    return makeError(std::string("saving the TorchScript module failed: ") +
+                     e.what_without_backtrace());
+  }
+  return Error::success();
+}
+
+} // namespace cc
+
+namespace cc::torchbackend {
+
+Expected<Outputs> runScripted(const Graph &g, const Inputs &inputs,
+                              StageTimes *times, void (*onStage)(const char *)) {
+  auto stage = [&](const char *name) {
+    if (onStage)
+      onStage(name);
+  };
+  enableFusers();
+  at::NoGradGuard noGrad;
+  torch::jit::Module module("__torch__.crosscheck." + g.name);
+  stage("trace");
+  auto start = Clock::now();
+  std::vector<at::Tensor> in = toTorchAll(inputs);
+  CC_TRY(traceInto(module, g, in));
+  addStageTime(times, "trace", start);
   try {
     stage("freeze");
-    auto start = Clock::now();
+    start = Clock::now();
     module.eval();
     torch::jit::Module frozen = torch::jit::freeze(module);
     stage("optimize_for_inference");

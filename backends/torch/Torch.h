@@ -22,6 +22,14 @@ namespace cc {
 std::unique_ptr<Backend> makeTorchBackend();
 std::unique_ptr<Backend> makeTorchScriptBackend();
 
+// Saves what a standalone LibTorch program needs to rerun the torchscript
+// backend on (g, inputs), for a bug report: the traced module before
+// freezing (a TorchScript archive for torch::jit::load) and the inputs as
+// a pickled tuple of tensors (torch::pickle_load).
+Error saveTorchScript(const Graph &g, const Inputs &inputs,
+                      const std::string &modelPath,
+                      const std::string &inputsPath);
+
 // Op-table ops the LibTorch lowering covers (sorted).
 std::vector<std::string> torchOps();
 

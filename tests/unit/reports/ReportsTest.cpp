@@ -1,5 +1,6 @@
 // Bug bundles (files, pipeline split, repro.mlir) and the dashboard's HTML.
 #include "backends/mlir/MlirBackend.h"
+#include "backends/torch/Torch.h"
 #include "backends/ref/Interpreter.h"
 #include "core/Json.h"
 #include "core/Npy.h"
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace cc;
@@ -148,10 +150,79 @@ TEST(Bundle, OtherBackendsAreSaidToBeUnreproducible) {
   ASSERT_TRUE(bool(r)) << r.error().message();
   EXPECT_TRUE(r->pipeline.empty());
   ASSERT_FALSE(r->notes.empty());
-  EXPECT_NE(r->notes[0].find("not an MLIR pass pipeline"), std::string::npos);
+  EXPECT_NE(r->notes[0].find("neither an MLIR pass pipeline"), std::string::npos);
   auto script = readFile(dir + "/repro.sh");
   ASSERT_TRUE(bool(script));
   EXPECT_NE(script->find("exit 2"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// Runs DIR/repro.sh with `env` in front; its exit status and output.
+std::pair<int, std::string> runScript(const std::string &dir,
+                                      const std::string &env = "") {
+  std::string out = dir + "/test.out";
+  int st = std::system((env + " sh " + dir + "/repro.sh >" + out + " 2>&1").c_str());
+  auto text = readFile(out);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, text ? *text : ""};
+}
+
+// An external compiler that turns every subtraction into an addition: its
+// finding reproduces with its own command, completed by upstream mlir-opt.
+TEST(Bundle, ExternalCompilerFindingReproducesWithItsCommand) {
+  FindingRecord f = subFinding();
+  f.testCase.cut = "mlir-ext:sed s/tosa.sub/tosa.add/";
+  auto judged = judgeCase(f.testCase);
+  ASSERT_TRUE(bool(judged)) << judged.error().message();
+  ASSERT_EQ(judged->finding.signature.kind, Kind::Miscompile);
+  std::string dir = tempDir("ext");
+  auto r = writeBundle(*judged, dir, {});
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  for (const char *name : {"tosa.mlir", "driver.mlir", "repro.out"})
+    EXPECT_TRUE(fs::exists(dir + "/" + name)) << name;
+  auto [bad, badOut] = runScript(dir);
+  EXPECT_EQ(bad, 1) << badOut;
+  EXPECT_NE(badOut.find("MISMATCH"), std::string::npos) << badOut;
+  // A correct compiler in its place: the same script passes.
+  auto [good, goodOut] = runScript(dir, "REPRO_COMPILER=cat");
+  EXPECT_EQ(good, 0) << goodOut;
+  auto readme = readFile(dir + "/README.md");
+  ASSERT_TRUE(bool(readme));
+  EXPECT_NE(readme->find("sed s/tosa.sub/tosa.add/ < tosa.mlir"),
+            std::string::npos);
+  EXPECT_NE(readme->find("exited with status 1 (the bug shows)"),
+            std::string::npos);
+  fs::remove_all(dir);
+}
+
+// A TorchScript finding reproduces with LibTorch only: repro.cpp loads the
+// traced module. Against TorchScript, which computes sub correctly, it
+// passes; with a module that computes b - a in its place, it fails.
+TEST(Bundle, TorchScriptFindingReproducesWithLibTorchOnly) {
+  FindingRecord f = subFinding();
+  f.testCase.cut = "torchscript";
+  std::string dir = tempDir("torchscript");
+  BundleOptions o;
+  o.verify = false; // run below
+  auto r = writeBundle(f, dir, o);
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  for (const char *name : {"repro.cpp", "model.pt", "inputs.pt"})
+    EXPECT_TRUE(fs::exists(dir + "/" + name)) << name;
+  auto [good, goodOut] = runScript(dir);
+  EXPECT_EQ(good, 0) << goodOut;
+  EXPECT_NE(goodOut.find("OK: all 6 output elements match"), std::string::npos)
+      << goodOut;
+
+  Graph swapped = f.testCase.graph;
+  swapped.nodes[0].operands = {swapped.inputs[1], swapped.inputs[0]};
+  ASSERT_FALSE(bool(saveTorchScript(swapped, f.testCase.inputs,
+                                    dir + "/model.pt", dir + "/inputs.pt")));
+  auto [bad, badOut] = runScript(dir);
+  EXPECT_EQ(bad, 1) << badOut;
+  EXPECT_NE(badOut.find("BUG: 6 of 6 output elements differ"), std::string::npos)
+      << badOut;
+  auto readme = readFile(dir + "/README.md");
+  ASSERT_TRUE(bool(readme));
+  EXPECT_NE(readme->find("Needs only LibTorch"), std::string::npos);
   fs::remove_all(dir);
 }
 

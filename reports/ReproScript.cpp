@@ -1,0 +1,293 @@
+// repro.sh variants; see ReproScript.h. Every variant prints the tools it
+// runs, and a tool that fails, crashes or hangs is the bug showing.
+#include "reports/ReproScript.h"
+
+#include <sstream>
+
+namespace cc::repro {
+
+namespace {
+
+// The start of every script: the title, what it does, and the helpers.
+std::string head(const Check &check, const std::string &what) {
+  return "#!/bin/sh\n# " + check.title + "\n" + what + R"SH(set -u
+here=$(cd "$(dirname "$0")" && pwd)
+pick() { for t in "$@"; do command -v "$t" >/dev/null 2>&1 && { command -v "$t"; return; }; done; echo "$1"; }
+REPRO_TIMEOUT=${REPRO_TIMEOUT:-120}
+limit=""
+command -v timeout >/dev/null 2>&1 && limit="timeout $REPRO_TIMEOUT"
+work=$(mktemp -d) || exit 2
+trap 'rm -rf "$work"' EXIT
+# A failing, crashing or hanging tool is the bug showing.
+failed() { # $1: what ran, $2: its exit status, $3: its stderr
+  cat "$3" >&2
+  if [ "$2" -eq 124 ]; then echo "BUG: $1 hung (killed after $REPRO_TIMEOUT s)"
+  elif [ "$2" -gt 128 ]; then echo "BUG: $1 crashed (signal $(($2 - 128)))"
+  else echo "BUG: $1 failed (exit status $2)"; fi
+  exit 1
+}
+)SH";
+}
+
+// mlir-opt and mlir-runner on $REPRO_MLIR, printing into $work/actual.txt.
+std::string mlirSetup() {
+  return R"SH(MLIR_OPT=${MLIR_OPT:-$(pick mlir-opt-22 mlir-opt)}
+MLIR_RUNNER=${MLIR_RUNNER:-$(pick mlir-runner-22 mlir-runner)}
+if [ -z "${MLIR_C_RUNNER_UTILS:-}" ]; then
+  runner=$(command -v "$MLIR_RUNNER" || echo "$MLIR_RUNNER")
+  MLIR_C_RUNNER_UTILS=$(dirname "$(readlink -f "$runner")")/../lib/libmlir_c_runner_utils.so
+fi
+)SH";
+}
+
+std::string mlirLowerAndRun(const std::string &pipeline, int optLevel) {
+  return "REPRO_PIPELINE=${REPRO_PIPELINE:-" + shellQuote(pipeline) +
+         "}\nREPRO_OPT_LEVEL=${REPRO_OPT_LEVEL:-" + std::to_string(optLevel) +
+         "}\n" + R"SH(echo "mlir-opt:    $MLIR_OPT ($("$MLIR_OPT" --version 2>/dev/null | grep -i version | head -n 1 | sed 's/^ *//'))"
+echo "mlir-runner: $MLIR_RUNNER"
+echo "pipeline:    $REPRO_PIPELINE"
+$limit "$MLIR_OPT" "$REPRO_MLIR" --pass-pipeline="$REPRO_PIPELINE" -o "$work/lowered.mlir" 2>"$work/opt.err" ||
+  failed mlir-opt $? "$work/opt.err"
+$limit "$MLIR_RUNNER" "$work/lowered.mlir" -e repro_main -entry-point-result=void \
+  -O"$REPRO_OPT_LEVEL" -shared-libs="$MLIR_C_RUNNER_UTILS" >"$work/actual.txt" 2>"$work/run.err" ||
+  failed "the compiled program (mlir-runner)" $? "$work/run.err"
+)SH";
+}
+
+// Compares $work/actual.txt with the expected values; the script's end.
+std::string compare(const Check &check) {
+  std::ostringstream os;
+  if (!check.compare) {
+    os << "echo \"OK: the compiler and the program ran without a failure\"\n"
+          "exit 0\n";
+    return os.str();
+  }
+  os << "cat > \"$work/expected.txt\" <<'EXPECTED'\n"
+     << check.table << "EXPECTED\n"
+     << R"SH(# awk decodes the printed bit patterns exactly (all fit in a double).
+awk '
+function decode(hi, lo, ebits, mbits,   sign, e, m, bias, top) {
+  top = 2 ^ (ebits + mbits)
+  if (ebits == 11) { sign = hi >= 2 ^ 31; hi = hi % 2 ^ 31; e = int(hi / 2 ^ 20); m = (hi % 2 ^ 20) * 2 ^ 32 + lo }
+  else { sign = hi >= top; hi = hi % top; e = int(hi / 2 ^ mbits); m = hi % 2 ^ mbits }
+  bias = 2 ^ (ebits - 1) - 1
+  if (e == 2 ^ ebits - 1) return m != 0 ? "nan" : (sign ? "-inf" : "inf")
+  if (e == 0) return (sign ? -1 : 1) * m * 2 ^ (1 - bias - mbits)
+  return (sign ? -1 : 1) * (1 + m / 2 ^ mbits) * 2 ^ (e - bias)
+}
+function cls(v) { return (v == "nan" || v == "inf" || v == "-inf") ? v : "finite" }
+function absf(x) { return x < 0 ? -x : x }
+NR == FNR { n++; out[n] = $1; idx[n] = $2; kind[n] = $3; want[n] = $4; tol[n] = $5; alt[n] = $6; next }
+{ got[++m] = $1 }
+END {
+  line = 0; bad = 0; shown = 0
+  printf "%-8s %-8s %-24s %-24s %s\n", "output", "element", "expected", "actual", "allowed error"
+  for (i = 1; i <= n; i++) {
+    k = kind[i]
+    if (k == "f64") { hi = got[++line]; lo = got[++line] } else { hi = got[++line]; lo = 0 }
+    if (hi == "") { print "BUG: the program printed fewer values than the outputs have"; exit 1 }
+    if (k == "f32") a = decode(hi, 0, 8, 23)
+    else if (k == "f16") a = decode(hi, 0, 5, 10)
+    else if (k == "bf16") a = decode(hi, 0, 8, 7)
+    else if (k == "f64") a = decode(hi, lo, 11, 52)
+    else a = hi
+    if (k ~ /^(f16|bf16|f32|f64)$/) {
+      ac = cls(a); ec = cls(want[i])
+      if (ac != "finite" || ec != "finite") wrong = (ac != ec && ac != alt[i])
+      else if (alt[i] != "finite") wrong = 0
+      else wrong = absf(a - want[i]) > tol[i] + 0
+      as = ac == "finite" ? sprintf("%.9g", a) : a
+    } else {
+      wrong = (a "" != want[i] "") && (a "" != alt[i] "")
+      as = a
+    }
+    if (wrong) bad++
+    if (wrong && shown < 10 || !bad && i <= 4 && !wrong) {
+      printf "%-8s %-8s %-24s %-24s %s%s\n", out[i], idx[i], want[i], as, tol[i], wrong ? "   <-- MISMATCH" : ""
+      if (wrong) shown++
+    }
+  }
+  if (bad) { printf "BUG: %d of %d output elements differ from the expected values\n", bad, n; exit 1 }
+  printf "OK: all %d output elements match the expected values\n", n
+  exit 0
+}' "$work/expected.txt" "$work/actual.txt"
+)SH";
+  return os.str();
+}
+
+} // namespace
+
+std::string shellQuote(const std::string &s) {
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string mlirScript(const Check &check, const std::string &pipeline,
+                       int optLevel) {
+  return head(check, R"SH(# Reproduces with upstream MLIR only (mlir-opt, mlir-runner): lowers
+# repro.mlir with the pipeline below, runs @repro_main, which prints every
+# output element (floats as their bit patterns), and compares with the
+# expected values within the tolerance crosscheck's oracle held them to.
+# Exit status: 1 while the bug is present, 0 once it is fixed.
+# Environment: MLIR_OPT, MLIR_RUNNER (default mlir-opt-22/mlir-runner-22 or
+# mlir-opt/mlir-runner on PATH), MLIR_C_RUNNER_UTILS (the runtime library,
+# default next to mlir-runner), REPRO_MLIR (default repro.mlir beside this
+# script), REPRO_PIPELINE, REPRO_OPT_LEVEL, REPRO_TIMEOUT (seconds).
+)SH") + mlirSetup() +
+         R"SH(REPRO_MLIR=${REPRO_MLIR:-$here/repro.mlir}
+echo "input:       ${REPRO_MLIR#"$here"/}"
+)SH" + mlirLowerAndRun(pipeline, optLevel) + compare(check);
+}
+
+std::string externalScript(const Check &check, const std::string &command,
+                           const std::string &completion, int optLevel) {
+  return head(check, R"SH(# Reproduces with upstream tools only: the compiler under test (the
+# command below) compiles tosa.mlir; @repro_main (driver.mlir), which prints
+# every output element (floats as their bit patterns), is added to its
+# output, which mlir-opt lowers the rest of the way and mlir-runner runs;
+# the outputs are compared with the expected values within the tolerance
+# crosscheck's oracle held them to.
+# Exit status: 1 while the bug is present, 0 once it is fixed.
+# Environment: REPRO_COMPILER (the command, run by sh, TOSA on stdin),
+# MLIR_OPT, MLIR_RUNNER (default mlir-opt-22/mlir-runner-22 or
+# mlir-opt/mlir-runner on PATH), MLIR_C_RUNNER_UTILS (the runtime library,
+# default next to mlir-runner), REPRO_PIPELINE (the completing lowering),
+# REPRO_OPT_LEVEL, REPRO_TIMEOUT (seconds).
+)SH") + mlirSetup() +
+         "REPRO_COMPILER=${REPRO_COMPILER:-" + shellQuote(command) + "}\n" +
+         R"SH(echo "compiler:    $REPRO_COMPILER"
+$limit sh -c "$REPRO_COMPILER" <"$here/tosa.mlir" >"$work/compiled.mlir" 2>"$work/compiler.err" ||
+  failed "the compiler under test" $? "$work/compiler.err"
+# The driver goes before the closing brace of the compiled module.
+awk 'FNR == NR { driver = driver $0 "\n"; next }
+  { line[++n] = $0 }
+  END { for (last = n; last > 0 && line[last] !~ /^}/; last--) ;
+        for (i = 1; i <= n; i++) { if (i == last) printf "%s", driver; print line[i] } }' \
+  "$here/driver.mlir" "$work/compiled.mlir" >"$work/program.mlir"
+REPRO_MLIR=$work/program.mlir
+)SH" + mlirLowerAndRun(completion, optLevel) + compare(check);
+}
+
+std::string torchScript(const Check &check) {
+  return head(check, R"SH(# Reproduces with LibTorch only: builds repro.cpp against LibTorch (Debian's
+# libtorch-dev), which loads the traced module model.pt, freezes it, runs
+# optimize_for_inference and executes it twice on inputs.pt with the
+# TensorExpr fuser on CPU (the second run executes the fused graph), printing
+# every output element (floats as their bit patterns); the outputs are
+# compared with the expected values within the tolerance crosscheck's
+# oracle held them to.
+# Exit status: 1 while the bug is present, 0 once it is fixed, 2 when
+# repro.cpp cannot be built.
+# Environment: CXX (default g++), TORCH_INCLUDE (LibTorch's C++ API headers),
+# TORCH_LIBS (link flags), REPRO_TIMEOUT (seconds).
+)SH") + R"SH(CXX=${CXX:-g++}
+TORCH_INCLUDE=${TORCH_INCLUDE:-/usr/include/torch/csrc/api/include}
+TORCH_LIBS=${TORCH_LIBS:--ltorch -ltorch_cpu -lc10}
+echo "compiler:    $CXX, LibTorch $(dpkg-query -W -f '${Version}' libtorch-dev 2>/dev/null || echo '(version unknown)')"
+echo "model:       model.pt (TorchScript, traced), inputs.pt"
+$CXX -std=c++17 -O1 -isystem "$TORCH_INCLUDE" "$here/repro.cpp" -o "$work/repro" \
+  $TORCH_LIBS 2>"$work/build.err" || {
+  cat "$work/build.err" >&2
+  echo "cannot build repro.cpp against LibTorch (set CXX, TORCH_INCLUDE, TORCH_LIBS)"
+  exit 2
+}
+$limit "$work/repro" "$here/model.pt" "$here/inputs.pt" >"$work/actual.txt" 2>"$work/run.err" ||
+  failed "TorchScript (repro.cpp)" $? "$work/run.err"
+)SH" + compare(check);
+}
+
+const char *torchProgram() {
+  return R"CPP(// Reruns a TorchScript finding with LibTorch alone: loads the traced module
+// (model.pt) and its inputs (inputs.pt, a pickled tuple), freezes it, runs
+// optimize_for_inference, and executes it twice with the TensorExpr fuser on
+// CPU: the profiling executor runs the fused graph on the second call. Prints
+// every element of every output, one per line: floats as their bit pattern
+// (f64 as two 32-bit halves), integers as values.
+#include <ATen/Parallel.h>
+#include <torch/csrc/jit/passes/tensorexpr_fuser.h>
+#include <torch/csrc/jit/tensorexpr/kernel.h>
+#include <torch/script.h>
+#include <torch/serialize.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+namespace torch::jit {
+// Defined in libtorch_cpu; its header is not installed.
+TORCH_API void overrideCanFuseOnCPU(bool value);
+} // namespace torch::jit
+
+template <typename T> static const T *elements(const at::Tensor &t) {
+  return static_cast<const T *>(t.data_ptr());
+}
+
+static void printElements(const at::Tensor &out) {
+  at::Tensor t = out.contiguous();
+  int64_t n = t.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    switch (t.scalar_type()) {
+    case at::kFloat: std::printf("%" PRIu32 "\n", elements<uint32_t>(t)[i]); break;
+    case at::kHalf:
+    case at::kBFloat16: std::printf("%" PRIu16 "\n", elements<uint16_t>(t)[i]); break;
+    case at::kDouble: {
+      uint64_t b = elements<uint64_t>(t)[i];
+      std::printf("%" PRIu64 "\n%" PRIu64 "\n", b >> 32, b & 0xffffffffu);
+      break;
+    }
+    case at::kBool: std::printf("%d\n", int(elements<bool>(t)[i])); break;
+    case at::kChar: std::printf("%d\n", int(elements<int8_t>(t)[i])); break;
+    case at::kShort: std::printf("%d\n", int(elements<int16_t>(t)[i])); break;
+    case at::kInt: std::printf("%" PRId32 "\n", elements<int32_t>(t)[i]); break;
+    case at::kLong: std::printf("%" PRId64 "\n", elements<int64_t>(t)[i]); break;
+    default:
+      std::fprintf(stderr, "unexpected output dtype %s\n", c10::toString(t.scalar_type()));
+      std::exit(3);
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s MODEL.pt INPUTS.pt\n", argv[0]);
+    return 2;
+  }
+  try {
+    at::set_num_threads(1);
+    torch::jit::setTensorExprFuserEnabled(true);
+    torch::jit::overrideCanFuseOnCPU(true);
+    torch::jit::tensorexpr::getTEMustUseLLVMOnCPU() = false;
+    torch::NoGradGuard noGrad;
+    std::ifstream in(argv[2], std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                            std::istreambuf_iterator<char>());
+    c10::IValue inputs = torch::pickle_load(bytes);
+    torch::jit::Module module = torch::jit::load(argv[1]);
+    module.eval();
+    torch::jit::Module frozen = torch::jit::freeze(module);
+    torch::jit::Module optimized = torch::jit::optimize_for_inference(frozen);
+    c10::IValue result;
+    for (int run = 0; run < 2; ++run) { // profile, then the fused graph
+      std::vector<c10::IValue> args;
+      for (const c10::IValue &v : inputs.toTupleRef().elements())
+        args.emplace_back(v.toTensor().clone());
+      result = optimized.forward(args);
+    }
+    if (result.isTensor())
+      printElements(result.toTensor());
+    else
+      for (const c10::IValue &v : result.toTupleRef().elements())
+        printElements(v.toTensor());
+  } catch (const c10::Error &e) {
+    std::fprintf(stderr, "TorchScript failed: %s\n", e.what_without_backtrace());
+    return 3;
+  }
+  return 0;
+}
+)CPP";
+}
+
+} // namespace cc::repro

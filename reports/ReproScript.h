@@ -1,0 +1,39 @@
+// The standalone repro.sh of a bug bundle: it reruns the compiler under
+// test with upstream tools only (mlir-opt and mlir-runner; the external
+// compiler's own command; or LibTorch), shows a failing, crashing or hanging
+// tool as the bug, and compares the printed outputs with the expected values.
+// Exit status: 1 while the bug is present, 0 once it is fixed, 2 when the
+// tools are missing.
+#pragma once
+
+#include <string>
+
+namespace cc::repro {
+
+// The expected values (one line per output element: OUT INDEX KIND EXPECTED
+// ALLOWED ALT, see Bundle.cpp) and the script's one-line title.
+struct Check {
+  std::string title;
+  std::string table;
+  bool compare; // false: no expected values, running without a failure is OK
+};
+
+std::string shellQuote(const std::string &s);
+
+// mlir-opt with `pipeline`, then mlir-runner at -O`optLevel`, on repro.mlir
+// (which has @repro_main printing every output element).
+std::string mlirScript(const Check &check, const std::string &pipeline,
+                       int optLevel);
+
+// An external compiler: `command` reads tosa.mlir on stdin; driver.mlir
+// (@repro_main) is added to its output, which mlir-opt completes with
+// `completion` and mlir-runner runs.
+std::string externalScript(const Check &check, const std::string &command,
+                           const std::string &completion, int optLevel);
+
+// TorchScript: builds repro.cpp (torchProgram()) against LibTorch and runs it
+// on model.pt and inputs.pt.
+std::string torchScript(const Check &check);
+const char *torchProgram();
+
+} // namespace cc::repro
