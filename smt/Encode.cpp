@@ -1294,7 +1294,17 @@ void Encoder::encodeTosa(Operation *op) {
   if (n == "negate") {
     if (!fl && (!isZeroConst(ins[1]) || !isZeroConst(ins[2])))
       unsupported("tosa.negate with zero points");
-    return un([&](auto &a) { return fl ? fneg(a) : -a; });
+    return un([&](auto &a) {
+      if (fl)
+        return fneg(a);
+      // i8 and i16 negate in the i32 accumulator and clip: the minimum
+      // saturates to the maximum (negate(negate(x)) is not x there).
+      unsigned w = a.get_sort().bv_size();
+      if (w >= 32)
+        return -a;
+      int64_t min = -(int64_t(1) << (w - 1));
+      return z3::ite(a == c.bv_val(min, w), c.bv_val(-(min + 1), w), -a);
+    });
   }
   if (n == "identity")
     return void(env[op->getResult(0)] = ins[0]);

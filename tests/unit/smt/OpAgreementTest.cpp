@@ -120,5 +120,29 @@ TEST(OpAgreement, EncodingMatchesReferenceOnConcreteInputs) {
   }
 }
 
+// Edge values the sampled inputs may miss: i8 and i16 negate saturate at the
+// minimum (negating in the i32 accumulator, then clipping); the tosa.negate
+// double-negation fold of MLIR 22 is wrong exactly there.
+TEST(OpAgreement, NarrowIntNegateSaturatesAtTheMinimum) {
+  for (DType t : {DType::i8, DType::i16}) {
+    SCOPED_TRACE(dtypeName(t));
+    OpCase c{"negate", {t}, {}};
+    Tensor x(t, {2, 3});
+    int64_t min = t == DType::i8 ? -128 : -32768;
+    for (int64_t i = 0; i < 6; ++i)
+      x.setI(i, i == 0 ? min : i == 1 ? -min - 1 : i - 3);
+    Inputs in = {x};
+    auto ref = interpret(*oneOp(c, nullptr), in);
+    ASSERT_TRUE(ref) << ref.error().message();
+    EXPECT_EQ((*ref)[0].getI(0), -min - 1);
+    auto src = oneOp(c, &in);
+    ASSERT_TRUE(src) << src.error().message();
+    EXPECT_EQ(check(*src, (*ref)[0]), TvVerdict::Correct);
+    Tensor wrapped = (*ref)[0];
+    wrapped.setI(0, min);
+    EXPECT_EQ(check(*src, wrapped), TvVerdict::Incorrect);
+  }
+}
+
 } // namespace
 } // namespace cc::smt
