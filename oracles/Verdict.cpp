@@ -81,10 +81,12 @@ std::string stageOf(const std::string &line) {
   return "";
 }
 
-// The first compiler diagnostic ("error: MSG") as a template: numbers and
+// The last compiler diagnostic ("error: MSG") as a template: numbers and
 // SSA names blanked, so that one bug on different graphs reads the same.
+// The last one: a pass may emit errors it recovers from ("NYI: ...") before
+// the one that fails it, and an external tool's stderr is kept by its tail.
 std::string messageTemplate(const std::string &message) {
-  size_t at = message.find("error: ");
+  size_t at = message.rfind("error: ");
   std::string text = at == std::string::npos ? message : message.substr(at + 7);
   text = text.substr(0, std::min(text.find('\n'), text.find(" note:")));
   std::string out;

@@ -464,11 +464,32 @@ Expected<std::string> writeOtherRepro(const ReproSpec &spec,
 }
 
 // Runs DIR/repro.sh (output into DIR/repro.out); its exit status, or -1.
-int runRepro(const std::string &dir) {
+// Exit status 1 that does not show the finding's own kind of failure (a
+// reduced pipeline that no longer lowers @repro_main's loops makes
+// mlir-runner fail, not the program compute wrong values) counts as 3.
+int runRepro(const std::string &dir, Kind kind) {
   std::string cmd = "sh " + shellQuote(dir + "/repro.sh") + " >" +
                     shellQuote(dir + "/repro.out") + " 2>&1";
   int st = std::system(cmd.c_str());
-  return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  int status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  if (status != 1)
+    return status;
+  auto out = readFile(dir + "/repro.out");
+  auto shows = [&](const char *what) {
+    return out && out->find(what) != std::string::npos;
+  };
+  switch (kind) {
+  case Kind::Miscompile:
+  case Kind::TvIncorrect:
+  case Kind::RefDisagreement:
+    return shows("output elements differ") ? 1 : 3;
+  case Kind::Crash:
+    return shows(" crashed (signal") ? 1 : 3;
+  case Kind::Timeout:
+    return shows(" hung (killed") ? 1 : 3;
+  default:
+    return 1;
+  }
 }
 
 } // namespace
@@ -691,7 +712,7 @@ Expected<BundleResult> writeBundle(const FindingRecord &original,
   int status = -1;
   std::string originalPipeline = cutPipeline(original.testCase.cut).first;
   if (!repro.pipeline.empty() && options.verify) {
-    status = runRepro(dir);
+    status = runRepro(dir, sig.kind);
     if (status != 1 && pipeline != originalPipeline) {
       result.notes.push_back(
           "the reduced pipeline does not reproduce with upstream mlir-opt and "
@@ -704,15 +725,18 @@ Expected<BundleResult> writeBundle(const FindingRecord &original,
       CC_ASSIGN(again, writeRepro(spec, whole.first, whole.second, result.notes));
       repro = again;
       optLevel = whole.second;
-      status = runRepro(dir);
+      status = runRepro(dir, sig.kind);
     }
   } else if (!otherHow.empty() && options.verify) {
-    status = runRepro(dir);
+    status = runRepro(dir, sig.kind);
   }
   if (status >= 0 && status != 1)
-    result.notes.push_back("repro.sh does not show the bug with the "
-                           "upstream tools here (exit status " +
-                           std::to_string(status) + ", see repro.out)");
+    result.notes.push_back(
+        "repro.sh does not show the bug with the upstream tools here (" +
+        (status == 3 ? std::string("it fails, but not in the way the finding "
+                                   "does")
+                     : "exit status " + std::to_string(status)) +
+        ", see repro.out)");
   result.pipeline = repro.pipeline;
 
   std::vector<PassStep> culpritTrace;
@@ -775,7 +799,11 @@ Expected<BundleResult> writeBundle(const FindingRecord &original,
       return;
     auto out = readFile(dir + "/repro.out");
     md << "When this bundle was written, `./repro.sh` exited with status "
-       << status << (status == 1 ? " (the bug shows)" : "") << ":\n\n```\n"
+       << (status == 3 ? 1 : status)
+       << (status == 1   ? " (the bug shows)"
+           : status == 3 ? " (a failure other than the finding's)"
+                         : "")
+       << ":\n\n```\n"
        << (out ? clip(*out, 30) : std::string()) << "```\n\n";
   };
   if (!otherHow.empty()) {

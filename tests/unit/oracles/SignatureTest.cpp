@@ -71,5 +71,20 @@ TEST(Signature, VerifierFailuresAreThePassAndTheMessageTemplate) {
             "'tosa.pad' op verification failed for % : tensor<#x#xi#>");
 }
 
+// affine-super-vectorize reports "NYI" errors for loops it gives up on and
+// then fails on the verifier: the signature names the failure.
+TEST(Signature, PassFailureNamesTheLastDiagnostic) {
+  Finding f = compilerFailureFinding(
+      "mlir:tosa-O3", ErrorCode::CompilerFailure,
+      "pass affine-super-vectorize failed on the emitted module: "
+      "loc(\"m\":6:11): error: NYI: non-trivial layout map\n"
+      "loc(\"m\":6:11): error: NYI: non-trivial layout map\n"
+      "loc(\"m\":5:12): error: 'vector.transfer_write' op should not have "
+      "broadcast dimensions note: see current operation: %11");
+  EXPECT_EQ(f.signature.stage, "affine-super-vectorize");
+  EXPECT_EQ(f.signature.detail,
+            "'vector.transfer_write' op should not have broadcast dimensions");
+}
+
 } // namespace
 } // namespace cc
