@@ -350,7 +350,28 @@ Error emitConv(Conv kind, EmitContext &ctx, const Node &node) {
     if (t == kI8)
       geom += ", quantization_info = #tosa.conv_quant<input_zp = " +
               std::to_string(zi) + ", weight_zp = " + std::to_string(zw) + ">";
-    emitTosa(ctx, node, names[int(kind)], {}, geom);
+    // TOSA 1.0 lets one bias serve every output channel; MLIR 19 (TOSA
+    // 0.80) wants one per channel and its lowering mis-sizes a single one
+    // (an invalid linalg.generic): tile it to the channel count.
+    const Graph &g = ctx.graph();
+    std::string bias = ctx.name(node.operands[2]);
+    TensorType biasType = g.typeOf(node.operands[2]);
+    int64_t channels = g.typeOf(node.results[0]).shape.back();
+    if (biasType.shape[0] == 1 && channels > 1) {
+      std::string tiled = ctx.fresh();
+      TensorType full{biasType.dtype, {channels}};
+      ctx.line(tiled + " = \"tosa.tile\"(" + bias +
+               ") <{multiples = array<i64: " + std::to_string(channels) +
+               ">}> : (" + biasType.mlir() + ") -> " + full.mlir());
+      bias = tiled;
+      biasType = full;
+    }
+    ValueId r = node.results.at(0);
+    ctx.line(ctx.name(r) + " = \"tosa." + names[int(kind)] + "\"(" +
+             ctx.name(node.operands[0]) + ", " + ctx.name(node.operands[1]) +
+             ", " + bias + ") <{" + geom + "}> : (" + ctx.type(node.operands[0]) +
+             ", " + ctx.type(node.operands[1]) + ", " + biasType.mlir() +
+             ") -> " + ctx.type(r));
     return Error();
   }
   emitTosa(ctx, node, names[int(kind)], zeroPoints(ctx, {{t, zi}, {t, zw}}),

@@ -217,5 +217,37 @@ TEST(MlirSupport, UnsupportedEmissionMakesSupportsSayNo) {
   EXPECT_NE(s.reason.find("nan_mode"), std::string::npos) << s.reason;
 }
 
+// TOSA 1.0 allows one bias for all output channels; MLIR 19's lowering of a
+// convolution needs one per channel, so its emission tiles the bias (found
+// by the bug hunt: every such conv through mlir-opt-19 failed with an
+// invalid linalg.generic).
+TEST(MlirExternal, Mlir19ConvolutionWithOneBiasForAllChannels) {
+  if (system("command -v mlir-opt-19 >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "mlir-opt-19 is not installed";
+  Graph g;
+  ValueId in = g.addInput("in", {DType::f32, {1, 1, 2, 3}});
+  ValueId w = g.addInput("w", {DType::f32, {1, 3, 3, 1}});
+  ValueId b = g.addInput("b", {DType::f32, {1}});
+  Attrs at;
+  at.set("dilation", std::vector<int64_t>{1, 1});
+  at.set("pad", std::vector<int64_t>{1, 0, 0, 1});
+  at.set("stride", std::vector<int64_t>{1, 1});
+  at.set("input_zp", int64_t(0));
+  at.set("weight_zp", int64_t(0));
+  g.addOutput(must(g.add("depthwise_conv2d", {in, w, b}, at)));
+  auto v19 = makeMlirBackend(
+      "mlir-ext:mlir-opt-19 --pass-pipeline='builtin.module(func.func("
+      "tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor))'");
+  ASSERT_TRUE(bool(v19)) << v19.error().message();
+  Inputs inputs = randomInputs(g, 3);
+  auto out = (*v19)->run(g, inputs, {});
+  ASSERT_TRUE(bool(out)) << out.error().message();
+  auto ref = interpret(g, inputs);
+  ASSERT_TRUE(bool(ref)) << ref.error().message();
+  ASSERT_EQ(out->size(), 1u);
+  for (int64_t i = 0; i < (*ref)[0].size(); ++i)
+    EXPECT_NEAR((*out)[0].asDouble(i), (*ref)[0].asDouble(i), 1e-5) << i;
+}
+
 } // namespace
 } // namespace cc
