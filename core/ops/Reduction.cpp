@@ -168,6 +168,12 @@ void addReductionOps(std::vector<OpDef> &ops) {
     d.emit = [fold, tosaName](EmitContext &ctx, const Node &node) -> Error {
       std::string props =
           "axis = " + std::to_string(node.attrs.getInt("axis")) + " : i32";
+      // MLIR 19's argmax (TOSA 0.80, no nan_mode) compares with `ogt`, so
+      // a NaN never wins: it cannot express TOSA 1.0's PROPAGATE either.
+      if (fold == Fold::ArgMax && ctx.syntaxVersion <= 19 &&
+          isFloat(ctx.graph().typeOf(node.operands[0]).dtype))
+        return unsupported("float argmax has no NaN semantics in MLIR " +
+                           std::to_string(ctx.syntaxVersion) + "'s TOSA");
       if (hasNanMode(fold)) {
         auto nan = nanModeSuffix(ctx, node);
         if (!nan)
