@@ -6,6 +6,7 @@
 #   %expect-exit N   runs the rest of the line and succeeds only if it exits
 #                    with status N (lit's `not` accepts any non-zero status)
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -29,6 +30,9 @@ config.substitutions.append(("%corpus", config.corpus_dir))
 config.substitutions.append(("%inputs", os.path.join(here, "Inputs")))
 config.substitutions.append(
     ("%regressions", os.path.join(here, "..", "..", "corpus", "regressions")))
+# MLIR 19's mlir-opt, an external compiler for the MLIR 19 regressions.
+if shutil.which("mlir-opt-19"):
+    config.available_features.add("mlir-opt-19")
 config.substitutions.append(
     ("%expect-exit", '"%s" "%s"' % (sys.executable,
                                     os.path.join(here, "expect_exit.py"))))
