@@ -1,5 +1,5 @@
 // The Z3 encoding of MLIR functions and the refinement check. The only
-// translation unit of cc_smt that includes Z3 (and one of two with MLIR).
+// translation unit of cc_smt that includes Z3 (and one of three with MLIR).
 //
 // Values are tensors of per-element terms (scalars are 0-d): static shapes,
 // dynamic dimensions instantiated with small sizes. Integers are bit-vectors
@@ -1868,17 +1868,21 @@ std::optional<bool> replay(func::FuncOp src, func::FuncOp tgt,
   Inputs srcIns = inputs, tgtIns = inputs;
   std::string srcText = printModule(src, srcIns),
               tgtText = printModule(tgt, tgtIns);
-  const NamedPipeline &pl = namedPipelines()[0];
+  Expected<NamedPipeline> pl = replayPipeline();
+  if (!pl) {
+    why = pl.error().message();
+    return std::nullopt;
+  }
   RunOptions ro;
   ro.timeoutSeconds = 20;
   auto a = runMlirModule(srcText, src.getSymName().str(), resTypes, srcIns,
-                         pl.pipeline, pl.llvmOptLevel, ro);
+                         pl->pipeline, pl->llvmOptLevel, ro);
   if (!a) {
     why = "source did not run: " + a.error().message().substr(0, 300);
     return std::nullopt;
   }
   auto b = runMlirModule(tgtText, tgt.getSymName().str(), resTypes, tgtIns,
-                         pl.pipeline, pl.llvmOptLevel, ro);
+                         pl->pipeline, pl->llvmOptLevel, ro);
   if (!b) {
     why = "target did not run: " + b.error().message().substr(0, 300);
     return std::nullopt;

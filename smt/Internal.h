@@ -1,9 +1,12 @@
-// Internal interface of cc_smt between the encoder (Encode.cpp: MLIR + Z3)
-// and the drivers (Driver.cpp: parsing, pass instrumentation). Includes MLIR
+// Internal interface of cc_smt between the encoder (Encode.cpp: MLIR + Z3),
+// the drivers (Driver.cpp: parsing, pass instrumentation) and the lowering
+// that replays counterexamples (ReplayLowering.cpp). Includes MLIR
 // headers: only cc_smt's own translation units may include it.
 #pragma once
 
 #include "smt/Validate.h"
+
+#include "backends/mlir/MlirBackend.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -16,5 +19,11 @@ FunctionCheck checkFunctionPair(mlir::func::FuncOp src, mlir::func::FuncOp tgt,
 
 // "" when the signatures agree, else what differs.
 std::string signatureMismatch(mlir::func::FuncOp src, mlir::func::FuncOp tgt);
+
+// The pipeline that lowers a function to replay a counterexample: tosa-O0
+// with its TOSA-to-linalg passes replaced by cc-tosa-to-linalg-nofold, which
+// never folds TOSA ops (a wrong folder would run on both sides and hide its
+// own bug). Registers that pass, so call it before parsing the pipeline.
+Expected<NamedPipeline> replayPipeline();
 
 } // namespace cc::smt

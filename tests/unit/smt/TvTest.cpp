@@ -155,6 +155,26 @@ TEST(Tv, UpstreamTosaMulZeroFoldIsIncorrect) {
   EXPECT_TRUE(rewriteCaught);
 }
 
+// An upstream MLIR bug that needs a replay lowering without TOSA folders:
+// canonicalize folds negate(negate(x)) to x for i8, wrong for x = -128
+// (negate clips in i32: 127, then -127). tosa-O0's lowering applies the same
+// fold to the source, so replaying through it calls the counterexample
+// spurious. This test fails once upstream fixes the fold.
+TEST(Tv, UpstreamTosaNegateFoldIsConfirmedByExecution) {
+  TvOptions o;
+  auto steps = verifyPipeline(readText(kTvInputs + "tosa-negate-fold.mlir"),
+                              "func.func(canonicalize)", o, /*perRewrite=*/true);
+  ASSERT_TRUE(steps) << steps.error().message();
+  bool confirmed = false;
+  for (const StepCheck &s : *steps) {
+    std::cout << s.pass << " " << s.pattern << ": " << verdictName(s.verdict)
+              << " " << s.reason << "\n";
+    confirmed |= s.verdict == TvVerdict::Incorrect &&
+                 s.reason == "counterexample confirmed by execution";
+  }
+  EXPECT_TRUE(confirmed);
+}
+
 // Upstream passes on the seed corpus: `correct` or `unknown` with a reason
 // (fold_hazards_f32 shows the mul-by-zero fold bug above).
 TEST(Tv, UpstreamPassesOnSeeds) {
