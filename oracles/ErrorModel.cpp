@@ -54,10 +54,16 @@ std::vector<ValueErrorModel> analyzeErrors(const Graph &g) {
     std::vector<TensorType> types;
     std::vector<double> in;
     bool fromFloat = false;
+    // Accumulations count roundings in ulps of their own dtype: an operand
+    // of another float dtype (f16 widened to f32 by a cast, in mixed
+    // precision) passes on its error in the result's ulps.
+    DType result = n.results.empty() ? DType::f32 : g.typeOf(n.results[0]).dtype;
     for (ValueId v : n.operands) {
       types.push_back(g.typeOf(v));
-      in.push_back(m.at(v).accumulation);
-      fromFloat |= isFloat(types.back().dtype) || m.at(v).floatDerived;
+      DType t = types.back().dtype;
+      double scale = isFloat(t) && isFloat(result) ? epsilon(t) / epsilon(result) : 1;
+      in.push_back(m.at(v).accumulation * scale);
+      fromFloat |= isFloat(t) || m.at(v).floatDerived;
     }
     double len = compose(roundingOf(n, types), in);
     for (ValueId r : n.results) {

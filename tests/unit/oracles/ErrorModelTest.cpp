@@ -158,3 +158,20 @@ TEST(ErrorModel, InvalidNodesCountAsOneRounding) {
   EXPECT_EQ(m[noAxis].accumulation, 1);
   EXPECT_EQ(m[badAxis].accumulation, 1);
 }
+
+// Mixed precision (found by the bug hunt): an f16 sigmoid widened to f32
+// keeps its f16 error, counted in f32 ulps; narrowing shrinks it.
+TEST(ErrorModel, CastsConvertTheErrorToTheResultUlps) {
+  Graph g;
+  ValueId x = g.addInput("x", {DType::f16, {3}});
+  ValueId s = add(g, "sigmoid", {x});
+  Attrs toF32, toF16;
+  toF32.set("to", DType::f32);
+  toF16.set("to", DType::f16);
+  ValueId wide = add(g, "cast", {s}, toF32);
+  ValueId back = add(g, "cast", {wide}, toF16);
+  std::vector<ValueErrorModel> m = analyzeErrors(g);
+  double ratio = epsilon(DType::f16) / epsilon(DType::f32); // 8192
+  EXPECT_DOUBLE_EQ(m[wide].accumulation, m[s].accumulation * ratio + 1);
+  EXPECT_DOUBLE_EQ(m[back].accumulation, m[wide].accumulation / ratio + 1);
+}
