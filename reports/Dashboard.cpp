@@ -23,6 +23,17 @@ std::string num(double v, const char *f = "%.4g") {
   return buf;
 }
 
+// An axis tick: three digits with a k or M suffix, short enough for the
+// margin ("4.68k", not "4.68e+03").
+std::string tick(double v) {
+  double a = std::fabs(v);
+  if (a >= 1e6)
+    return num(v / 1e6, "%.3g") + "M";
+  if (a >= 1e3)
+    return num(v / 1e3, "%.3g") + "k";
+  return num(v, "%.3g");
+}
+
 std::string utc(double unixSeconds) {
   if (unixSeconds <= 0)
     return "-";
@@ -69,11 +80,11 @@ std::string lineChart(const std::vector<Series> &series, const std::string &xLab
     double y = yMax * i / 4;
     os << "<line x1=\"" << kL << "\" x2=\"" << kW - kR << "\" y1=\"" << py(y)
        << "\" y2=\"" << py(y) << "\" class=\"grid\"/><text x=\"" << kL - 4
-       << "\" y=\"" << py(y) + 4 << "\" text-anchor=\"end\">" << num(y, "%.3g")
+       << "\" y=\"" << py(y) + 4 << "\" text-anchor=\"end\">" << tick(y)
        << "</text>";
     double x = xMax * i / 4;
     os << "<text x=\"" << px(x) << "\" y=\"" << kH - kB + 14
-       << "\" text-anchor=\"middle\">" << num(x, "%.3g") << "</text>";
+       << "\" text-anchor=\"middle\">" << tick(x) << "</text>";
   }
   os << "<text x=\"" << (kL + kW - kR) / 2 << "\" y=\"" << kH - 4
      << "\" text-anchor=\"middle\">" << esc(xLabel) << "</text>";
