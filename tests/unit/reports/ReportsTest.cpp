@@ -5,6 +5,7 @@
 #include "core/Json.h"
 #include "core/Npy.h"
 #include "reducers/Reduce.h"
+#include "oracles/Tv.h"
 #include "reports/Bundle.h"
 #include "reports/Dashboard.h"
 #include "tests/mutants/Mutants.h"
@@ -225,6 +226,36 @@ TEST(Bundle, TorchScriptFindingReproducesWithLibTorchOnly) {
   EXPECT_NE(readme->find("Needs only LibTorch"), std::string::npos);
   fs::remove_all(dir);
 }
+
+#ifdef CC_HAVE_SMT
+// A tv-incorrect finding of the sub-swap mutant pass: its README shows the
+// confirmed counterexample that translation validation found.
+TEST(Bundle, TvFindingShowsTheCounterexample) {
+  FindingRecord sub = subFinding();
+  TvCaseOptions o;
+  o.budgetSeconds = 60;
+  std::vector<FindingRecord> tv = tvFindings(sub.testCase, o);
+  ASSERT_FALSE(tv.empty());
+  const FindingRecord &f = tv.front();
+  ASSERT_EQ(f.finding.signature.kind, Kind::TvIncorrect);
+  EXPECT_EQ(f.finding.signature.stage, "cc-mutant-sub-swap");
+  std::string dir = tempDir("tv");
+  BundleOptions bo;
+  bo.bisect = false;
+  auto r = writeBundle(f, dir, bo);
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  auto readme = readFile(dir + "/README.md");
+  ASSERT_TRUE(bool(readme));
+  size_t at = readme->find("## SMT counterexample");
+  ASSERT_NE(at, std::string::npos) << *readme;
+  // The counterexample's arguments and both sides' results.
+  std::string section = readme->substr(at, readme->find("\n## ", at + 1) - at);
+  EXPECT_NE(section.find("%arg0 = ["), std::string::npos) << section;
+  EXPECT_NE(section.find("source result 0"), std::string::npos) << section;
+  EXPECT_NE(section.find("target result 0"), std::string::npos) << section;
+  fs::remove_all(dir);
+}
+#endif
 
 DashboardData sampleData() {
   DashboardData d;
