@@ -249,7 +249,7 @@ Error Store::record(const CaseOutcome &o, uint32_t shard) {
   CC_TRY(exec(o.findings.empty() ? "PRAGMA synchronous=NORMAL; BEGIN IMMEDIATE;"
                                  : "PRAGMA synchronous=FULL; BEGIN IMMEDIATE;"));
   auto body = [&]() -> Error {
-    double now = unixNow();
+    double now = o.recordedAt > 0 ? o.recordedAt : unixNow();
     Stmt c(db, "INSERT INTO cases(idx, shard, status, graph, ops, seconds, "
                "recorded_at, skip_reason) VALUES (?,?,?,?,?,?,?,?)");
     c.bind(1, int64_t(o.index)).bind(2, int64_t(shard));
@@ -349,12 +349,14 @@ Expected<std::vector<SignatureSummary>> Store::signatures() {
 
 Expected<std::vector<Store::PassCoverage>> Store::passCoverage() {
   std::vector<PassCoverage> out;
-  Stmt st(db, "SELECT kind, name, count, first_case FROM pass_coverage "
-              "ORDER BY kind, name");
+  Stmt st(db, "SELECT p.kind, p.name, p.count, p.first_case, "
+              "COALESCE(c.recorded_at, 0) FROM pass_coverage p "
+              "LEFT JOIN cases c ON c.idx = p.first_case "
+              "ORDER BY p.kind, p.name");
   int rc;
   while ((rc = st.step()) == SQLITE_ROW)
     out.push_back({st.text(0), st.text(1), st.integer(2),
-                   uint64_t(st.integer(3))});
+                   uint64_t(st.integer(3)), st.real(4)});
   if (rc != SQLITE_DONE)
     return sqlError(db, "reading pass coverage");
   return out;

@@ -35,6 +35,10 @@ struct CaseOutcome {
   // "tv:<verdict>" (fuzz --tv: checks of pass `name` with that verdict).
   std::map<std::pair<std::string, std::string>, int64_t> passCoverage;
   double seconds = 0; // wall time of the case in its worker
+  // When the case happened (unix seconds); 0: when it is recorded. The
+  // libFuzzer engine replays its corpus afterwards and dates each input by
+  // when it joined the corpus.
+  double recordedAt = 0;
 };
 
 nlohmann::json outcomeToJson(const CaseOutcome &o);
@@ -74,6 +78,7 @@ public:
     std::string kind, name; // "pass" | "pattern"
     int64_t count = 0;
     uint64_t firstCase = 0; // the lowest case index that showed it
+    double firstSeen = 0;   // when that case was recorded (unix seconds)
   };
   Expected<std::vector<PassCoverage>> passCoverage();
   // Read-only views for reports (crosscheck report).

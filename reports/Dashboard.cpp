@@ -169,6 +169,33 @@ std::string findingsOverTime(const DashboardData &d, double start) {
                    "distinct signatures", Style::Steps);
 }
 
+// Distinct passes that changed the IR and rewrite patterns that fired, by
+// when each was first seen: whether the campaign still reaches new
+// compiler code.
+std::string passCoverageOverTime(const DashboardData &d, double start) {
+  Series passes{"passes", "#8e44ad", {{0, 0}}};
+  Series patterns{"patterns", "#e67e22", {{0, 0}}};
+  std::vector<std::pair<double, bool>> times; // (x, is a pattern)
+  for (const DashboardData::PassCoverage &p : d.passCoverage)
+    if (p.firstSeen > 0 && (p.kind == "pass" || p.kind == "pattern"))
+      times.push_back({std::max(p.firstSeen - start, 0.0), p.kind == "pattern"});
+  if (times.empty())
+    return noData(d.passCoverage.empty()
+                      ? "No pass or pattern coverage recorded."
+                      : "The pass and pattern coverage carries no dates.");
+  std::sort(times.begin(), times.end());
+  int np = 0, nr = 0;
+  for (auto [t, isPattern] : times)
+    (isPattern ? patterns : passes).points.push_back({t, double(isPattern ? ++nr : ++np)});
+  double end = times.back().first;
+  if (!d.caseTimes.empty())
+    end = std::max(end, d.caseTimes.back() - start);
+  passes.points.push_back({end, double(np)});
+  patterns.points.push_back({end, double(nr)});
+  return lineChart({patterns, passes}, "seconds since the first case",
+                   "distinct passes / patterns", Style::Steps);
+}
+
 std::string heatMap(const DashboardData &d) {
   if (d.coverage.empty())
     return noData("No op coverage recorded.");
@@ -342,7 +369,10 @@ code { font-size: 12px; word-break: break-all; }
      << casesPerSecond(d, start)
      << "</div><div class=\"plot\"><b>Findings over time (new versus "
         "known)</b><br>"
-     << findingsOverTime(d, start) << "</div></div>\n"
+     << findingsOverTime(d, start)
+     << "</div><div class=\"plot\"><b>Pass and pattern coverage over "
+        "time</b><br>"
+     << passCoverageOverTime(d, start) << "</div></div>\n"
      << "<h2>Findings</h2>" << findingsTable(d) << "\n"
      << "<h2>Op &times; dtype coverage</h2>" << heatMap(d) << "\n"
      << "<h2>Pass and pattern coverage</h2>" << passTable(d) << "\n"

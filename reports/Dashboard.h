@@ -40,6 +40,7 @@ struct DashboardData {
     std::string kind, name; // "pass" | "pattern"
     int64_t count = 0;
     uint64_t firstCase = 0;
+    double firstSeen = 0; // unix seconds; 0: not known
   };
   std::vector<PassCoverage> passCoverage;
 };

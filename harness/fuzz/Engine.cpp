@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <regex>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -95,6 +96,14 @@ std::vector<fs::path> filesIn(const fs::path &dir, const std::string &ext) {
       files.push_back(e.path());
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// Unix seconds of the file's last change (when libFuzzer wrote it).
+double modifiedAt(const fs::path &p) {
+  struct stat st {};
+  if (::stat(p.c_str(), &st) != 0)
+    return 0;
+  return double(st.st_mtim.tv_sec) + 1e-9 * double(st.st_mtim.tv_nsec);
 }
 
 Error makeDir(const fs::path &p) {
@@ -265,8 +274,14 @@ Expected<LibFuzzerSummary> runLibFuzzer(const LibFuzzerOptions &lf,
     fs::rename(file, imported / file.filename(), ec);
   }
 
-  // The corpus' pass and pattern coverage, one case per corpus input.
-  std::vector<fs::path> inputs = filesIn(corpus, "");
+  // The corpus' pass and pattern coverage, one case per corpus input, in
+  // the order the inputs joined the corpus and dated by it, so that the
+  // dashboard shows coverage growing over the run.
+  std::vector<std::pair<double, fs::path>> inputs;
+  for (const fs::path &file : filesIn(corpus, ""))
+    inputs.push_back({modifiedAt(file), file});
+  std::stable_sort(inputs.begin(), inputs.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
   s.corpusSize = inputs.size();
   if (lf.replayCoverage && !inputs.empty()) {
     TargetConfig tc;
@@ -274,7 +289,7 @@ Expected<LibFuzzerSummary> runLibFuzzer(const LibFuzzerOptions &lf,
     tc.timeoutSeconds = options.caseTimeoutSeconds;
     tc.memoryLimitBytes = options.memoryLimitBytes;
     CC_ASSIGN(target, Target::make(tc));
-    for (const fs::path &file : inputs) {
+    for (const auto &[joined, file] : inputs) {
       CC_ASSIGN(bytes, readFile(file.string()));
       Execution e = target->run(reinterpret_cast<const uint8_t *>(bytes.data()),
                                 bytes.size());
@@ -285,6 +300,7 @@ Expected<LibFuzzerSummary> runLibFuzzer(const LibFuzzerOptions &lf,
       o.skipReason = e.skipReason;
       o.coverage = e.opCoverage;
       o.passCoverage = e.passCoverage;
+      o.recordedAt = joined;
       // Findings of the corpus itself were filed by the fuzzer already.
       CC_TRY(store.record(o, 0));
     }

@@ -120,7 +120,7 @@ Expected<DashboardData> readCampaign(Store &store, const std::string &dir) {
     d.coverage.push_back({c.op, c.dtype, c.count});
   CC_ASSIGN(passes, store.passCoverage());
   for (const Store::PassCoverage &p : passes)
-    d.passCoverage.push_back({p.kind, p.name, p.count, p.firstCase});
+    d.passCoverage.push_back({p.kind, p.name, p.count, p.firstCase, p.firstSeen});
   return d;
 }
 

@@ -10,6 +10,8 @@
 #include "reports/Dashboard.h"
 #include "tests/mutants/Mutants.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -301,6 +303,28 @@ TEST(Dashboard, PassCoverageTableWhenThereIsData) {
   std::string html = dashboardHtml(d);
   EXPECT_EQ(html.find("No pass or pattern coverage"), std::string::npos);
   EXPECT_NE(html.find("<code>FoldAddZero</code>"), std::string::npos);
+}
+
+TEST(Dashboard, PassAndPatternCoverageOverTime) {
+  DashboardData d = sampleData(); // cases from t = 100 to 103
+  d.passCoverage = {{"pass", "canonicalize", 7, 0, 100},
+                    {"pattern", "FoldAddZero", 2, 1, 101},
+                    {"pattern", "FoldMulOne", 1, 2, 103},
+                    {"path", "1234", 1, 2, 103}};
+  std::string html = dashboardHtml(d);
+  size_t at = html.find("<b>Pass and pattern coverage over time</b>");
+  ASSERT_NE(at, std::string::npos);
+  std::string plot = html.substr(at, html.find("</svg>", at) - at);
+  // Two step lines (patterns reach 2, passes 1; paths are not drawn), and
+  // the y axis tops out at 2 * 1.05.
+  EXPECT_NE(plot.find(">patterns</text>"), std::string::npos) << plot;
+  EXPECT_NE(plot.find(">passes</text>"), std::string::npos) << plot;
+  EXPECT_EQ(std::count(plot.begin(), plot.end(), 'M'), 2) << plot;
+  EXPECT_NE(plot.find(">2.1</text>"), std::string::npos) << plot;
+  // Without dates it says so rather than drawing nothing.
+  for (auto &p : d.passCoverage)
+    p.firstSeen = 0;
+  EXPECT_NE(dashboardHtml(d).find("carries no dates"), std::string::npos);
 }
 
 TEST(Dashboard, SummaryCountsNewAndKnown) {

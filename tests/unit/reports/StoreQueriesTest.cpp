@@ -68,4 +68,38 @@ TEST(StoreQueries, TimelineCoverageAndFindingTimes) {
   fs::remove_all(dir);
 }
 
+// Coverage is dated by the case that first showed it; a case may carry its
+// own date (the libFuzzer engine dates corpus inputs by when they joined).
+TEST(StoreQueries, PassCoverageIsDatedByItsFirstCase) {
+  std::string dir = (fs::temp_directory_path() /
+                     ("cc-report-passcov-" + std::to_string(getpid())))
+                        .string();
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto store = Store::create(dir, {{"seed", 1}});
+  ASSERT_TRUE(bool(store)) << store.error().message();
+  CaseOutcome a = outcome(4, false, ""), b = outcome(7, false, "");
+  a.recordedAt = 1.8e9;
+  a.passCoverage[{"pass", "canonicalize"}] = 1;
+  b.recordedAt = 1.8e9 + 30;
+  b.passCoverage[{"pass", "canonicalize"}] = 1;
+  b.passCoverage[{"pattern", "FoldAddZero"}] = 2;
+  // Recorded out of order: the lowest case index still dates a pass.
+  ASSERT_FALSE((*store)->record(b, 0));
+  ASSERT_FALSE((*store)->record(a, 0));
+  auto rows = (*store)->passCoverage();
+  ASSERT_TRUE(bool(rows)) << rows.error().message();
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0].name, "canonicalize");
+  EXPECT_EQ((*rows)[0].count, 2);
+  EXPECT_EQ((*rows)[0].firstCase, 4u);
+  EXPECT_EQ((*rows)[0].firstSeen, 1.8e9);
+  EXPECT_EQ((*rows)[1].name, "FoldAddZero");
+  EXPECT_EQ((*rows)[1].firstSeen, 1.8e9 + 30);
+  auto times = (*store)->caseTimeline();
+  ASSERT_TRUE(bool(times));
+  EXPECT_EQ((*times)[0].at, 1.8e9);
+  fs::remove_all(dir);
+}
+
 } // namespace
