@@ -29,12 +29,17 @@ CaseOutcome outcome(uint64_t index, bool skipped, const std::string &detail) {
   return o;
 }
 
-TEST(StoreQueries, TimelineCoverageAndFindingTimes) {
+std::string freshDir(const std::string &name) {
   std::string dir = (fs::temp_directory_path() /
-                     ("cc-report-store-" + std::to_string(getpid())))
+                     ("cc-report-" + name + "-" + std::to_string(getpid())))
                         .string();
   fs::remove_all(dir);
   fs::create_directories(dir);
+  return dir;
+}
+
+TEST(StoreQueries, TimelineCoverageAndFindingTimes) {
+  std::string dir = freshDir("store");
   auto store = Store::create(dir, {{"seed", 1}});
   ASSERT_TRUE(bool(store)) << store.error().message();
   ASSERT_FALSE((*store)->record(outcome(0, false, "add:f32:value"), 0));
@@ -71,11 +76,7 @@ TEST(StoreQueries, TimelineCoverageAndFindingTimes) {
 // Coverage is dated by the case that first showed it; a case may carry its
 // own date (the libFuzzer engine dates corpus inputs by when they joined).
 TEST(StoreQueries, PassCoverageIsDatedByItsFirstCase) {
-  std::string dir = (fs::temp_directory_path() /
-                     ("cc-report-passcov-" + std::to_string(getpid())))
-                        .string();
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  std::string dir = freshDir("passcov");
   auto store = Store::create(dir, {{"seed", 1}});
   ASSERT_TRUE(bool(store)) << store.error().message();
   CaseOutcome a = outcome(4, false, ""), b = outcome(7, false, "");
