@@ -9,7 +9,6 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Rewrite/PatternApplicator.h"
-#include "llvm/ADT/Hashing.h"
 
 #include <cstdio>
 #include <string>
@@ -63,17 +62,24 @@ private:
 
 // A cheap hash of the IR under `root`: which ops, their attributes,
 // operands and result types. Pointers suffice (attributes and types are
-// uniqued); a SHA-1 fingerprint per pattern attempt would cost too much.
-size_t irHash(mlir::Operation *root) {
-  size_t h = 0;
+// uniqued). It runs twice per pattern attempt, so it is a plain
+// multiply-xor over the pointers: a SHA-1 fingerprint, or even
+// llvm::hash_combine, costs a large share of the lowering.
+uint64_t irHash(mlir::Operation *root) {
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  auto mix = [&h](const void *p) {
+    h = (h ^ reinterpret_cast<uintptr_t>(p)) * 0x100000001b3ull;
+    h ^= h >> 29;
+  };
   root->walk([&](mlir::Operation *op) {
-    h = llvm::hash_combine(h, op, op->getName().getAsOpaquePointer(),
-                           op->getRawDictionaryAttrs().getAsOpaquePointer(),
-                           op->getNumOperands(), op->getNumRegions());
+    mix(op);
+    mix(op->getName().getAsOpaquePointer());
+    mix(op->getRawDictionaryAttrs().getAsOpaquePointer());
     for (mlir::Value v : op->getOperands())
-      h = llvm::hash_combine(h, v.getAsOpaquePointer());
+      mix(v.getAsOpaquePointer());
     for (mlir::Type t : op->getResultTypes())
-      h = llvm::hash_combine(h, t.getAsOpaquePointer());
+      mix(t.getAsOpaquePointer());
+    mix(reinterpret_cast<const void *>(uintptr_t(op->getNumRegions())));
   });
   return h;
 }
@@ -121,7 +127,7 @@ CoverageRecorder::CoverageRecorder(mlir::MLIRContext &ctx,
           return;
         }
         mlir::Operation *scope = scopeOf(op);
-        size_t before = irHash(scope);
+        uint64_t before = irHash(scope);
         run();
         if (irHash(scope) != before)
           (*s->out)[{"pattern", patternName(action)}]++;

@@ -70,7 +70,7 @@ struct ProcessResult {
 struct ChildOptions {
   std::string stdinText;
   bool ownProcessGroup = true; // a shell's whole command line dies with it
-  uint64_t memoryLimitBytes = 0; // RLIMIT_AS of the child; 0: none
+  uint64_t memoryLimitBytes = 0; // RLIMIT_AS of the child (not under ASan); 0: none
 };
 Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
                                  const ChildOptions &options,

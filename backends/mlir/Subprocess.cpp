@@ -31,6 +31,25 @@ bool reportsOutOfMemory(const std::string &err) {
   return false;
 }
 
+// A sanitizer build (the libFuzzer target with CC_SANITIZE=address) reserves
+// terabytes of shadow address space at start-up: under any RLIMIT_AS every
+// later mapping would fail, so the child would die of the limit itself.
+// There the limit is not set, and the timeout alone bounds a run.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) ||     \
+    __has_feature(thread_sanitizer)
+#define CC_SHADOW_MEMORY 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CC_SHADOW_MEMORY 1
+#endif
+#ifdef CC_SHADOW_MEMORY
+constexpr bool kAddressSpaceLimit = false;
+#else
+constexpr bool kAddressSpaceLimit = true;
+#endif
+
 struct Pipe {
   int fd[2] = {-1, -1};
   ~Pipe() { closeBoth(); }
@@ -85,7 +104,7 @@ Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
       setpgid(0, 0);
     dup2(in.fd[0], 0);
     dup2(err.fd[1], 2);
-    if (options.memoryLimitBytes) {
+    if (options.memoryLimitBytes && kAddressSpaceLimit) {
       rlimit limit{options.memoryLimitBytes, options.memoryLimitBytes};
       setrlimit(RLIMIT_AS, &limit);
     }

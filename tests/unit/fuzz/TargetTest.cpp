@@ -104,8 +104,22 @@ TEST(TargetTest, ExtraCountersChangeWhenANewPatternFires) {
 
 // Inputs mutated from a few starts run through the straight lowering: the
 // reference and the compiler agree on every one of them.
+// tosa-O0 without buffer-results-to-out-params' hoist-static-allocs: with
+// it, MLIR 22 crashes on a function that returns one value twice
+// (reports/found/buffer-results-to-out-params-duplicate-result), which the
+// mutator's fresh generator graphs reach.
+std::string correctPipeline() {
+  std::string p = namedPipelines()[0].pipeline;
+  const std::string hoist = "hoist-static-allocs ";
+  size_t at = p.find(hoist);
+  EXPECT_NE(at, std::string::npos) << p;
+  if (at != std::string::npos)
+    p.erase(at, hoist.size());
+  return "mlir:pipeline=" + p;
+}
+
 TEST(TargetTest, NoFindingOnACorrectPipeline) {
-  auto t = makeTarget({"mlir:tosa-O0"});
+  auto t = makeTarget({correctPipeline()});
   int judged = 0;
   for (int start = 0; start < 4; ++start) {
     std::string bytes = "correct " + std::to_string(start);

@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
-# End to end test of the libFuzzer integration (ctest "libfuzzer"):
+# End to end test of the libFuzzer integration (ctest label "libfuzzer"):
 #  1. .clusterfuzzlite/build.sh with the OSS-Fuzz environment variables
 #     builds cc_fuzz_pipeline with clang-22 into $OUT;
 #  2. the target runs 1,000 executions against a correct pipeline without a
 #     finding;
 #  3. `crosscheck fuzz --engine libfuzzer` finds a mutant pass and files it
 #     in the campaign store (exit status 1, a NEW miscompile).
-# usage: libfuzzer-test.sh CROSSCHECK WORKDIR
+# With --sanitize, step 1 builds our code with ASan and UBSan as OSS-Fuzz's
+# SANITIZER=address,undefined builds do, and step 2 runs 300 executions with
+# findings written but not aborting: it checks that no sanitizer report
+# comes from our code (the generator, mutator, reference and oracles run
+# instrumented; Debian's MLIR does not).
+# usage: libfuzzer-test.sh CROSSCHECK WORKDIR [--sanitize]
 set -euo pipefail
 src="$(cd "$(dirname "$0")/../../.." && pwd)"
 crosscheck="$1"
 work="$2"
+sanitize="${3:-}"
 mkdir -p "$work/out"
 
-export CC=clang-22 CXX=clang++-22 CFLAGS="" \
-  CXXFLAGS="-fsanitize=fuzzer-no-link" LIB_FUZZING_ENGINE="-fsanitize=fuzzer" \
+cxxflags="-fsanitize=fuzzer-no-link"
+[ "$sanitize" = --sanitize ] &&
+  cxxflags="$cxxflags -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+export CC=clang-22 CXX=clang++-22 CFLAGS="" CXXFLAGS="$cxxflags" \
+  LIB_FUZZING_ENGINE="-fsanitize=fuzzer" \
   OUT="$work/out" SRC="$work" WORK="$work"
 (cd "$src" && bash .clusterfuzzlite/build.sh)
 fuzzer="$OUT/cc_fuzz_pipeline"
@@ -27,6 +36,28 @@ test -f "$OUT/lib/libmlir_c_runner_utils.so"
 # target finds that within seconds, so the named pipelines are not a
 # correct pipeline to run 1,000 inputs on.
 o0='builtin.module(func.func(tosa-optional-decompositions,tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith{include-apply-rescale},tosa-to-tensor),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},buffer-results-to-out-params{modify-public-functions},buffer-deallocation-pipeline,func.func(convert-linalg-to-loops),math-expand-ops{ops=rsqrt},convert-math-to-funcs{convert-ctlz},math-extend-to-supported-types,convert-math-to-libm,convert-math-to-llvm,convert-scf-to-cf,expand-strided-metadata,lower-affine,arith-expand{include-bf16},convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts)'
+
+if [ "$sanitize" = --sanitize ]; then
+  echo "--- 300 executions under ASan and UBSan"
+  rm -rf "$work/corpus" "$work/findings" && mkdir -p "$work/corpus"
+  status=0
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  CC_FUZZ_CUTS="mlir:pipeline=$o0" CC_FUZZ_FINDINGS_DIR="$work/findings" \
+    CC_FUZZ_ABORT=0 "$fuzzer" -runs=300 -seed=1 -max_len=65536 \
+    -artifact_prefix="$work/" "$work/corpus" > "$work/runs.log" 2>&1 ||
+    status=$?
+  grep -E "^Done 300 runs" "$work/runs.log" ||
+    { tail -n 60 "$work/runs.log"; echo "FAIL: the target stopped ($status)"; exit 1; }
+  # Also what an isolated child reported (it becomes a finding's stderr).
+  if grep -lE "(Address|Undefined)Sanitizer|runtime error:|Failed to mmap" \
+      "$work/runs.log" "$work"/findings/*.json 2>/dev/null; then
+    echo "FAIL: a sanitizer report"
+    exit 1
+  fi
+  echo "PASS"
+  exit 0
+fi
 
 echo "--- 1,000 executions on a correct pipeline"
 rm -rf "$work/corpus" "$work/findings" "$work/artifacts"
