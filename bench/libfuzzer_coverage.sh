@@ -11,6 +11,7 @@
 # a finding does not end it (fork mode re-runs the corpus in every job,
 # which costs much at a few executions per second). The three run at the
 # same time (three processes).
+# LIBFUZZER_FLAGS adds libFuzzer flags to both libFuzzer runs.
 # usage: bench/libfuzzer_coverage.sh CROSSCHECK FUZZER SECONDS [CUT] [WORKDIR]
 set -euo pipefail
 crosscheck="$1" fuzzer="$2" seconds="$3"
@@ -33,7 +34,8 @@ run_libfuzzer() { # NAME COUNTERS
     CC_FUZZ_FINDINGS_DIR="$dir/findings" \
     CC_FUZZ_COVERAGE_LOG="$dir/coverage.tsv" \
     "$fuzzer" -max_total_time="$seconds" -max_len=65536 -seed=1 \
-    -artifact_prefix="$dir/" "$dir/corpus" > "$dir/log.txt" 2>&1 || true
+    -artifact_prefix="$dir/" ${LIBFUZZER_FLAGS:-} "$dir/corpus" \
+    > "$dir/log.txt" 2>&1 || true
 }
 
 # Side by side, so that the three share the machine alike.
@@ -46,7 +48,7 @@ rm -rf "$work/generator"
 wait
 
 python3 - "$work" "$seconds" "$cut" <<'PY'
-import json, re, sqlite3, sys
+import json, os, re, sqlite3, sys
 work, seconds, cut = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 out = {"bench": "libfuzzer_coverage", "seconds": seconds, "cut": cut}
 
@@ -68,11 +70,11 @@ def libfuzzer(name):
     half = {k: sum(1 for (kk, _), t in seen.items()
                    if kk == k and first is not None and t - first <= seconds / 2)
             for k in ("pattern",)}
-    import os
     crashes = len(os.listdir(f"{work}/{name}/findings"))
     return {"patterns": kinds["pattern"], "passes": kinds["pass"],
             "paths": kinds["path"], "patterns_at_half_time": half["pattern"],
             "executions": execs, "execs_per_second": execs / seconds,
+            "corpus": len(os.listdir(f"{work}/{name}/corpus")),
             "finding_signatures": crashes}, {w for (k, w) in seen if k == "pattern"}
 
 g, gp = libfuzzer("guided")

@@ -16,6 +16,10 @@ public:
   Builder(const GenOptions &options, uint64_t seed);
   // Error when the options name unknown ops or leave none to place.
   Error init();
+  // Starts from `base` instead of an empty graph: run() then adds the op
+  // count the options draw to it (base's values are fair operands; its
+  // constants count as untamed, its inputs as tame).
+  void adopt(const Graph &base);
   Expected<Graph> run();
 
   // --- used by the families ---

@@ -3,7 +3,9 @@
 #include "generators/Ranges.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 
 namespace cc {
 
@@ -342,6 +344,26 @@ std::optional<ValueId> Builder::placeOn(const OpDef &op, std::vector<ValueId> op
   return commit(op, std::move(operands), std::move(at), std::move(*results));
 }
 
+void Builder::adopt(const Graph &base) {
+  g = base;
+  meta.assign(g.values.size(), {});
+  for (ValueId v : g.inputs)
+    meta[size_t(v)].input = true;
+  for (const Node &n : g.nodes)
+    for (ValueId v : n.operands)
+      ++meta[size_t(v)].uses;
+  std::vector<Interval> in;
+  for (ValueId v : g.inputs)
+    in.push_back(tameRange(g.typeOf(v).dtype));
+  ranges = propagateRanges(g, in);
+  // New inputs are named in<k> past every such name of base.
+  for (const ValueInfo &v : g.values)
+    if (v.name.size() > 2 && v.name.compare(0, 2, "in") == 0 &&
+        std::all_of(v.name.begin() + 2, v.name.end(),
+                    [](unsigned char c) { return std::isdigit(c) != 0; }))
+      inputCount = std::max(inputCount, std::atoi(v.name.c_str() + 2) + 1);
+}
+
 void Builder::block() {
   Family f = o.family;
   if (f == Family::Mixed)
@@ -371,9 +393,11 @@ Expected<Graph> Builder::run() {
                        "too restrictive)");
   }
   // Every value nothing consumes is an output: graphs may have several.
+  // (An adopted graph's outputs stay, once.)
   for (const Node &n : g.nodes)
     for (ValueId v : n.results)
-      if (meta[size_t(v)].uses == 0)
+      if (meta[size_t(v)].uses == 0 &&
+          std::find(g.outputs.begin(), g.outputs.end(), v) == g.outputs.end())
         g.addOutput(v);
   return std::move(g);
 }
@@ -385,6 +409,16 @@ Expected<Graph> generateGraph(const GenOptions &options, uint64_t seed) {
   CC_TRY(b.init());
   CC_ASSIGN(g, b.run());
   g.name = "gen_" + std::to_string(seed);
+  return std::move(g);
+}
+
+Expected<Graph> extendGraph(const Graph &base, const GenOptions &options,
+                            uint64_t seed) {
+  gen::Builder b(options, seed);
+  CC_TRY(b.init());
+  b.adopt(base);
+  CC_ASSIGN(g, b.run());
+  g.name = base.name;
   return std::move(g);
 }
 

@@ -56,6 +56,13 @@ struct GenOptions {
 // no graph (e.g. every op excluded, or no op fits the dtypes and ranks).
 Expected<Graph> generateGraph(const GenOptions &options, uint64_t seed);
 
+// `base` grown by [minOps, maxOps] more op nodes, placed as generateGraph
+// places them (family blocks and random steps, over base's values as well
+// as the new ones): the fuzz mutator's largest edit. base's nodes, inputs
+// and outputs stay; every new value that nothing consumes is an output.
+Expected<Graph> extendGraph(const Graph &base, const GenOptions &options,
+                            uint64_t seed);
+
 // How often each op occurs per dtype (that of operand 0; a constant's own),
 // accumulated over graphs: the generator's reach.
 using OpStats = std::map<std::string, std::map<DType, int64_t>>;

@@ -42,8 +42,9 @@ FuzzCase decodeCase(const uint8_t *data, size_t size);
 // values leave a domain is undefined on the reference and skipped.)
 bool acceptableGraph(const Graph &g, std::string *why = nullptr);
 
-// One random structure-aware mutation, deterministic in seed; the result is
-// always acceptable (when no mutation fits, only the input seed changes).
+// One random structure-aware mutation (a few edits at once), deterministic
+// in seed; the result is always acceptable (when no edit fits, only the
+// input seed changes).
 FuzzCase mutateCase(const FuzzCase &c, uint64_t seed);
 // Splices b's ops into a, feeding some of b's inputs from a's values of the
 // same type; acceptable like mutateCase (a itself when nothing fits).

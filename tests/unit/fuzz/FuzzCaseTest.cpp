@@ -62,7 +62,7 @@ TEST(FuzzCaseTest, EncodingRoundTrips) {
 // Chains of mutations from many starting graphs: each step is acceptable,
 // survives encoding, and the steps change ops, dtypes and shapes.
 TEST(FuzzCaseTest, MutationsAlwaysYieldValidGraphs) {
-  int grew = 0, shrank = 0, changedOps = 0, unchanged = 0;
+  int grew = 0, grewMany = 0, shrank = 0, changedOps = 0, unchanged = 0;
   std::set<std::string> dtypes;
   for (int start = 0; start < 40; ++start) {
     FuzzCase c = fromBytes("start " + std::to_string(start));
@@ -76,6 +76,7 @@ TEST(FuzzCaseTest, MutationsAlwaysYieldValidGraphs) {
       FuzzCase back = fromBytes(encodeCase(m));
       ASSERT_EQ(printGraph(back.graph), printGraph(m.graph));
       grew += m.graph.nodes.size() > c.graph.nodes.size();
+      grewMany += m.graph.nodes.size() >= c.graph.nodes.size() + 3;
       shrank += m.graph.nodes.size() < c.graph.nodes.size();
       changedOps += opsOf(m.graph) != opsOf(c.graph);
       unchanged += m.graph == c.graph;
@@ -85,6 +86,7 @@ TEST(FuzzCaseTest, MutationsAlwaysYieldValidGraphs) {
     }
   }
   EXPECT_GT(grew, 50);
+  EXPECT_GT(grewMany, 20); // whole family blocks and stacked edits
   EXPECT_GT(shrank, 20);
   EXPECT_GT(changedOps, 300);
   EXPECT_LT(unchanged, 400); // only the input seed or the compiler changed

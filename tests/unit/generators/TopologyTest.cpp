@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace cc;
@@ -74,6 +75,52 @@ TEST(Topology, OpCountRange) {
     seen.insert(ops);
   }
   EXPECT_EQ(seen.size(), 3u); // the whole range is used
+}
+
+// Growing a graph keeps it as a prefix (nodes, inputs, outputs), adds the
+// op count asked for on its values as well as new ones, and stays valid for
+// MLIR and the reference.
+TEST(Topology, ExtendGraphGrowsOnTheBase) {
+  GenOptions base;
+  base.minOps = 3;
+  base.maxOps = 6;
+  GenOptions more;
+  more.minOps = 2;
+  more.maxOps = 4;
+  int usesBase = 0;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    Graph g = gen(base, seed);
+    auto x = extendGraph(g, more, seed + 1000);
+    ASSERT_TRUE(x) << x.error().message();
+    ASSERT_FALSE(verify(*x)) << verify(*x).message();
+    ASSERT_GE(x->nodes.size(), g.nodes.size());
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+      ASSERT_EQ(x->nodes[i], g.nodes[i]) << "seed " << seed;
+    for (size_t i = 0; i < g.inputs.size(); ++i)
+      ASSERT_EQ(x->values[size_t(x->inputs[i])].name,
+                g.values[size_t(g.inputs[i])].name);
+    for (ValueId v : g.outputs)
+      EXPECT_NE(std::find(x->outputs.begin(), x->outputs.end(), v),
+                x->outputs.end());
+    size_t added = 0;
+    bool onBase = false;
+    for (size_t i = g.nodes.size(); i < x->nodes.size(); ++i) {
+      const Node &n = x->nodes[i];
+      added += n.op != "const";
+      for (ValueId v : n.operands)
+        onBase |= size_t(v) < g.values.size();
+    }
+    EXPECT_GE(added, 2u);
+    EXPECT_LE(added, 4u);
+    usesBase += onBase;
+    auto text = emitModule(*x);
+    ASSERT_TRUE(text) << text.error().message();
+    ASSERT_FALSE(verifyMlir(*text)) << *text;
+    auto out = interpret(*x, makeInputs(*x, seed));
+    ASSERT_TRUE(out) << "seed " << seed << ": " << out.error().message()
+                     << "\n" << printGraph(*x);
+  }
+  EXPECT_GT(usesBase, 100); // new ops mostly consume the base's values
 }
 
 TEST(Topology, IncludeExclude) {

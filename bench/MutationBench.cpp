@@ -1,0 +1,124 @@
+// mutation_bench: how far the libFuzzer target's structure-aware mutator
+// reaches from the seed corpus, next to the generator, as one JSON object.
+// Without any feedback (every mutant joins the pool, as in unguided
+// mutation fuzzing), after N mutations and for N generated graphs: the
+// distinct def-use edges (producer op, constant or input -> consumer op and
+// operand; most rewrite patterns match such a pair), the distinct
+// (op, dtype) pairs, the share of mutations that changed the graph and
+// mutations per second.
+//
+//   mutation_bench [--steps N] [--seed S] [--seeds-dir DIR]
+#include "core/Json.h"
+#include "core/Rng.h"
+#include "generators/Topology.h"
+#include "harness/fuzz/FuzzCase.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+using namespace cc;
+
+namespace {
+struct Reach {
+  std::set<std::string> edges, opDTypes;
+  void add(const Graph &g) {
+    for (const Node &n : g.nodes) {
+      const ValueId first = n.operands.empty() ? n.results[0] : n.operands[0];
+      opDTypes.insert(n.op + ":" + std::string(dtypeName(g.typeOf(first).dtype)));
+      for (size_t i = 0; i < n.operands.size(); ++i) {
+        int32_t p = g.values[size_t(n.operands[i])].producer;
+        edges.insert((p < 0 ? "input" : g.nodes[size_t(p)].op) + ">" + n.op +
+                     "#" + std::to_string(i));
+      }
+    }
+  }
+  nlohmann::json json() const {
+    return {{"edges", edges.size()}, {"op_dtypes", opDTypes.size()}};
+  }
+};
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
+      .count();
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  int steps = 2000;
+  uint64_t seed = 1;
+  std::string seedsDir = CC_SEEDS_DIR;
+  for (int i = 1; i < argc; i += 2) {
+    if (i + 1 >= argc) {
+      std::cerr << "mutation_bench: " << argv[i] << " needs a value\n";
+      return 2;
+    } else if (!std::strcmp(argv[i], "--steps"))
+      steps = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--seed"))
+      seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--seeds-dir"))
+      seedsDir = argv[i + 1];
+    else {
+      std::cerr << "mutation_bench: unknown flag " << argv[i] << "\n";
+      return 2;
+    }
+  }
+  std::vector<fuzz::FuzzCase> pool;
+  for (const auto &entry : std::filesystem::directory_iterator(seedsDir)) {
+    if (entry.path().extension() != ".json")
+      continue;
+    auto g = loadGraph(entry.path().string());
+    if (g && fuzz::acceptableGraph(*g))
+      pool.push_back({*g, 1, 0});
+  }
+  if (pool.empty()) {
+    std::cerr << "mutation_bench: no seed graph within the fuzzer's limits in "
+              << seedsDir << "\n";
+    return 2;
+  }
+  const size_t seeds = pool.size();
+
+  Reach mutated, generated;
+  for (const fuzz::FuzzCase &c : pool)
+    mutated.add(c.graph);
+  Rng rng(seed);
+  int changed = 0;
+  auto start = std::chrono::steady_clock::now();
+  for (int s = 0; s < steps; ++s) {
+    const fuzz::FuzzCase &parent = pool[size_t(rng.uniformInt(0, int64_t(pool.size()) - 1))];
+    fuzz::FuzzCase child = fuzz::mutateCase(parent, rng.next());
+    if (!(child.graph == parent.graph)) {
+      ++changed;
+      mutated.add(child.graph);
+    }
+    pool.push_back(std::move(child));
+  }
+  double mutationSeconds = secondsSince(start);
+
+  GenOptions o;
+  o.minOps = 3;
+  o.maxOps = 12;
+  int accepted = 0;
+  for (int s = 0; s < steps; ++s) {
+    auto g = generateGraph(o, seed + uint64_t(s));
+    if (g && fuzz::acceptableGraph(*g)) {
+      ++accepted;
+      generated.add(*g);
+    }
+  }
+
+  nlohmann::json j;
+  j["bench"] = "mutation";
+  j["seed_graphs"] = seeds;
+  j["steps"] = steps;
+  j["mutated"] = mutated.json();
+  j["mutated"]["changed_share"] = double(changed) / steps;
+  j["mutated"]["mutations_per_s"] = steps / mutationSeconds;
+  j["generated"] = generated.json();
+  j["generated"]["accepted_share"] = double(accepted) / steps;
+  std::cout << j.dump(1) << "\n";
+}
