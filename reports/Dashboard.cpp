@@ -113,6 +113,10 @@ std::string lineChart(const std::vector<Series> &series, const std::string &xLab
     if (!path.empty())
       os << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << s.color
          << "\" stroke-width=\"2\"/>";
+    // On a light backdrop: the legend sits inside the plot, over the data.
+    os << "<rect x=\"" << kL + 6 << "\" y=\"" << kT + 2 + 14 * legend
+       << "\" width=\"" << 20 + 7 * s.name.size()
+       << "\" height=\"14\" fill=\"#fff\" fill-opacity=\"0.85\"/>";
     os << "<rect x=\"" << kL + 8 << "\" y=\"" << kT + 4 + 14 * legend
        << "\" width=\"10\" height=\"10\" fill=\"" << s.color << "\"/><text x=\""
        << kL + 22 << "\" y=\"" << kT + 13 + 14 * legend << "\">" << esc(s.name)
