@@ -426,7 +426,7 @@ bool swapConstInput(Graph &e, Rng &rng) {
 
 // A few ops placed the generator's way on the graph's values (a family
 // block: a conv stack, an attention head, a residual, ...): one edit that
-// brings as many new def-use pairs as a generated graph does.
+// brings several new def-use pairs at once, mostly on the graph's values.
 bool growOps(Graph &e, Rng &rng) {
   int room = kMaxOps - int(opNodes(e).size());
   if (room < 1)
