@@ -434,8 +434,7 @@ bool growOps(Graph &e, Rng &rng) {
   GenOptions o;
   o.minOps = 1;
   o.maxOps = std::min(room, 4);
-  std::vector<std::string> families = familyNames();
-  o.family = Family(rng.uniformInt(0, int64_t(families.size()) - 1));
+  o.family = Family(rng.uniformInt(0, int64_t(Family::Mixed)));
   auto g = extendGraph(e, o, rng.next());
   if (!g)
     return false;
@@ -545,10 +544,13 @@ std::optional<Graph> editOnce(const Graph &g, Rng &rng) {
       {resizeDim, Redraw::Constants, 1}, {swapConstInput, Redraw::None, 2},
       {growOps, Redraw::None, 4},
   };
-  std::vector<double> weights;
-  for (const Entry &m : kMutations)
-    weights.push_back(m.weight);
-  weights.push_back(1); // precision variant
+  static const std::vector<double> weights = [] {
+    std::vector<double> w;
+    for (const Entry &m : kMutations)
+      w.push_back(m.weight);
+    w.push_back(1); // precision variant
+    return w;
+  }();
   for (int attempt = 0; attempt < 24; ++attempt) {
     size_t k = rng.weighted(weights);
     std::optional<Graph> out;
