@@ -4,8 +4,9 @@
 // mutation fuzzing), after N mutations and for N generated graphs: the
 // distinct def-use edges (producer op, constant or input -> consumer op and
 // operand; most rewrite patterns match such a pair), the distinct
-// (op, dtype) pairs, the share of mutations that changed the graph and
-// mutations per second.
+// (op, dtype) pairs, the share of mutations that changed the graph,
+// mutations per second and the mean op count (executions slow down with
+// size). Half of the steps are cross-overs, as libFuzzer calls them.
 //
 //   mutation_bench [--steps N] [--seed S] [--seeds-dir DIR]
 #include "core/Json.h"
@@ -89,8 +90,14 @@ int main(int argc, char **argv) {
   int changed = 0;
   auto start = std::chrono::steady_clock::now();
   for (int s = 0; s < steps; ++s) {
-    const fuzz::FuzzCase &parent = pool[size_t(rng.uniformInt(0, int64_t(pool.size()) - 1))];
-    fuzz::FuzzCase child = fuzz::mutateCase(parent, rng.next());
+    auto any = [&]() -> const fuzz::FuzzCase & {
+      return pool[size_t(rng.uniformInt(0, int64_t(pool.size()) - 1))];
+    };
+    const fuzz::FuzzCase &parent = any();
+    // libFuzzer calls the custom cross-over as often as the mutator.
+    fuzz::FuzzCase child = rng.chance(0.5)
+                               ? fuzz::crossOver(parent, any(), rng.next())
+                               : fuzz::mutateCase(parent, rng.next());
     if (!(child.graph == parent.graph)) {
       ++changed;
       mutated.add(child.graph);
@@ -98,16 +105,23 @@ int main(int argc, char **argv) {
     pool.push_back(std::move(child));
   }
   double mutationSeconds = secondsSince(start);
+  double ops = 0;
+  for (size_t i = seeds; i < pool.size(); ++i)
+    for (const Node &n : pool[i].graph.nodes)
+      ops += n.op != "const";
 
   GenOptions o;
   o.minOps = 3;
   o.maxOps = 12;
   int accepted = 0;
+  double generatedOps = 0;
   for (int s = 0; s < steps; ++s) {
     auto g = generateGraph(o, seed + uint64_t(s));
     if (g && fuzz::acceptableGraph(*g)) {
       ++accepted;
       generated.add(*g);
+      for (const Node &n : g->nodes)
+        generatedOps += n.op != "const";
     }
   }
 
@@ -118,7 +132,9 @@ int main(int argc, char **argv) {
   j["mutated"] = mutated.json();
   j["mutated"]["changed_share"] = double(changed) / steps;
   j["mutated"]["mutations_per_s"] = steps / mutationSeconds;
+  j["mutated"]["mean_ops"] = ops / double(std::max(steps, 1));
   j["generated"] = generated.json();
   j["generated"]["accepted_share"] = double(accepted) / steps;
+  j["generated"]["mean_ops"] = generatedOps / double(std::max(accepted, 1));
   std::cout << j.dump(1) << "\n";
 }

@@ -11,7 +11,8 @@
 # a finding does not end it (fork mode re-runs the corpus in every job,
 # which costs much at a few executions per second). The three run at the
 # same time (three processes).
-# LIBFUZZER_FLAGS adds libFuzzer flags to both libFuzzer runs.
+# The libFuzzer flags are those of `crosscheck fuzz --engine libfuzzer`;
+# LIBFUZZER_FLAGS adds more to both libFuzzer runs.
 # usage: bench/libfuzzer_coverage.sh CROSSCHECK FUZZER SECONDS [CUT] [WORKDIR]
 set -euo pipefail
 crosscheck="$1" fuzzer="$2" seconds="$3"
@@ -34,6 +35,7 @@ run_libfuzzer() { # NAME COUNTERS
     CC_FUZZ_FINDINGS_DIR="$dir/findings" \
     CC_FUZZ_COVERAGE_LOG="$dir/coverage.tsv" \
     "$fuzzer" -max_total_time="$seconds" -max_len=65536 -seed=1 \
+    -entropic_scale_per_exec_time=1 \
     -artifact_prefix="$dir/" ${LIBFUZZER_FLAGS:-} "$dir/corpus" \
     > "$dir/log.txt" 2>&1 || true
 }

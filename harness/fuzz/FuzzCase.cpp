@@ -191,6 +191,8 @@ std::vector<TensorType> typesOf(const Graph &e, const Node &n) {
 
 using Mutation = std::function<bool(Graph &e, Rng &rng)>;
 
+constexpr double kRepeatChance = 0.3;
+
 bool insertOp(Graph &e, Rng &rng) {
   if (e.values.empty())
     return false;
@@ -206,7 +208,15 @@ bool insertOp(Graph &e, Rng &rng) {
       fits.push_back(op);
   if (fits.empty())
     return false;
-  const OpDef &op = *rng.pick(fits);
+  const OpDef *chosen = rng.pick(fits);
+  // Often v's producer's own op again: many canonical forms fold an op
+  // into one of its kind (clamp of clamp, transpose of transpose, reshape
+  // of reshape), pairs a uniform choice rarely makes.
+  if (prod >= 0 && rng.chance(kRepeatChance))
+    for (const OpDef *op : fits)
+      if (op->name == e.nodes[size_t(prod)].op)
+        chosen = op;
+  const OpDef &op = *chosen;
   std::vector<TensorType> types(size_t(op.minOperands), t);
   uint32_t leafMask = 0;
   if (op.sampleOperands) {
@@ -424,11 +434,19 @@ bool swapConstInput(Graph &e, Rng &rng) {
   return true;
 }
 
+// Graph size. Executions slow down with every op, and libFuzzer stacks
+// mutations (and cross-overs) on its mutants: without a pull back, corpus
+// graphs drifted to kMaxOps (mean 15.5 ops, 4.3 executions/s). Edits that
+// add several ops at once (growOps, splices) stay within kGrowLimit, about
+// the generator's mean graph; above it, a mutation starts by removing an op.
+constexpr int kGrowLimit = 8;
+constexpr int kMaxSpliceOps = 4;
+
 // A few ops placed the generator's way on the graph's values (a family
 // block: a conv stack, an attention head, a residual, ...): one edit that
 // brings several new def-use pairs at once, mostly on the graph's values.
 bool growOps(Graph &e, Rng &rng) {
-  int room = kMaxOps - int(opNodes(e).size());
+  int room = kGrowLimit - int(opNodes(e).size());
   if (room < 1)
     return false;
   GenOptions o;
@@ -450,6 +468,10 @@ enum class Redraw { None, Constants };
 constexpr double kSpliceChance = 0.2;
 constexpr int kMaxEdits = 3;
 constexpr double kMoreEditsChance = 0.5;
+// A graph drawn as the generator campaign draws one (freshGraph). Measured
+// with bench/libfuzzer_coverage.sh: the seeds' mutants and fresh graphs
+// fire the patterns that mutations of the corpus reach slowly.
+constexpr double kFreshChance = 0.25;
 
 struct Candidate {
   Graph graph;
@@ -465,6 +487,19 @@ std::optional<Graph> precisionVariant(const Graph &g, Rng &rng) {
     return std::nullopt;
   v->name = g.name;
   return std::move(*v);
+}
+
+// A graph as the generator campaign draws one: the default options, and
+// mostly a precision variant of it.
+std::optional<Graph> freshGraph(Rng &rng) {
+  auto g = generateGraph(GenOptions{}, rng.next());
+  if (!g || !acceptableGraph(*g))
+    return std::nullopt;
+  g->name = "fuzz";
+  if (rng.chance(0.75))
+    if (auto v = precisionVariant(*g, rng); v && acceptableGraph(*v))
+      return v;
+  return std::move(*g);
 }
 
 std::optional<Graph> finish(const Graph &edited, Redraw redraw, Rng &rng) {
@@ -582,6 +617,14 @@ FuzzCase mutateCase(const FuzzCase &c, uint64_t seed) {
     out.cut = uint32_t(rng.next());
     return out;
   }
+  // Now and then a whole new graph, as the unguided campaign would run.
+  if (rng.chance(kFreshChance)) {
+    if (auto g = freshGraph(rng)) {
+      out.graph = std::move(*g);
+      out.inputSeed = rng.next();
+      return out;
+    }
+  }
   // Often a freshly generated graph is spliced in: the generator's
   // families (attention, conv stacks, ...) are far from where mutations of
   // a small graph go.
@@ -602,6 +645,14 @@ FuzzCase mutateCase(const FuzzCase &c, uint64_t seed) {
   while (edits < kMaxEdits && rng.chance(kMoreEditsChance))
     ++edits;
   bool edited = false;
+  if (int(opNodes(out.graph).size()) > kGrowLimit) {
+    Graph e = out.graph;
+    if (removeOp(e, rng))
+      if (auto g = finish(e, Redraw::None, rng)) {
+        out.graph = std::move(*g);
+        edited = true;
+      }
+  }
   for (int i = 0; i < edits; ++i)
     if (auto g = editOnce(out.graph, rng)) {
       out.graph = std::move(*g);
@@ -614,29 +665,48 @@ FuzzCase mutateCase(const FuzzCase &c, uint64_t seed) {
 
 FuzzCase crossOver(const FuzzCase &a, const FuzzCase &b, uint64_t seed) {
   Rng rng(seed);
-  for (int attempt = 0; attempt < 8; ++attempt) {
+  const Graph &gb = b.graph;
+  const std::vector<size_t> ops = opNodes(gb);
+  int room = std::min(kMaxSpliceOps, kGrowLimit - int(opNodes(a.graph).size()));
+  for (int attempt = 0; attempt < 8 && room >= 1 && !ops.empty(); ++attempt) {
+    // A window of b's op nodes, consecutive in node order.
+    size_t len = size_t(rng.uniformInt(1, std::min<int64_t>(room, int64_t(ops.size()))));
+    size_t first = size_t(rng.uniformInt(0, int64_t(ops.size() - len)));
+    std::vector<size_t> window(ops.begin() + long(first),
+                               ops.begin() + long(first + len));
+    // Values from outside the window that a window op reads only where any
+    // value will do may come from a's values of the same type.
+    std::vector<bool> anyValue(gb.values.size(), true);
+    for (size_t k : window)
+      for (size_t i = 0; i < gb.nodes[k].operands.size(); ++i)
+        if (findOp(gb.nodes[k].op)->domain(i) != Domain::Any)
+          anyValue[size_t(gb.nodes[k].operands[i])] = false;
     Graph e = a.graph;
-    std::vector<ValueId> map(b.graph.values.size(), -1);
-    // b's inputs: a value of a with the same type (where every consumer
-    // accepts any value), else a fresh input.
-    for (ValueId x : b.graph.inputs) {
-      const TensorType &t = b.graph.typeOf(x);
-      bool anyValue = true;
-      for (const Node &n : b.graph.nodes)
-        for (size_t i = 0; i < n.operands.size(); ++i)
-          if (n.operands[i] == x && findOp(n.op)->domain(i) != Domain::Any)
-            anyValue = false;
+    std::vector<ValueId> map(gb.values.size(), -1);
+    auto source = [&](ValueId v) {
+      if (map[size_t(v)] >= 0)
+        return map[size_t(v)];
+      const TensorType &t = gb.typeOf(v);
+      int32_t p = gb.values[size_t(v)].producer;
+      if (p >= 0 && gb.nodes[size_t(p)].op == "const") {
+        // Constants come along: folds and canonical forms need them.
+        Node c = gb.nodes[size_t(p)];
+        c.results = {freshResult(e)};
+        e.nodes.push_back(c);
+        return map[size_t(v)] = c.results[0];
+      }
       std::vector<ValueId> same;
-      for (ValueId v = 0; anyValue && v < ValueId(a.graph.values.size()); ++v)
-        if (a.graph.values[size_t(v)].type == t)
-          same.push_back(v);
-      map[size_t(x)] =
-          !same.empty() && rng.chance(0.7) ? rng.pick(same) : freshInput(e, t);
-    }
-    for (const Node &n : b.graph.nodes) {
-      Node copy = n;
+      for (ValueId w = 0; anyValue[size_t(v)] && w < ValueId(a.graph.values.size()); ++w)
+        if (a.graph.values[size_t(w)].type == t)
+          same.push_back(w);
+      return map[size_t(v)] = !same.empty() && rng.chance(0.7)
+                                  ? rng.pick(same)
+                                  : freshInput(e, t);
+    };
+    for (size_t k : window) {
+      Node copy = gb.nodes[k];
       for (ValueId &v : copy.operands)
-        v = map[size_t(v)];
+        v = source(v);
       for (ValueId &r : copy.results) {
         ValueId fresh = freshResult(e);
         map[size_t(r)] = fresh;
@@ -644,8 +714,7 @@ FuzzCase crossOver(const FuzzCase &a, const FuzzCase &b, uint64_t seed) {
       }
       e.nodes.push_back(copy);
     }
-    for (ValueId v : b.graph.outputs)
-      e.outputs.push_back(map[size_t(v)]);
+    // rebuild makes the window's unused results outputs.
     auto g = finish(e, Redraw::None, rng);
     if (g) {
       FuzzCase out = a;
@@ -677,7 +746,12 @@ size_t crossOverBytes(const uint8_t *a, size_t sizeA, const uint8_t *b,
                       size_t sizeB, uint8_t *out, size_t maxOut,
                       uint64_t seed) {
   FuzzCase ca = decodeCase(a, sizeA), cb = decodeCase(b, sizeB);
-  std::string bytes = encodeCase(crossOver(ca, cb, seed));
+  FuzzCase x = crossOver(ca, cb, seed);
+  // No room for a splice (a is at the growth limit): libFuzzer would run
+  // a again, so mutate it instead.
+  if (x.graph == ca.graph)
+    x = mutateCase(ca, seed);
+  std::string bytes = encodeCase(x);
   if (bytes.size() > maxOut)
     bytes = encodeCase(sizeA <= sizeB ? ca : cb);
   if (bytes.size() > maxOut)

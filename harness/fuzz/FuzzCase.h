@@ -7,9 +7,11 @@
 // object (libFuzzer's own byte mutations, an empty input) pick the
 // generator's options and seed from the bytes and generate one. The custom
 // mutator works on the graph itself (insert, remove and replace ops, change
-// dtypes, shapes, attributes and constants) and re-derives every type from
-// the op table, so a mutation is local and its result is always a graph that
-// passes cc::verify and the limits below (acceptableGraph).
+// dtypes, shapes, attributes and constants; now and then it draws a fresh
+// graph as the generator campaign does) and re-derives every type from the
+// op table, so a mutation is local and its result is always a graph that
+// passes cc::verify and the limits below (acceptableGraph). It keeps graphs
+// near the generator's size: executions slow down with every op.
 #pragma once
 
 #include "core/Graph.h"
@@ -46,13 +48,17 @@ bool acceptableGraph(const Graph &g, std::string *why = nullptr);
 // in seed; the result is always acceptable (when no edit fits, only the
 // input seed changes).
 FuzzCase mutateCase(const FuzzCase &c, uint64_t seed);
-// Splices b's ops into a, feeding some of b's inputs from a's values of the
-// same type; acceptable like mutateCase (a itself when nothing fits).
+// Splices a window of b's ops (at most four, with the constants they read)
+// into a, feeding some of their other operands from a's values of the same
+// type; acceptable like mutateCase (a itself when nothing fits, or when a
+// has no room left to grow).
 FuzzCase crossOver(const FuzzCase &a, const FuzzCase &b, uint64_t seed);
 
 // LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver on bytes: the
 // encoded result if it fits into maxSize, else a smaller variant (a
-// mutation of the smaller parent, or the input as it was). Return the size.
+// mutation of the smaller parent, or the input as it was); a cross-over
+// with no room for a splice is a mutation of the first parent. Return the
+// size.
 size_t mutateBytes(uint8_t *data, size_t size, size_t maxSize, uint64_t seed);
 size_t crossOverBytes(const uint8_t *a, size_t sizeA, const uint8_t *b,
                       size_t sizeB, uint8_t *out, size_t maxOut, uint64_t seed);

@@ -150,20 +150,21 @@ size_t counterSlot(const std::string &kind, const std::string &name, size_t n) {
 
 void fillCounters(const Execution &e, uint8_t *counters, size_t n) {
   std::fill(counters, counters + n, uint8_t(0));
-  auto add = [&](const std::string &kind, const std::string &name,
-                 int64_t count) {
+  auto add = [&](const std::string &kind, const std::string &name) {
     uint8_t &c = counters[counterSlot(kind, name, n)];
-    c = uint8_t(std::min<int64_t>(int64_t(c) + count, 255));
+    c = uint8_t(std::min(int(c) + 1, 255)); // features may share a slot
   };
+  // Which passes changed the IR and which patterns fired, not how often:
+  // with counts, libFuzzer's count buckets kept every input that fired a
+  // pattern once more, that is larger graphs, which run slower.
   for (const auto &[key, count] : e.passCoverage)
-    add(key.first, key.second, count);
-  // Which (op, dtype) pairs ran, not how often: more of the same op is not
-  // new behaviour of the compiler, a pattern firing more often may be.
+    add(key.first, key.second);
+  // Which (op, dtype) pairs ran, likewise.
   for (const auto &[key, count] : e.opCoverage)
-    add("op", key.first + ":" + key.second, 1);
-  add("cut", e.cut, 1);
+    add("op", key.first + ":" + key.second);
+  add("cut", e.cut);
   if (e.skipped)
-    add("skipped", "", 1);
+    add("skipped", "");
 }
 
 } // namespace cc::fuzz

@@ -19,6 +19,13 @@ std::string opsOf(const Graph &g) {
   return s;
 }
 
+size_t opCount(const Graph &g) {
+  size_t n = 0;
+  for (const Node &node : g.nodes)
+    n += node.op != "const";
+  return n;
+}
+
 FuzzCase fromBytes(const std::string &bytes) {
   return decodeCase(reinterpret_cast<const uint8_t *>(bytes.data()),
                     bytes.size());
@@ -108,8 +115,46 @@ TEST(FuzzCaseTest, CrossOverSplicesValidGraphs) {
     std::string why;
     ASSERT_TRUE(acceptableGraph(x.graph, &why)) << why;
     spliced += x.graph.nodes.size() > a.graph.nodes.size();
+    // A window of at most four of b's ops, with the constants they read.
+    EXPECT_LE(opCount(x.graph), opCount(a.graph) + 4);
   }
   EXPECT_GT(spliced, 20);
+}
+
+// libFuzzer runs whatever the cross-over returns: never the first parent
+// again, even when it has no room for a splice.
+TEST(FuzzCaseTest, CrossOverBytesNeverRepeatsTheFirstParent) {
+  int full = 0;
+  for (int i = 0; i < 60; ++i) {
+    std::string a = encodeCase(fromBytes("first " + std::to_string(i)));
+    std::string b = encodeCase(fromBytes("second " + std::to_string(i)));
+    full += opCount(fromBytes(a).graph) >= 8;
+    std::vector<uint8_t> out(a.size() + b.size() + 4096);
+    size_t n = crossOverBytes(reinterpret_cast<const uint8_t *>(a.data()),
+                              a.size(),
+                              reinterpret_cast<const uint8_t *>(b.data()),
+                              b.size(), out.data(), out.size(), uint64_t(i));
+    ASSERT_GT(n, 0u);
+    EXPECT_NE(std::string(out.begin(), out.begin() + long(n)), a);
+  }
+  EXPECT_GT(full, 5); // parents with no room to grow were among them
+}
+
+// libFuzzer stacks mutations and cross-overs on its mutants (and keeps
+// those that grew); the mutator pulls graphs back towards the generator's
+// size, so executions stay fast.
+TEST(FuzzCaseTest, StackedMutationsKeepGraphsSmall) {
+  size_t ops = 0, steps = 0;
+  for (int start = 0; start < 20; ++start) {
+    FuzzCase c = fromBytes("small " + std::to_string(start));
+    for (int step = 0; step < 40; ++step, ++steps) {
+      uint64_t seed = uint64_t(start) * 1000 + uint64_t(step);
+      FuzzCase other = fromBytes("other " + std::to_string(seed));
+      c = step % 2 ? crossOver(c, other, seed) : mutateCase(c, seed);
+      ops += opCount(c.graph);
+    }
+  }
+  EXPECT_LT(double(ops) / double(steps), 10.0);
 }
 
 TEST(FuzzCaseTest, ByteMutatorRespectsMaxSize) {

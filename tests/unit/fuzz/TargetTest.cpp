@@ -102,6 +102,26 @@ TEST(TargetTest, ExtraCountersChangeWhenANewPatternFires) {
   }
 }
 
+// A feature is new coverage once: a pattern that fires more often, or an
+// op that runs more often, leaves the counters as they were.
+TEST(TargetTest, ExtraCountersCountFeaturesNotFirings) {
+  Execution once, often;
+  once.cut = often.cut = "mlir:tosa-O3";
+  once.passCoverage[{"pattern", "ClampClampOptimization"}] = 1;
+  often.passCoverage[{"pattern", "ClampClampOptimization"}] = 9;
+  once.opCoverage[{"clamp", "f32"}] = 1;
+  often.opCoverage[{"clamp", "f32"}] = 4;
+  constexpr size_t kN = 1 << 14;
+  std::vector<uint8_t> a(kN), b(kN);
+  fillCounters(once, a.data(), kN);
+  fillCounters(often, b.data(), kN);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a[counterSlot("pattern", "ClampClampOptimization", kN)], 1);
+  once.passCoverage[{"pattern", "ClampIsNoOp"}] = 1;
+  fillCounters(once, a.data(), kN);
+  EXPECT_NE(a, b);
+}
+
 // Inputs mutated from a few starts run through the straight lowering: the
 // reference and the compiler agree on every one of them.
 // tosa-O0 without buffer-results-to-out-params' hoist-static-allocs: with
