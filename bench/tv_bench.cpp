@@ -2,7 +2,8 @@
 // the TOSA canonicalization, tosa-to-linalg and linalg passes, over the seed
 // corpus and generated graphs: median and p95 seconds per check and the
 // share decided (correct or incorrect) vs unknown/timeout. Prints one JSON
-// object, with the graph, pass and pattern of every `incorrect` verdict.
+// object, with the graph, pass and pattern of every `incorrect` verdict and
+// the most frequent reasons of the undecided checks.
 //   tv_bench [--graphs N=200] [--timeout-ms MS=2000] [--budget-s S=10]
 // Each (graph, pipeline) check runs under smt::verifyPipelineBounded, killed
 // after S seconds; the steps checked before the kill still count.
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -56,6 +58,22 @@ bool parseArgs(int argc, char **argv, Args &a) {
 }
 } // namespace
 
+// An undecided check's reason without its specifics (value names,
+// numbers), so that checks group by cause.
+std::string reasonClass(const cc::smt::StepCheck &s) {
+  std::string r = s.reason.empty() ? cc::smt::verdictName(s.verdict) : s.reason;
+  r = r.substr(0, r.find('\n'));
+  std::string out;
+  for (char c : r) {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      if (out.empty() || out.back() != '#')
+        out += '#';
+    } else
+      out += c;
+  }
+  return out.substr(0, 120);
+}
+
 int main(int argc, char **argv) {
   Args args;
   if (!parseArgs(argc, argv, args)) {
@@ -96,6 +114,7 @@ int main(int argc, char **argv) {
     std::map<std::string, int> total, decided;
     std::map<std::string, int> verdicts;
     std::map<std::string, int> status;
+    std::map<std::string, int> undecided; // why: unknown and timeout
     nlohmann::json incorrect = nlohmann::json::array();
     for (const cc::Graph &g : graphs) {
       auto m = cc::emitModule(g);
@@ -120,6 +139,9 @@ int main(int argc, char **argv) {
         decided[kind] += s.verdict == cc::smt::TvVerdict::Correct ||
                          s.verdict == cc::smt::TvVerdict::Incorrect;
         ++verdicts[kind + ":" + verdict];
+        if (s.verdict == cc::smt::TvVerdict::Unknown ||
+            s.verdict == cc::smt::TvVerdict::Timeout)
+          ++undecided[reasonClass(s)];
         if (s.verdict == cc::smt::TvVerdict::Incorrect)
           incorrect.push_back({{"graph", g.name}, {"pass", s.pass},
                                {"pattern", s.pattern}});
@@ -134,6 +156,15 @@ int main(int argc, char **argv) {
                   total[kind] ? double(decided[kind]) / total[kind] : 0.0}};
     }
     j["verdicts"] = verdicts;
+    // The most frequent reasons first: what to encode next.
+    std::vector<std::pair<int, std::string>> why;
+    for (const auto &[reason, n] : undecided)
+      why.push_back({-n, reason});
+    std::sort(why.begin(), why.end());
+    nlohmann::json reasons = nlohmann::json::array();
+    for (size_t i = 0; i < why.size() && i < 15; ++i)
+      reasons.push_back({{"reason", why[i].second}, {"checks", -why[i].first}});
+    j["undecided_reasons"] = reasons;
     j["incorrect"] = incorrect;
     // Per graph: ok, error (emit or pipeline failed), timeout (killed after
     // the budget; the steps before it count), crash.

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
@@ -26,6 +27,7 @@
 #include <z3++.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -557,6 +559,20 @@ public:
     if (n == "math.absi")
       return {z3::ite(a[0] < c.bv_val(0, a[0].get_sort().bv_size()), -a[0], a[0]),
               p};
+    if (n == "math.ctlz" || n == "math.cttz" || n == "math.ctpop") {
+      // Exact: the highest (lowest) set bit, or the bits set, of the
+      // bit-vector; ctlz and cttz of zero are the width.
+      unsigned w = a[0].get_sort().bv_size();
+      z3::expr r = c.bv_val(n == "math.ctpop" ? 0 : w, w);
+      for (unsigned i = 0; i < w; ++i) {
+        unsigned bit = n == "math.cttz" ? w - 1 - i : i;
+        z3::expr set = a[0].extract(bit, bit) == c.bv_val(1, 1);
+        r = n == "math.ctpop"
+                ? r + z3::ite(set, c.bv_val(1, w), c.bv_val(0, w))
+                : z3::ite(set, c.bv_val(n == "math.ctlz" ? w - 1 - bit : bit, w), r);
+      }
+      return {r, p};
+    }
     if (n.rfind("math.", 0) == 0 && isFloat(rt))
       return {mathFn(n.substr(5), a), p};
     unsupported("op '" + n + "'");
@@ -780,6 +796,7 @@ public:
   void encodeOp(Operation *op);
   void encodeLinalg(linalg::LinalgOp op);
   void encodeTosa(Operation *op);
+  void applyScale(tosa::ApplyScaleOp op, const std::vector<SVal> &ins);
   void encodeTensor(Operation *op);
   std::vector<SVal> encodeCall(func::FuncOp f, const std::vector<SVal> &args,
                                int depth);
@@ -1306,6 +1323,8 @@ void Encoder::encodeTosa(Operation *op) {
       return z3::ite(a == c.bv_val(min, w), c.bv_val(-(min + 1), w), -a);
     });
   }
+  if (n == "apply_scale")
+    return applyScale(cast<tosa::ApplyScaleOp>(op), ins);
   if (n == "identity")
     return void(env[op->getResult(0)] = ins[0]);
   if (n == "reciprocal" && fl)
@@ -1604,6 +1623,42 @@ void Encoder::encodeOp(Operation *op) {
     return;
   }
   unsupported("op '" + n + "'");
+}
+
+// TOSA's apply_scale_32 (an i32 value) or apply_scale_16 (i48), as the
+// reference computes it (core/ops/Indexing.h): a failed REQUIRE (negative
+// multiplier, shift outside [2, 62], an i32 value outside the range the
+// shift allows, a result outside i32) is poison. In 96 bits, where the
+// product of an i48 value and an i32 multiplier fits.
+void Encoder::applyScale(tosa::ApplyScaleOp op, const std::vector<SVal> &ins) {
+  if (op.getRoundingMode() == tosa::RoundingMode::INEXACT_ROUND)
+    unsupported("tosa.apply_scale with INEXACT_ROUND (not one value)");
+  const bool doubleRound = op.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND;
+  const unsigned w = 96;
+  auto k = [&](int64_t v) { return c.bv_val(v, w); };
+  env[op.getResult()] = elementwise(
+      ins, [&](const std::vector<z3::expr> &a, const std::vector<z3::expr> &pa) {
+        auto wide = [&](const z3::expr &x) {
+          return z3::sext(x, w - x.get_sort().bv_size());
+        };
+        z3::expr value = wide(a[0]), mult = wide(a[1]), shift = wide(a[2]);
+        z3::expr half = z3::shl(k(1), shift - k(1));
+        z3::expr bad = mult < k(0) || shift < k(2) || shift > k(62);
+        if (a[0].get_sort().bv_size() == 32)
+          bad = bad || value < -half || value >= half;
+        z3::expr round = half;
+        if (doubleRound)
+          round = z3::ite(shift > k(31),
+                          z3::ite(value >= k(0), half + k(int64_t(1) << 30),
+                                  half - k(int64_t(1) << 30)),
+                          half);
+        z3::expr r = z3::ashr(value * mult + round, shift);
+        bad = bad || r < k(INT32_MIN) || r > k(INT32_MAX);
+        z3::expr p = bad;
+        for (const z3::expr &x : pa)
+          p = p || x;
+        return std::pair{r.extract(31, 0), p};
+      });
 }
 
 // ---- counterexamples ------------------------------------------------------
