@@ -569,7 +569,8 @@ public:
         z3::expr set = a[0].extract(bit, bit) == c.bv_val(1, 1);
         r = n == "math.ctpop"
                 ? r + z3::ite(set, c.bv_val(1, w), c.bv_val(0, w))
-                : z3::ite(set, c.bv_val(n == "math.ctlz" ? w - 1 - bit : bit, w), r);
+                : z3::ite(set,
+                          c.bv_val(n == "math.ctlz" ? w - 1 - bit : bit, w), r);
       }
       return {r, p};
     }
@@ -1633,32 +1634,33 @@ void Encoder::encodeOp(Operation *op) {
 void Encoder::applyScale(tosa::ApplyScaleOp op, const std::vector<SVal> &ins) {
   if (op.getRoundingMode() == tosa::RoundingMode::INEXACT_ROUND)
     unsupported("tosa.apply_scale with INEXACT_ROUND (not one value)");
-  const bool doubleRound = op.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND;
+  const bool doubleRound =
+      op.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND;
   const unsigned w = 96;
   auto k = [&](int64_t v) { return c.bv_val(v, w); };
-  env[op.getResult()] = elementwise(
-      ins, [&](const std::vector<z3::expr> &a, const std::vector<z3::expr> &pa) {
-        auto wide = [&](const z3::expr &x) {
-          return z3::sext(x, w - x.get_sort().bv_size());
-        };
-        z3::expr value = wide(a[0]), mult = wide(a[1]), shift = wide(a[2]);
-        z3::expr half = z3::shl(k(1), shift - k(1));
-        z3::expr bad = mult < k(0) || shift < k(2) || shift > k(62);
-        if (a[0].get_sort().bv_size() == 32)
-          bad = bad || value < -half || value >= half;
-        z3::expr round = half;
-        if (doubleRound)
-          round = z3::ite(shift > k(31),
-                          z3::ite(value >= k(0), half + k(int64_t(1) << 30),
-                                  half - k(int64_t(1) << 30)),
-                          half);
-        z3::expr r = z3::ashr(value * mult + round, shift);
-        bad = bad || r < k(INT32_MIN) || r > k(INT32_MAX);
-        z3::expr p = bad;
-        for (const z3::expr &x : pa)
-          p = p || x;
-        return std::pair{r.extract(31, 0), p};
-      });
+  env[op.getResult()] = elementwise(ins, [&](const std::vector<z3::expr> &a,
+                                             const std::vector<z3::expr> &pa) {
+    auto wide = [&](const z3::expr &x) {
+      return z3::sext(x, w - x.get_sort().bv_size());
+    };
+    z3::expr value = wide(a[0]), mult = wide(a[1]), shift = wide(a[2]);
+    z3::expr half = z3::shl(k(1), shift - k(1));
+    z3::expr bad = mult < k(0) || shift < k(2) || shift > k(62);
+    if (a[0].get_sort().bv_size() == 32)
+      bad = bad || value < -half || value >= half;
+    z3::expr round = half;
+    if (doubleRound)
+      round = z3::ite(shift > k(31),
+                      z3::ite(value >= k(0), half + k(int64_t(1) << 30),
+                              half - k(int64_t(1) << 30)),
+                      half);
+    z3::expr r = z3::ashr(value * mult + round, shift);
+    bad = bad || r < k(INT32_MIN) || r > k(INT32_MAX);
+    z3::expr p = bad;
+    for (const z3::expr &x : pa)
+      p = p || x;
+    return std::pair{r.extract(31, 0), p};
+  });
 }
 
 // ---- counterexamples ------------------------------------------------------

@@ -670,7 +670,8 @@ FuzzCase crossOver(const FuzzCase &a, const FuzzCase &b, uint64_t seed) {
   int room = std::min(kMaxSpliceOps, kGrowLimit - int(opNodes(a.graph).size()));
   for (int attempt = 0; attempt < 8 && room >= 1 && !ops.empty(); ++attempt) {
     // A window of b's op nodes, consecutive in node order.
-    size_t len = size_t(rng.uniformInt(1, std::min<int64_t>(room, int64_t(ops.size()))));
+    size_t len =
+        size_t(rng.uniformInt(1, std::min<int64_t>(room, int64_t(ops.size()))));
     size_t first = size_t(rng.uniformInt(0, int64_t(ops.size() - len)));
     std::vector<size_t> window(ops.begin() + long(first),
                                ops.begin() + long(first + len));
@@ -696,7 +697,8 @@ FuzzCase crossOver(const FuzzCase &a, const FuzzCase &b, uint64_t seed) {
         return map[size_t(v)] = c.results[0];
       }
       std::vector<ValueId> same;
-      for (ValueId w = 0; anyValue[size_t(v)] && w < ValueId(a.graph.values.size()); ++w)
+      for (ValueId w = 0;
+           anyValue[size_t(v)] && w < ValueId(a.graph.values.size()); ++w)
         if (a.graph.values[size_t(w)].type == t)
           same.push_back(w);
       return map[size_t(v)] = !same.empty() && rng.chance(0.7)

@@ -130,10 +130,10 @@ TEST(FuzzCaseTest, CrossOverBytesNeverRepeatsTheFirstParent) {
     std::string b = encodeCase(fromBytes("second " + std::to_string(i)));
     full += opCount(fromBytes(a).graph) >= 8;
     std::vector<uint8_t> out(a.size() + b.size() + 4096);
-    size_t n = crossOverBytes(reinterpret_cast<const uint8_t *>(a.data()),
-                              a.size(),
-                              reinterpret_cast<const uint8_t *>(b.data()),
-                              b.size(), out.data(), out.size(), uint64_t(i));
+    size_t n =
+        crossOverBytes(reinterpret_cast<const uint8_t *>(a.data()), a.size(),
+                       reinterpret_cast<const uint8_t *>(b.data()), b.size(),
+                       out.data(), out.size(), uint64_t(i));
     ASSERT_GT(n, 0u);
     EXPECT_NE(std::string(out.begin(), out.begin() + long(n)), a);
   }

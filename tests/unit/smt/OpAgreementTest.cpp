@@ -161,22 +161,31 @@ std::string applyScaleModule(const std::vector<int64_t> &values,
   };
   std::string n = std::to_string(values.size());
   std::string t32 = "tensor<" + n + "xi32>", t8 = "tensor<" + n + "xi8>";
-  return "func.func @f() -> " + t32 + " {\n"
-         "  %v = arith.constant dense<" + list(values) + "> : " + t32 + "\n"
-         "  %m = arith.constant dense<" + list(mults) + "> : " + t32 + "\n"
-         "  %s = arith.constant dense<" + list(shifts) + "> : " + t8 + "\n"
-         "  %r = tosa.apply_scale %v, %m, %s {rounding_mode = " + mode +
-         "} : (" + t32 + ", " + t32 + ", " + t8 + ") -> " + t32 + "\n"
-         "  return %r : " + t32 + "\n}\n";
+  return "func.func @f() -> " + t32 +
+         " {\n"
+         "  %v = arith.constant dense<" +
+         list(values) + "> : " + t32 +
+         "\n"
+         "  %m = arith.constant dense<" +
+         list(mults) + "> : " + t32 +
+         "\n"
+         "  %s = arith.constant dense<" +
+         list(shifts) + "> : " + t8 +
+         "\n"
+         "  %r = tosa.apply_scale %v, %m, %s {rounding_mode = " +
+         mode + "} : (" + t32 + ", " + t32 + ", " + t8 + ") -> " + t32 +
+         "\n"
+         "  return %r : " +
+         t32 + "\n}\n";
 }
 
 std::string constantModule(const std::vector<int64_t> &values) {
   std::string n = std::to_string(values.size()), s = "[";
   for (size_t i = 0; i < values.size(); ++i)
     s += (i ? ", " : "") + std::to_string(values[i]);
-  return "func.func @f() -> tensor<" + n + "xi32> {\n  %c = arith.constant dense<" +
-         s + "]> : tensor<" + n + "xi32>\n  return %c : tensor<" + n +
-         "xi32>\n}\n";
+  return "func.func @f() -> tensor<" + n +
+         "xi32> {\n  %c = arith.constant dense<" + s + "]> : tensor<" + n +
+         "xi32>\n  return %c : tensor<" + n + "xi32>\n}\n";
 }
 
 TvVerdict verdictOf(const std::string &src, const std::string &tgt) {
@@ -195,10 +204,10 @@ TvVerdict verdictOf(const std::string &src, const std::string &tgt) {
 TEST(OpAgreement, ApplyScaleMatchesTheReference) {
   // Rounding ties both ways, shifts on both sides of 31 (double rounding
   // adds 2^30 there), large multipliers and the i32 extremes.
-  const std::vector<int64_t> values = {12345, -2, 1000000, -1000000, 1, -1,
-                                       2147483647, -2147483647 - 1};
+  const std::vector<int64_t> values = {12345, -2, 1000000,    -1000000,
+                                       1,     -1, 2147483647, -2147483647 - 1};
   const std::vector<int64_t> mults = {1073741824, 3, 2147483647, 1518500250,
-                                      1, 1, 1073741824, 1073741824};
+                                      1,          1, 1073741824, 1073741824};
   const std::vector<int64_t> shifts = {31, 2, 40, 33, 2, 2, 62, 62};
   for (bool doubleRound : {false, true}) {
     SCOPED_TRACE(doubleRound ? "DOUBLE_ROUND" : "SINGLE_ROUND");
@@ -208,13 +217,14 @@ TEST(OpAgreement, ApplyScaleMatchesTheReference) {
       ASSERT_TRUE(r) << r.error().message();
       expected.push_back(*r);
     }
-    std::string src = applyScaleModule(values, mults, shifts,
-                                       doubleRound ? "DOUBLE_ROUND" : "SINGLE_ROUND");
+    std::string src = applyScaleModule(
+        values, mults, shifts, doubleRound ? "DOUBLE_ROUND" : "SINGLE_ROUND");
     EXPECT_EQ(verdictOf(src, constantModule(expected)), TvVerdict::Correct);
     for (size_t i : {size_t(0), size_t(3)}) {
       std::vector<int64_t> wrong = expected;
       wrong[i] ^= 1;
-      EXPECT_EQ(verdictOf(src, constantModule(wrong)), TvVerdict::Incorrect) << i;
+      EXPECT_EQ(verdictOf(src, constantModule(wrong)), TvVerdict::Incorrect)
+          << i;
     }
   }
   // A shift of 1, and a value outside the range shift 2 allows: undefined
@@ -230,8 +240,8 @@ TEST(OpAgreement, ApplyScaleMatchesTheReference) {
 // math.ctlz, cttz and ctpop (integer avg_pool2d's lowering divides with
 // ctlz) are exact, zero included.
 TEST(OpAgreement, BitCountsAreExact) {
-  const std::vector<int64_t> values = {0, 1, -1, 0x00f0, 0x40000000,
-                                       -2147483647 - 1, 12345};
+  const std::vector<int64_t> values = {
+      0, 1, -1, 0x00f0, 0x40000000, -2147483647 - 1, 12345};
   std::string list = "[";
   for (size_t i = 0; i < values.size(); ++i)
     list += (i ? ", " : "") + std::to_string(values[i]);
@@ -247,8 +257,9 @@ TEST(OpAgreement, BitCountsAreExact) {
                                         : __builtin_ctz(u));
     }
     std::string t = "tensor<" + std::to_string(values.size()) + "xi32>";
-    std::string src = "func.func @f() -> " + t + " {\n  %x = arith.constant dense<" +
-                      list + "> : " + t + "\n  %r = math." + op + " %x : " + t +
+    std::string src = "func.func @f() -> " + t +
+                      " {\n  %x = arith.constant dense<" + list + "> : " + t +
+                      "\n  %r = math." + op + " %x : " + t +
                       "\n  return %r : " + t + "\n}\n";
     EXPECT_EQ(verdictOf(src, constantModule(expected)), TvVerdict::Correct);
     std::vector<int64_t> wrong = expected;
