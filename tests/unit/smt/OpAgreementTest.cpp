@@ -149,43 +149,35 @@ TEST(OpAgreement, NarrowIntNegateSaturatesAtTheMinimum) {
 // linalg.generic bodies) against the reference's apply_scale on edge values:
 // a function of constants is refined by the reference's results and not by
 // one changed element; a failed REQUIRE is poison, refined by anything.
+// `%name = arith.constant dense<[values]> : tensor<N x elt>`.
+std::string constantLine(const std::string &name,
+                         const std::vector<int64_t> &values,
+                         const std::string &elt) {
+  std::string list;
+  for (int64_t v : values)
+    list += (list.empty() ? "" : ", ") + std::to_string(v);
+  return "  %" + name + " = arith.constant dense<[" + list + "]> : tensor<" +
+         std::to_string(values.size()) + "x" + elt + ">\n";
+}
+
 std::string applyScaleModule(const std::vector<int64_t> &values,
                              const std::vector<int64_t> &mults,
                              const std::vector<int64_t> &shifts,
                              const std::string &mode) {
-  auto list = [](const std::vector<int64_t> &v) {
-    std::string s = "[";
-    for (size_t i = 0; i < v.size(); ++i)
-      s += (i ? ", " : "") + std::to_string(v[i]);
-    return s + "]";
-  };
   std::string n = std::to_string(values.size());
   std::string t32 = "tensor<" + n + "xi32>", t8 = "tensor<" + n + "xi8>";
-  return "func.func @f() -> " + t32 +
-         " {\n"
-         "  %v = arith.constant dense<" +
-         list(values) + "> : " + t32 +
-         "\n"
-         "  %m = arith.constant dense<" +
-         list(mults) + "> : " + t32 +
-         "\n"
-         "  %s = arith.constant dense<" +
-         list(shifts) + "> : " + t8 +
-         "\n"
-         "  %r = tosa.apply_scale %v, %m, %s {rounding_mode = " +
-         mode + "} : (" + t32 + ", " + t32 + ", " + t8 + ") -> " + t32 +
-         "\n"
-         "  return %r : " +
-         t32 + "\n}\n";
+  return "func.func @f() -> " + t32 + " {\n" +
+         constantLine("v", values, "i32") + constantLine("m", mults, "i32") +
+         constantLine("s", shifts, "i8") +
+         "  %r = tosa.apply_scale %v, %m, %s {rounding_mode = " + mode +
+         "} : (" + t32 + ", " + t32 + ", " + t8 + ") -> " + t32 +
+         "\n  return %r : " + t32 + "\n}\n";
 }
 
 std::string constantModule(const std::vector<int64_t> &values) {
-  std::string n = std::to_string(values.size()), s = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(values[i]);
-  return "func.func @f() -> tensor<" + n +
-         "xi32> {\n  %c = arith.constant dense<" + s + "]> : tensor<" + n +
-         "xi32>\n  return %c : tensor<" + n + "xi32>\n}\n";
+  std::string t = "tensor<" + std::to_string(values.size()) + "xi32>";
+  return "func.func @f() -> " + t + " {\n" + constantLine("c", values, "i32") +
+         "  return %c : " + t + "\n}\n";
 }
 
 TvVerdict verdictOf(const std::string &src, const std::string &tgt) {
@@ -242,10 +234,6 @@ TEST(OpAgreement, ApplyScaleMatchesTheReference) {
 TEST(OpAgreement, BitCountsAreExact) {
   const std::vector<int64_t> values = {
       0, 1, -1, 0x00f0, 0x40000000, -2147483647 - 1, 12345};
-  std::string list = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    list += (i ? ", " : "") + std::to_string(values[i]);
-  list += "]";
   for (std::string op : {"ctlz", "cttz", "ctpop"}) {
     SCOPED_TRACE(op);
     std::vector<int64_t> expected;
@@ -257,10 +245,9 @@ TEST(OpAgreement, BitCountsAreExact) {
                                         : __builtin_ctz(u));
     }
     std::string t = "tensor<" + std::to_string(values.size()) + "xi32>";
-    std::string src = "func.func @f() -> " + t +
-                      " {\n  %x = arith.constant dense<" + list + "> : " + t +
-                      "\n  %r = math." + op + " %x : " + t +
-                      "\n  return %r : " + t + "\n}\n";
+    std::string src = "func.func @f() -> " + t + " {\n" +
+                      constantLine("x", values, "i32") + "  %r = math." + op +
+                      " %x : " + t + "\n  return %r : " + t + "\n}\n";
     EXPECT_EQ(verdictOf(src, constantModule(expected)), TvVerdict::Correct);
     std::vector<int64_t> wrong = expected;
     wrong[0] ^= 1;
