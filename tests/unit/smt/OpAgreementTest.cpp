@@ -145,10 +145,6 @@ TEST(OpAgreement, NarrowIntNegateSaturatesAtTheMinimum) {
   }
 }
 
-// tosa.apply_scale (what tosa-to-linalg makes of rescale, inside
-// linalg.generic bodies) against the reference's apply_scale on edge values:
-// a function of constants is refined by the reference's results and not by
-// one changed element; a failed REQUIRE is poison, refined by anything.
 // `%name = arith.constant dense<[values]> : tensor<N x elt>`.
 std::string constantLine(const std::string &name,
                          const std::vector<int64_t> &values,
@@ -160,6 +156,10 @@ std::string constantLine(const std::string &name,
          std::to_string(values.size()) + "x" + elt + ">\n";
 }
 
+// tosa.apply_scale (what tosa-to-linalg makes of rescale, inside
+// linalg.generic bodies) against the reference's apply_scale on edge values:
+// a function of constants is refined by the reference's results and not by
+// one changed element; a failed REQUIRE is poison, refined by anything.
 std::string applyScaleModule(const std::vector<int64_t> &values,
                              const std::vector<int64_t> &mults,
                              const std::vector<int64_t> &shifts,
