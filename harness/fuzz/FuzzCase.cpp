@@ -187,11 +187,32 @@ std::vector<TensorType> typesOf(const Graph &e, const Node &n) {
   return types;
 }
 
+// --- tuning of the mutator (one place) ---------------------------------
+
+// Measured with bench/MutationBench.cpp (distinct def-use pairs after 2,000
+// mutations from the seeds: 910 with one edit per mutation, no growOps and
+// 5% splices; 1,451 with these).
+constexpr double kSpliceChance = 0.2;
+constexpr int kMaxEdits = 3;
+constexpr double kMoreEditsChance = 0.5;
+// A graph drawn as the generator campaign draws one (freshGraph). Measured
+// with bench/libfuzzer_coverage.sh: the seeds' mutants and fresh graphs
+// fire the patterns that mutations of the corpus reach slowly.
+constexpr double kFreshChance = 0.25;
+// An inserted op repeats the op that produced its operand this often.
+constexpr double kRepeatChance = 0.3;
+
+// Graph size. Executions slow down with every op, and libFuzzer stacks
+// mutations (and cross-overs) on its mutants: without a pull back, corpus
+// graphs drifted to kMaxOps (mean 15.5 ops, 4.3 executions/s). Edits that
+// add several ops at once (growOps, splices) stay within kGrowLimit, about
+// the generator's mean graph; above it, a mutation starts by removing an op.
+constexpr int kGrowLimit = 8;
+constexpr int kMaxSpliceOps = 4;
+
 // --- the mutations: each edits e in place, false when it does not apply --
 
 using Mutation = std::function<bool(Graph &e, Rng &rng)>;
-
-constexpr double kRepeatChance = 0.3;
 
 bool insertOp(Graph &e, Rng &rng) {
   if (e.values.empty())
@@ -434,14 +455,6 @@ bool swapConstInput(Graph &e, Rng &rng) {
   return true;
 }
 
-// Graph size. Executions slow down with every op, and libFuzzer stacks
-// mutations (and cross-overs) on its mutants: without a pull back, corpus
-// graphs drifted to kMaxOps (mean 15.5 ops, 4.3 executions/s). Edits that
-// add several ops at once (growOps, splices) stay within kGrowLimit, about
-// the generator's mean graph; above it, a mutation starts by removing an op.
-constexpr int kGrowLimit = 8;
-constexpr int kMaxSpliceOps = 4;
-
 // A few ops placed the generator's way on the graph's values (a family
 // block: a conv stack, an attention head, a residual, ...): one edit that
 // brings several new def-use pairs at once, mostly on the graph's values.
@@ -461,17 +474,6 @@ bool growOps(Graph &e, Rng &rng) {
 }
 
 enum class Redraw { None, Constants };
-
-// Measured with bench/MutationBench.cpp (distinct def-use pairs after 2,000
-// mutations from the seeds: 910 with one edit per mutation, no growOps and
-// 5% splices; 1,451 with these).
-constexpr double kSpliceChance = 0.2;
-constexpr int kMaxEdits = 3;
-constexpr double kMoreEditsChance = 0.5;
-// A graph drawn as the generator campaign draws one (freshGraph). Measured
-// with bench/libfuzzer_coverage.sh: the seeds' mutants and fresh graphs
-// fire the patterns that mutations of the corpus reach slowly.
-constexpr double kFreshChance = 0.25;
 
 struct Candidate {
   Graph graph;
