@@ -37,8 +37,9 @@ Outputs asReference(const Outputs &outs) {
 }
 
 bool agree(const Graph &g, const Outputs &a, const Outputs &b,
-           const Outputs &refTarget, const NumericOptions &o) {
-  return judgeNumeric(g, a, asReference(b), refTarget, o).ok;
+           const Outputs &refTarget, const NumericOptions &o,
+           const Outputs &magnitudes) {
+  return judgeNumeric(g, a, asReference(b), refTarget, o, &magnitudes).ok;
 }
 
 std::string join(const std::vector<std::string> &v) {
@@ -56,7 +57,8 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
   ConsensusResult out;
   const Graph &g = c.graph;
   auto start = Clock::now();
-  auto ref = interpret(g, c.inputs, Precision::F64);
+  Outputs magnitudes;
+  auto ref = interpret(g, c.inputs, Precision::F64, &magnitudes);
   if (!ref && ref.error().code() == ErrorCode::Undefined) {
     out.skipped = true;
     out.skipReason = "undefined behaviour: " + ref.error().message();
@@ -103,7 +105,7 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
         r.outputs = std::move(*actual);
         auto t = Clock::now();
         r.vsReference = judgeNumeric(g, *r.outputs, *ref, *refTarget,
-                                     options.numeric);
+                                     options.numeric, &magnitudes);
         addStageTime(&out.times, "oracle", t);
       } else {
         const Error &e = actual.error();
@@ -134,7 +136,8 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
         continue;
       if (cr.vsReference->ok)
         withFirst.push_back(cr.backend->name());
-      else if (agree(g, *cr.outputs, *r.outputs, *refTarget, options.numeric))
+      else if (agree(g, *cr.outputs, *r.outputs, *refTarget, options.numeric,
+                     magnitudes))
         withSecond.push_back(cr.backend->name());
     }
     std::string verdict =
@@ -171,7 +174,8 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
         continue;
       if (o.vsReference->ok)
         rightCompilers.push_back(o.backend->name());
-      else if (agree(g, *r.outputs, *o.outputs, *refTarget, options.numeric))
+      else if (agree(g, *r.outputs, *o.outputs, *refTarget, options.numeric,
+                     magnitudes))
         sameAsThis.push_back(o.backend->name());
       else
         otherWrong.push_back(o.backend->name());
@@ -182,7 +186,8 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
         continue;
       if (o.vsReference->ok)
         refsAgreeingWithRef.push_back(o.backend->name());
-      else if (agree(g, *r.outputs, *o.outputs, *refTarget, options.numeric))
+      else if (agree(g, *r.outputs, *o.outputs, *refTarget, options.numeric,
+                     magnitudes))
         refsAgreeingWithThis.push_back(o.backend->name());
     }
     std::string name = r.backend->name();

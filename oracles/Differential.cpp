@@ -21,7 +21,8 @@ Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
   // The reference first: undefined behaviour makes the case meaningless
   // whatever the compiler does.
   auto start = Clock::now();
-  auto ref = interpret(g, inputs, Precision::F64);
+  Outputs magnitudes;
+  auto ref = interpret(g, inputs, Precision::F64, &magnitudes);
   if (!ref)
     return ref.error().withContext("reference");
   auto refTarget = interpret(g, inputs, Precision::Target);
@@ -45,7 +46,8 @@ Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
   }
 
   start = Clock::now();
-  result.report = judgeNumeric(g, *actual, *ref, *refTarget, options.numeric);
+  result.report =
+      judgeNumeric(g, *actual, *ref, *refTarget, options.numeric, &magnitudes);
   addStageTime(&result.times, "oracle", start);
   if (!result.report->ok)
     result.verdict =

@@ -84,12 +84,15 @@ void setMismatch(OutputReport &r, const Shape &shape, int64_t i, double exp,
 struct Candidate {
   int64_t index;
   double expected, actual, target, error;
+  double terms; // magnitude of the terms behind the element
 };
 
 template <DType D>
 void judgeFloat(OutputReport &r, const Tensor &act, const Tensor &ref,
-                const Tensor &target, const NumericOptions &o) {
+                const Tensor &target, const Tensor *magnitude,
+                const NumericOptions &o) {
   const uint8_t *a = act.data(), *e = ref.data(), *t = target.data();
+  const uint8_t *m = magnitude ? magnitude->data() : nullptr;
   const double tiny = minNormal(D), big = maxFinite(D);
   const double rel = r.relTolerance;
   double sumAbs = 0;
@@ -123,8 +126,9 @@ void judgeFloat(OutputReport &r, const Tensor &act, const Tensor &ref,
       r.maxUlp = std::max<uint64_t>(r.maxUlp, uint64_t(d < 0 ? -d : d));
     }
     // The per-element bound; the tensor-wide floor is known only at the end.
-    if (err > std::max({o.margin * terr, rel * mag, tiny}))
-      candidates.push_back({i, ev, av, tv, err});
+    double terms = m ? std::max(mag, load<DType::f64>(m, i)) : mag;
+    if (err > std::max({o.margin * terr, rel * terms, tiny}))
+      candidates.push_back({i, ev, av, tv, err, terms});
   }
   // Cancellation makes elements near zero inaccurate in any evaluation
   // order: allow the tensor's typical magnitude times the relative bound,
@@ -132,9 +136,8 @@ void judgeFloat(OutputReport &r, const Tensor &act, const Tensor &ref,
   double meanAbs = finite ? sumAbs / double(finite) : 0;
   r.absTolerance = std::max({rel * meanAbs, o.margin * r.maxTargetError, tiny});
   for (const Candidate &c : candidates) {
-    double allowed = std::max(
-        {o.margin * std::fabs(c.target - c.expected),
-         rel * std::fabs(c.expected), r.absTolerance});
+    double allowed = std::max({o.margin * std::fabs(c.target - c.expected),
+                               rel * c.terms, r.absTolerance});
     if (c.error > allowed)
       setMismatch(r, act.shape(), c.index, c.expected, c.actual, c.target,
                   allowed, "value");
@@ -174,7 +177,7 @@ const Tensor &as(const Tensor &t, DType d, Tensor &holder) {
 
 OutputReport judgeOne(const OutputSpec &spec, const Tensor &act,
                       const Tensor &ref, const Tensor &target,
-                      const NumericOptions &o) {
+                      const Tensor *magnitude, const NumericOptions &o) {
   OutputReport r;
   r.name = spec.name;
   r.type = spec.type;
@@ -199,11 +202,24 @@ OutputReport judgeOne(const OutputSpec &spec, const Tensor &act,
   Tensor refHolder, targetHolder;
   const Tensor &e = as(ref, DType::f64, refHolder),
                &t = as(target, d, targetHolder);
+  // Magnitudes of another shape or dtype (not cc::interpret's) are unused.
+  const Tensor *m = magnitude && magnitude->dtype() == DType::f64 &&
+                            magnitude->shape() == act.shape()
+                        ? magnitude
+                        : nullptr;
   switch (d) {
-  case DType::f16: judgeFloat<DType::f16>(r, act, e, t, o); break;
-  case DType::bf16: judgeFloat<DType::bf16>(r, act, e, t, o); break;
-  case DType::f32: judgeFloat<DType::f32>(r, act, e, t, o); break;
-  default: judgeFloat<DType::f64>(r, act, e, t, o); break;
+  case DType::f16:
+    judgeFloat<DType::f16>(r, act, e, t, m, o);
+    break;
+  case DType::bf16:
+    judgeFloat<DType::bf16>(r, act, e, t, m, o);
+    break;
+  case DType::f32:
+    judgeFloat<DType::f32>(r, act, e, t, m, o);
+    break;
+  default:
+    judgeFloat<DType::f64>(r, act, e, t, m, o);
+    break;
   }
   return r;
 }
@@ -236,7 +252,8 @@ uint64_t ulpDistance(DType t, double a, double b) {
 NumericReport judgeNumeric(const std::vector<OutputSpec> &specs,
                            const Outputs &actual, const Outputs &ref,
                            const Outputs &refTarget,
-                           const NumericOptions &options) {
+                           const NumericOptions &options,
+                           const Outputs *magnitudes) {
   NumericReport rep;
   for (size_t i = 0; i < specs.size(); ++i) {
     if (i >= actual.size() || i >= ref.size() || i >= refTarget.size()) {
@@ -248,8 +265,10 @@ NumericReport judgeNumeric(const std::vector<OutputSpec> &specs,
       r.first.reason = "missing";
       rep.outputs.push_back(r);
     } else {
+      const Tensor *m =
+          magnitudes && i < magnitudes->size() ? &(*magnitudes)[i] : nullptr;
       rep.outputs.push_back(
-          judgeOne(specs[i], actual[i], ref[i], refTarget[i], options));
+          judgeOne(specs[i], actual[i], ref[i], refTarget[i], m, options));
     }
     rep.ok &= rep.outputs.back().ok;
   }

@@ -97,15 +97,21 @@ struct NumericReport {
 
 // Judges `actual` against the f64 reference `ref` and the reference in
 // target precision `refTarget` (both from cc::interpret). Output counts,
-// dtypes or shapes that differ from the specs are mismatches too.
+// dtypes or shapes that differ from the specs are mismatches too. With
+// `magnitudes` (cc::interpret's, for ref), an element's relative bound
+// applies to the magnitude of its terms where that exceeds |expected|: a
+// result of cancellation is as accurate as its terms, not as itself.
 NumericReport judgeNumeric(const std::vector<OutputSpec> &specs,
                            const Outputs &actual, const Outputs &ref,
                            const Outputs &refTarget,
-                           const NumericOptions &options = {});
+                           const NumericOptions &options = {},
+                           const Outputs *magnitudes = nullptr);
 inline NumericReport judgeNumeric(const Graph &g, const Outputs &actual,
                                   const Outputs &ref, const Outputs &refTarget,
-                                  const NumericOptions &options = {}) {
-  return judgeNumeric(outputSpecs(g), actual, ref, refTarget, options);
+                                  const NumericOptions &options = {},
+                                  const Outputs *magnitudes = nullptr) {
+  return judgeNumeric(outputSpecs(g), actual, ref, refTarget, options,
+                      magnitudes);
 }
 
 // The miscompile finding for a failed report: the signature names the op

@@ -211,9 +211,9 @@ struct Expectation {
 };
 
 Expectation expectations(const Graph &g, const Outputs &ref,
-                         const Outputs &target) {
+                         const Outputs &target, const Outputs &magnitudes) {
   NumericOptions o;
-  NumericReport tol = judgeNumeric(g, target, ref, target, o);
+  NumericReport tol = judgeNumeric(g, target, ref, target, o, &magnitudes);
   std::vector<OutputSpec> specs = outputSpecs(g);
   Expectation e;
   std::ostringstream os;
@@ -226,8 +226,12 @@ Expectation expectations(const Graph &g, const Outputs &ref,
       if (isFloat(d)) {
         double ev = ref[k].getF(i), tv = target[k].getF(i);
         double shown = std::fabs(ev) > maxFinite(d) ? roundToFloat(d, ev) : ev;
-        double allowed = std::max(
-            {o.margin * std::fabs(tv - ev), rel * std::fabs(ev), abs});
+        // As the oracle: relative to the magnitude of the terms.
+        double terms = std::fabs(ev);
+        if (k < magnitudes.size() && magnitudes[k].size() == ref[k].size())
+          terms = std::max(terms, magnitudes[k].getF(i));
+        double allowed =
+            std::max({o.margin * std::fabs(tv - ev), rel * terms, abs});
         e.allowed.push_back(allowed);
         os << (std::isfinite(shown) ? num(shown) : floatClass(shown)) << " "
            << num(allowed) << " " << floatClass(tv) << "\n";
@@ -666,7 +670,8 @@ Expected<BundleResult> writeBundle(const FindingRecord &original,
   CC_TRY(writeText(dir + "/graph.json", printGraph(g)));
   for (size_t i = 0; i < inputs.size(); ++i)
     CC_TRY(writeNpy(dir + "/input_" + std::to_string(i) + ".npy", inputs[i]));
-  auto ref = interpret(g, inputs, Precision::F64);
+  Outputs magnitudes;
+  auto ref = interpret(g, inputs, Precision::F64, &magnitudes);
   auto target = interpret(g, inputs, Precision::Target);
   if (ref && target) {
     for (size_t i = 0; i < ref->size(); ++i)
@@ -690,7 +695,7 @@ Expected<BundleResult> writeBundle(const FindingRecord &original,
                         sig.kind == Kind::RefDisagreement;
   Expectation expect;
   if (ref && target)
-    expect = expectations(g, *ref, *target);
+    expect = expectations(g, *ref, *target, magnitudes);
   std::string title = std::string(kindName(sig.kind)) + ": " + sig.str();
   ReproSpec spec{dir, title, program, expect.table, ref && target,
                  passesComplete};

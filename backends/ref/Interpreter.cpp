@@ -1,6 +1,8 @@
 #include "backends/ref/Interpreter.h"
 
 #include <chrono>
+#include <cmath>
+#include <set>
 
 namespace cc {
 
@@ -12,10 +14,69 @@ Tensor asStored(const Tensor &t, Precision p) {
     return t.convertTo(DType::f64);
   return t;
 }
+// How an op's magnitudes follow from its operands' (see interpret()).
+enum class MagnitudeRule { Evaluate, Carry, Restart };
+MagnitudeRule magnitudeRule(const std::string &op) {
+  static const std::set<std::string> evaluate = {"add",
+                                                 "sub",
+                                                 "mul",
+                                                 "matmul",
+                                                 "conv2d",
+                                                 "depthwise_conv2d",
+                                                 "transpose_conv2d",
+                                                 "reduce_sum",
+                                                 "avg_pool2d"};
+  static const std::set<std::string> carry = {
+      "negate", "abs", "cast", "reshape", "transpose", "slice",
+      "concat", "pad", "tile", "reverse", "gather",    "select"};
+  if (evaluate.count(op))
+    return MagnitudeRule::Evaluate;
+  return carry.count(op) ? MagnitudeRule::Carry : MagnitudeRule::Restart;
+}
+
+Tensor absolute(Tensor t) {
+  if (isFloat(t.dtype()))
+    for (int64_t i = 0, n = t.size(); i < n; ++i)
+      t.setF(i, std::fabs(t.getF(i)));
+  return t;
+}
+
+// The magnitudes of a node's float results: its rule evaluated on the
+// operands' magnitudes (integer operands, like select's condition and
+// gather's indices, keep their values), or |result|.
+Tensor magnitudeOf(const Node &node, const OpDef &def,
+                   const std::vector<const Tensor *> &values,
+                   const std::vector<const Tensor *> &mags,
+                   const std::vector<TensorType> &resultTypes,
+                   const Tensor &result) {
+  MagnitudeRule rule = magnitudeRule(node.op);
+  bool floatOperand = false;
+  for (const Tensor *v : values)
+    floatOperand |= isFloat(v->dtype());
+  if (rule == MagnitudeRule::Restart || !floatOperand ||
+      !isFloat(result.dtype()) || node.results.size() != 1)
+    return absolute(result);
+  Node asSum = node;
+  const OpDef *op = &def;
+  if (node.op == "sub") { // |a - b| <= |a| + |b|
+    asSum.op = "add";
+    op = findOp(asSum.op);
+  }
+  EvalArgs args{asSum, {}, resultTypes, Precision::F64};
+  for (size_t i = 0; i < values.size(); ++i)
+    args.operands.push_back(isFloat(values[i]->dtype()) ? mags[i] : values[i]);
+  auto r = op->eval(args);
+  if (!r)
+    return absolute(result);
+  // Negate, a pad value: magnitudes are absolute.
+  return absolute(std::move(r->front()));
+}
 } // namespace
 
 Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
-                            Precision precision) {
+                            Precision precision, Outputs *magnitudes) {
+  if (magnitudes && precision != Precision::F64)
+    return makeError("magnitudes are computed with Precision::F64 only");
   if (inputs.size() != g.inputs.size())
     return makeError("graph '" + g.name + "' has " +
                      std::to_string(g.inputs.size()) + " inputs, got " +
@@ -28,6 +89,12 @@ Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
       return makeError("input '" + info.name + "' expects " + info.type.str() +
                        ", got " + inputs[i].type().str());
     values[g.inputs[i]] = asStored(inputs[i], precision);
+  }
+  std::vector<Tensor> mags;
+  if (magnitudes) {
+    mags.resize(g.values.size());
+    for (ValueId v : g.inputs)
+      mags[v] = absolute(values[v]);
   }
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node &node = g.nodes[n];
@@ -43,12 +110,28 @@ Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
     if (!results)
       return results.error().withContext("node " + std::to_string(n) + " (" +
                                          node.op + ")");
+    if (magnitudes) {
+      std::vector<const Tensor *> operandMags;
+      for (ValueId v : node.operands)
+        operandMags.push_back(&mags[v]);
+      for (size_t r = 0; r < node.results.size(); ++r)
+        mags[node.results[r]] =
+            node.results.size() == 1
+                ? magnitudeOf(node, *def, args.operands, operandMags,
+                              args.resultTypes, results->front())
+                : absolute((*results)[r]);
+    }
     for (size_t r = 0; r < node.results.size(); ++r)
       values[node.results[r]] = std::move((*results)[r]);
   }
   Outputs out;
   for (ValueId v : g.outputs)
     out.push_back(values[v]);
+  if (magnitudes) {
+    magnitudes->clear();
+    for (ValueId v : g.outputs)
+      magnitudes->push_back(mags[v]);
+  }
   return out;
 }
 

@@ -1,9 +1,13 @@
 // The oracle's error model reads each op's rounding from the op table: the
-// accumulation lengths it composes, and the tolerances they lead to.
+// accumulation lengths it composes, and the tolerances they lead to; the
+// reference's term magnitudes that judge cancellation.
+#include "backends/ref/Interpreter.h"
 #include "core/OpTable.h"
 #include "oracles/Numeric.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 using namespace cc;
 
@@ -174,4 +178,79 @@ TEST(ErrorModel, CastsConvertTheErrorToTheResultUlps) {
   double ratio = epsilon(DType::f16) / epsilon(DType::f32); // 8192
   EXPECT_DOUBLE_EQ(m[wide].accumulation, m[s].accumulation * ratio + 1);
   EXPECT_DOUBLE_EQ(m[back].accumulation, m[wide].accumulation / ratio + 1);
+}
+
+// sub(negate(sigmoid(x)), c) with c close to -sigmoid(x): a compiler whose
+// sigmoid is one ulp off (of ~0.9) leaves an error far above one rounding of
+// the small result, and well within one rounding of its terms. The
+// reference's magnitudes let the oracle tell that from a wrong result.
+TEST(ErrorModel, CancellationIsJudgedAgainstTheMagnitudeOfItsTerms) {
+  Graph g;
+  ValueId x = g.addInput("x", f32({1, 3}));
+  ValueId s = add(g, "sigmoid", {x});
+  ValueId n = add(g, "negate", {s});
+  Tensor cv(DType::f32, {1, 3});
+  cv.setF(0, -0.88);
+  cv.setF(1, -0.6);
+  cv.setF(2, -0.25);
+  Attrs ca;
+  ca.set("value", cv);
+  ValueId c = add(g, "const", {}, ca);
+  ValueId y = add(g, "sub", {n, c});
+  g.addOutput(y);
+  Tensor in(DType::f32, {1, 3});
+  in.setF(0, 2.0);
+  in.setF(1, 0.5);
+  in.setF(2, -1.0);
+
+  Outputs mags;
+  auto ref = interpret(g, {in}, Precision::F64, &mags);
+  ASSERT_TRUE(ref) << ref.error().message();
+  ASSERT_EQ(mags.size(), 1u);
+  for (int64_t i = 0; i < 3; ++i) {
+    double sig = 1 / (1 + std::exp(-in.getF(i)));
+    EXPECT_NEAR(mags[0].getF(i), sig + std::fabs(cv.getF(i)), 1e-12);
+  }
+  double e0 = (*ref)[0].getF(0); // about 0.0008
+  ASSERT_LT(std::fabs(e0), 0.01);
+
+  // The target-precision reference happened to round like the f64 one (as
+  // in the false alarm this test keeps away): no calibration slack.
+  Tensor exact = (*ref)[0].convertTo(DType::f32);
+  auto judgeWith = [&](double error, const Outputs *m) {
+    Tensor actual = exact;
+    actual.setF(0, double(float(e0 + error)));
+    return judgeNumeric(g, {actual}, *ref, {exact}, {}, m).ok;
+  };
+  double ulpOfTerm = std::ldexp(1.0, -24); // one ulp of sigmoid(2) ~ 0.88
+  EXPECT_FALSE(judgeWith(ulpOfTerm, nullptr));
+  EXPECT_TRUE(judgeWith(ulpOfTerm, &mags));
+  EXPECT_FALSE(judgeWith(1e-4, &mags)) << "a wrong result still fails";
+}
+
+// Matmul magnitudes are |A| |B|; select and data movement carry them; ops
+// outside the sums and products start again from |result|.
+TEST(ErrorModel, MagnitudesFollowSumsAndProducts) {
+  Graph g;
+  ValueId a = g.addInput("a", f32({1, 1, 2}));
+  ValueId b = g.addInput("b", f32({1, 2, 1}));
+  ValueId m = add(g, "matmul", {a, b});
+  ValueId t = add(g, "tanh", {m});
+  ValueId r = add(g, "reshape", {m}, ints("shape", {1}));
+  g.addOutput(m);
+  g.addOutput(t);
+  g.addOutput(r);
+  Tensor av(DType::f32, {1, 1, 2}), bv(DType::f32, {1, 2, 1});
+  av.setF(0, 3);
+  av.setF(1, -2);
+  bv.setF(0, 2);
+  bv.setF(1, 3);
+  Outputs mags;
+  auto out = interpret(g, {av, bv}, Precision::F64, &mags);
+  ASSERT_TRUE(out) << out.error().message();
+  EXPECT_EQ((*out)[0].getF(0), 0); // 3*2 - 2*3
+  EXPECT_EQ(mags[0].getF(0), 12);  // |3*2| + |-2*3|
+  EXPECT_EQ(mags[1].getF(0), 0);   // |tanh(0)|
+  EXPECT_EQ(mags[2].getF(0), 12);  // carried by reshape
+  EXPECT_FALSE(interpret(g, {av, bv}, Precision::Target, &mags));
 }
