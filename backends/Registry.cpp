@@ -1,5 +1,6 @@
 #include "backends/Registry.h"
 
+#include "backends/cuda/Cuda.h"
 #include "backends/mlir/MlirBackend.h"
 #include "backends/ref/Interpreter.h"
 #include "backends/torch/Torch.h"
@@ -11,6 +12,8 @@ Expected<std::unique_ptr<Backend>> makeBackend(const std::string &spec) {
     return std::unique_ptr<Backend>(std::make_unique<RefBackend>());
   if (spec.starts_with("mlir:") || spec.starts_with("mlir-ext"))
     return makeMlirBackend(spec);
+  if (spec.starts_with("cuda:"))
+    return makeCudaBackend(spec);
   if (spec == "torch")
     return makeTorchBackend();
   if (spec == "torchscript")
@@ -20,7 +23,8 @@ Expected<std::unique_ptr<Backend>> makeBackend(const std::string &spec) {
 }
 
 std::string backendSpecHelp() {
-  return "ref, mlir:NAME, mlir:pipeline=TEXT, mlir-ext:CMD, torch, torchscript";
+  return "ref, mlir:NAME, mlir:pipeline=TEXT, mlir-ext:CMD, cuda:NAME, torch, "
+         "torchscript";
 }
 
 } // namespace cc

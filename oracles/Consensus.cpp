@@ -109,6 +109,12 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
         addStageTime(&out.times, "oracle", t);
       } else {
         const Error &e = actual.error();
+        // A backend that finds out only while running that it cannot
+        // (the GPU backend without a GPU, after compiling) is unsupported.
+        if (e.code() == ErrorCode::Unsupported) {
+          unsupported.push_back(b->name() + ": " + e.message());
+          continue;
+        }
         if (e.code() != ErrorCode::CompilerFailure &&
             e.code() != ErrorCode::Timeout)
           return e.message().starts_with(b->name()) ? e

@@ -27,7 +27,17 @@ struct LowerRequest {
   // Told the stage about to run: "parse", "pass NAME", "jit", "execute"
   // (the isolated worker keeps it where a crash or timeout can name it).
   void (*onStage)(const char *stage) = nullptr;
+  // What lowerAndRun runs (in the worker when isolated):
+  // lowerAndRunInProcess, the CPU JIT, when null. The GPU backend
+  // (backends/cuda) passes its own: compile to PTX, ptxas, launch.
+  using InProcess = Expected<Outputs> (*)(
+      const LowerRequest &req, const std::vector<TensorType> &resultTypes,
+      const Inputs &inputs, StageTimes *times, PassCoverage *coverage);
+  InProcess inProcess = nullptr;
 };
+
+// Tells req.onStage the stage about to run, when set.
+void reportStage(const LowerRequest &req, const char *stage);
 
 // Passes, native target, runtime libraries: once per process. Called before
 // forking so that workers start ready.

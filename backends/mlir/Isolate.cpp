@@ -221,8 +221,9 @@ int runWorker(int outFd, pid_t parent, SharedStage *stage,
   own.onStage = setStage;
   StageTimes times;
   PassCoverage coverage;
-  Expected<Outputs> out = lowerAndRunInProcess(
-      own, resultTypes, inputs, &times, wantCoverage ? &coverage : nullptr);
+  auto run = req.inProcess ? req.inProcess : lowerAndRunInProcess;
+  Expected<Outputs> out =
+      run(own, resultTypes, inputs, &times, wantCoverage ? &coverage : nullptr);
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return writeAll(outFd, encodeResult(out, seconds, times, coverage)) ? 0 : 1;
 }
@@ -336,8 +337,8 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
                               const std::vector<TensorType> &resultTypes,
                               const Inputs &inputs, const RunOptions &options) {
   if (!options.isolate)
-    return lowerAndRunInProcess(req, resultTypes, inputs, options.times,
-                                options.passCoverage);
+    return (req.inProcess ? req.inProcess : lowerAndRunInProcess)(
+        req, resultTypes, inputs, options.times, options.passCoverage);
   prepareFork();
   auto start = Clock::now();
   SharedMapping shared;

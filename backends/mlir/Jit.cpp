@@ -1,7 +1,7 @@
 // Parsing, lowering and JIT execution with MLIR. The only translation unit
 // of the backend that includes MLIR headers (they cost 10-30 s each).
 #include "backends/mlir/Coverage.h"
-#include "backends/mlir/Internal.h"
+#include "backends/mlir/MlirSupport.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -71,58 +71,6 @@ void initializeMlir() {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-std::unique_ptr<mlir::MLIRContext> makeContext() {
-  initializeMlir();
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::registerBuiltinDialectTranslation(registry);
-  mlir::registerLLVMDialectTranslation(registry);
-  // One context per run; threads would only compete with campaign workers.
-  auto ctx = std::make_unique<mlir::MLIRContext>(
-      registry, mlir::MLIRContext::Threading::DISABLED);
-  ctx->allowUnregisteredDialects(false);
-  return ctx;
-}
-
-// Collects MLIR diagnostics into a string instead of printing them.
-class DiagnosticCapture {
-public:
-  explicit DiagnosticCapture(mlir::MLIRContext &ctx)
-      : handler(&ctx, [this](mlir::Diagnostic &d) {
-          append(d);
-          return mlir::success();
-        }) {}
-  std::string take() {
-    std::string s = std::move(text);
-    text.clear();
-    // Keep messages bounded: a failing pass can dump whole functions.
-    if (s.size() > 4000)
-      s = s.substr(0, 4000) + "...";
-    while (!s.empty() && s.back() == '\n')
-      s.pop_back();
-    return s;
-  }
-
-private:
-  void append(mlir::Diagnostic &d) {
-    llvm::raw_string_ostream os(text);
-    const char *sev = d.getSeverity() == mlir::DiagnosticSeverity::Error
-                          ? "error"
-                      : d.getSeverity() == mlir::DiagnosticSeverity::Warning
-                          ? "warning"
-                          : d.getSeverity() == mlir::DiagnosticSeverity::Note
-                                ? "note"
-                                : "remark";
-    os << d.getLocation() << ": " << sev << ": " << d.str() << "\n";
-    for (mlir::Diagnostic &note : d.getNotes())
-      os << "  note: " << note.str() << "\n";
-  }
-
-  std::string text;
-  mlir::ScopedDiagnosticHandler handler;
-};
-
 // Remembers the first pass that failed (verifier failures after a pass are
 // reported as that pass failing).
 struct FailedPassRecorder : public mlir::PassInstrumentation {
@@ -157,11 +105,31 @@ private:
   void (*onStage)(const char *);
   std::vector<std::string> stack;
 };
+} // namespace
+
+std::unique_ptr<mlir::MLIRContext>
+makeContext(void (*extend)(mlir::DialectRegistry &)) {
+  initializeMlir();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  if (extend)
+    extend(registry);
+  // One context per run; threads would only compete with campaign workers.
+  auto ctx = std::make_unique<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
+  ctx->allowUnregisteredDialects(false);
+  return ctx;
+}
 
 void reportStage(const LowerRequest &req, const char *stage) {
   if (req.onStage)
     req.onStage(stage);
 }
+
+namespace {
 
 // Pipelines may omit the outer "builtin.module(...)".
 const char *const kAnchor = "builtin.module(";
@@ -179,6 +147,8 @@ std::string parserMessage(const std::string &err, size_t shift) {
   return first.substr(marker + 9) + " (at column " +
          std::to_string(std::max(column, 1L)) + ")";
 }
+
+} // namespace
 
 Error parsePipelineInto(const std::string &pipeline, mlir::PassManager &pm) {
   bool wrap = pipeline.rfind(kAnchor, 0) != 0;
@@ -200,6 +170,8 @@ Error parsePipelineInto(const std::string &pipeline, mlir::PassManager &pm) {
 Error compilerFailure(const std::string &msg) {
   return Error::failure(msg, ErrorCode::CompilerFailure);
 }
+
+namespace {
 
 // A memref descriptor as the C interface expects it:
 // {allocated, aligned, offset, sizes[rank], strides[rank]}.
@@ -249,6 +221,8 @@ std::string str(mlir::Type t) {
   return s;
 }
 
+} // namespace
+
 // Tensor-typed arguments and results must match what we pass and read back
 // (an external compiler may already have bufferized them: not checked).
 Error checkTypes(mlir::Operation *op, const Inputs &inputs,
@@ -280,6 +254,8 @@ Error checkTypes(mlir::Operation *op, const Inputs &inputs,
   return Error::success();
 }
 
+namespace {
+
 // Functions the lowered module declares must exist in this process or the
 // runtime library; otherwise ORC would print its own error to stderr.
 Error checkExternalSymbols(mlir::ModuleOp module) {
@@ -310,6 +286,8 @@ std::string takeLlvmError(llvm::Error e) {
   return llvm::toString(std::move(e));
 }
 
+} // namespace
+
 // Parses (without verifying) MLIR text into a module.
 Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 parseModule(mlir::MLIRContext &ctx, DiagnosticCapture &diags,
@@ -321,7 +299,27 @@ parseModule(mlir::MLIRContext &ctx, DiagnosticCapture &diags,
     return makeError("cannot parse the " + what + ": " + diags.take());
   return module;
 }
-} // namespace
+
+Error runPipeline(mlir::ModuleOp module, const LowerRequest &req,
+                  DiagnosticCapture &diags, PassCoverage *coverage) {
+  mlir::MLIRContext *ctx = module.getContext();
+  mlir::PassManager pm(ctx, mlir::ModuleOp::getOperationName());
+  CC_TRY(parsePipelineInto(req.pipeline, pm));
+  std::string failedPass;
+  pm.addInstrumentation(std::make_unique<FailedPassRecorder>(&failedPass));
+  if (req.onStage)
+    pm.addInstrumentation(std::make_unique<StageReporter>(req.onStage));
+  std::optional<CoverageRecorder> recorder;
+  if (coverage)
+    recorder.emplace(*ctx, pm, coverage);
+  mlir::LogicalResult lowered = pm.run(module);
+  recorder.reset();
+  if (mlir::failed(lowered))
+    return compilerFailure(
+        "pass " + (failedPass.empty() ? std::string("pipeline") : failedPass) +
+        " failed on the " + req.originName + ": " + diags.take());
+  return Error::success();
+}
 
 Error checkPipeline(const std::string &pipeline) {
   auto ctx = makeContext();
@@ -354,21 +352,7 @@ Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
   // The JIT calls the function through its C interface wrapper.
   fn->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(ctx.get()));
 
-  mlir::PassManager pm(ctx.get(), mlir::ModuleOp::getOperationName());
-  CC_TRY(parsePipelineInto(req.pipeline, pm));
-  std::string failedPass;
-  pm.addInstrumentation(std::make_unique<FailedPassRecorder>(&failedPass));
-  if (req.onStage)
-    pm.addInstrumentation(std::make_unique<StageReporter>(req.onStage));
-  std::optional<CoverageRecorder> recorder;
-  if (coverage)
-    recorder.emplace(*ctx, pm, coverage);
-  mlir::LogicalResult lowered = pm.run(*module);
-  recorder.reset();
-  if (mlir::failed(lowered))
-    return compilerFailure(
-        "pass " + (failedPass.empty() ? std::string("pipeline") : failedPass) +
-        " failed on the " + req.originName + ": " + diags.take());
+  CC_TRY(runPipeline(*module, req, diags, coverage));
   addStageTime(times, "lower", start);
 
   start = Clock::now();

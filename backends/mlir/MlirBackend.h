@@ -30,6 +30,13 @@ struct NamedPipeline {
 };
 const std::vector<NamedPipeline> &namedPipelines();
 
+// Pieces of the named pipelines that other pipelines build on (the GPU
+// backend's): TOSA to linalg, arith and tensor (on func.func); one-shot
+// bufferization with results as out-params (on the module; no
+// deallocation).
+extern const char *const kTosaToLinalgPasses;
+extern const char *const kBufferizeToOutParams;
+
 // Parses a compiler-under-test spec:
 //   mlir:NAME            a named pipeline (mlir:tosa-O3)
 //   mlir:pipeline=TEXT   any textual pass pipeline from TOSA to LLVM

@@ -4,21 +4,27 @@
 
 namespace cc {
 
-namespace {
-// Pieces shared by every pipeline; the families differ in what runs between
-// them.
+// Pieces shared by every pipeline (the GPU backend's too); the families
+// differ in what runs between them.
 // transpose_conv2d has no linalg lowering: it needs the decompositions.
-const char *const kTosaToLinalg =
+const char *const kTosaToLinalgPasses =
     "tosa-optional-decompositions,tosa-to-linalg-named,tosa-to-linalg,"
     "tosa-to-arith{include-apply-rescale},tosa-to-tensor";
 // Results become caller-allocated out-params: the JIT calls the function
 // with input and output memref descriptors.
-const char *const kBufferize =
+const char *const kBufferizeToOutParams =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs "
-    "modify-public-functions},"
-    "buffer-deallocation-pipeline";
+    "modify-public-functions}";
+
+namespace {
+const char *const kTosaToLinalg = kTosaToLinalgPasses;
+// A function, not a global: namedPipelines() may run during static
+// initialisation elsewhere.
+std::string bufferize() {
+  return std::string(kBufferizeToOutParams) + ",buffer-deallocation-pipeline";
+}
 // f16/bf16 math is widened to f32; math ops with an LLVM intrinsic use it,
 // the rest (erf) become libm calls; bf16 conversions are expanded because
 // the host's runtime library may lack them.
@@ -31,8 +37,8 @@ const char *const kToLlvm =
 std::string pipeline(const std::string &onTensors,
                      const std::string &onBuffers,
                      const std::string &beforeLlvm = "") {
-  std::string p = "builtin.module(func.func(" + onTensors + ")," +
-                  kBufferize + ",func.func(" + onBuffers + "),";
+  std::string p = "builtin.module(func.func(" + onTensors + ")," + bufferize() +
+                  ",func.func(" + onBuffers + "),";
   if (!beforeLlvm.empty())
     p += beforeLlvm + ",";
   return p + kToLlvm + ")";
@@ -44,7 +50,7 @@ std::vector<NamedPipeline> makePipelines() {
       {"tosa-O0",
        "straight lowering: TOSA to linalg, bufferize, linalg to loops, "
        "libm math; LLVM -O0",
-       "builtin.module(func.func(" + lower + ")," + kBufferize +
+       "builtin.module(func.func(" + lower + ")," + bufferize() +
            ",func.func(convert-linalg-to-loops),"
            // libm for every math op, unlike the other pipelines; libm has
            // no rsqrtf, which convert-math-to-libm would call. That pass

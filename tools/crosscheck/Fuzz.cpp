@@ -34,8 +34,8 @@ const Command kFuzz{
     {
         {"--cut", "", "SPEC",
          "a compiler under test (repeatable; default mlir:tosa-O3): "
-         "mlir:NAME, mlir:pipeline=TEXT, mlir-ext:CMD (see crosscheck run "
-         "--help)",
+         "mlir:NAME, mlir:pipeline=TEXT, mlir-ext:CMD, cuda:NAME (see "
+         "crosscheck run --help)",
          true},
         {"--ref", "", "NAME",
          "a reference (repeatable): ref, the f64 interpreter, always first; "
@@ -67,14 +67,17 @@ const Command kFuzz{
         {"--fuzzer", "", "PATH",
          "libfuzzer: the target (default $CC_LIBFUZZER_TARGET, or "
          "cc_fuzz_pipeline beside crosscheck or on PATH)"},
-        {"--corpus", "", "DIR", "libfuzzer: corpus directory (default DIR/corpus)"},
-        {"--merge", "", "", "libfuzzer: minimize the corpus afterwards (-merge=1)"},
+        {"--corpus", "", "DIR",
+         "libfuzzer: corpus directory (default DIR/corpus)"},
+        {"--merge", "", "",
+         "libfuzzer: minimize the corpus afterwards (-merge=1)"},
         {"--libfuzzer-arg", "", "ARG",
          "libfuzzer: passed to libFuzzer as it is (repeatable)", true},
         {"--precision", "", "LIST",
          "comma-separated precision variants mixed into the stream: f16, "
          "bf16, mixed, int8, int16 (default: graphs as generated)"},
-        {"--edge-rate", "", "P", "share of edge values in inputs (default 0.15)"},
+        {"--edge-rate", "", "P",
+         "share of edge values in inputs (default 0.15)"},
         {"--special-rate", "", "P",
          "share of +-Inf, NaN and denormals in float inputs (default 0)"},
         {"--timeout", "", "S",

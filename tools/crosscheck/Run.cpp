@@ -29,10 +29,13 @@ const Command kRun{
          "the compiler under test (default mlir:tosa-O3): mlir:NAME for a "
          "named pipeline (tosa-O0, tosa-O3, ...), mlir:pipeline=TEXT for a "
          "textual pass pipeline from TOSA to LLVM, mlir-ext:CMD for an "
-         "external *-opt command that reads TOSA on stdin"},
+         "external *-opt command that reads TOSA on stdin, cuda:NAME for a "
+         "GPU pipeline (gpu-O0, gpu-O3: PTX checked by ptxas for sm_80 and "
+         "sm_90, run where a GPU is)"},
         {"--pass-pipeline", "", "TEXT",
          "same as --cut=mlir:pipeline=TEXT (as in mlir-opt)"},
-        {"--ref", "", "NAME", "the reference: ref (default; the f64 interpreter)"},
+        {"--ref", "", "NAME",
+         "the reference: ref (default; the f64 interpreter)"},
         {"--inputs", "", "DIR",
          "read each graph input from DIR/<input name>.npy instead of "
          "generating inputs"},

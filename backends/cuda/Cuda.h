@@ -1,0 +1,113 @@
+// The GPU backend: lowers a graph's TOSA module through MLIR's GPU path
+// (linalg -> parallel loops -> gpu.launch -> NVVM) to PTX with LLVM's NVPTX
+// back-end, checks every kernel with the CUDA toolkit's `ptxas` for each
+// target architecture, and, where a GPU is present, runs the kernels through
+// the CUDA driver API with our own launcher (plain device allocations, no
+// managed memory). Without a GPU a run stops after ptxas: a compiler crash
+// or a ptxas rejection is still a finding, so GPU code generation is fuzzed
+// on every machine. No MLIR or CUDA headers here.
+#pragma once
+
+#include "backends/Backend.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cc {
+
+// The architectures every kernel is compiled and ptxas-checked for.
+const std::vector<std::string> &gpuArchitectures(); // {"sm_80", "sm_90"}
+
+struct GpuPipeline {
+  std::string name;     // "gpu-O3"
+  std::string summary;  // one line for --help
+  std::string pipeline; // textual pipeline from TOSA to gpu.binary
+};
+const std::vector<GpuPipeline> &gpuPipelines();
+
+// cuda:NAME, a GPU pipeline by name. An unknown name is an error that lists
+// the known ones. Runs are isolated as the MLIR backend's are (a crash in a
+// pass is ErrorCode::CompilerFailure naming the pass). Stages: "emit",
+// "lower", "ptxas", "launch". Without a GPU (or the CUDA driver) a run that
+// compiled and passed ptxas ends in ErrorCode::Unsupported, saying so.
+Expected<std::unique_ptr<Backend>> makeCudaBackend(const std::string &spec);
+
+// The toolkit: $CUDA_HOME, else $CUDA_PATH, else /usr/local/cuda.
+std::string cudaToolkitDir();
+
+// Why the GPU cannot run kernels here ("" when it can): no driver library,
+// cuInit failing, no device. Initialises the driver in this process: call
+// it in a worker, not before forking workers.
+std::string gpuUnavailableReason();
+
+// ptxas on one PTX module for `arch`: a rejection is
+// ErrorCode::CompilerFailure with ptxas's message, a hang ErrorCode::
+// Timeout; a missing ptxas a plain error.
+Error ptxasCheck(const std::string &ptx, const std::string &arch,
+                 double timeoutSeconds = 60);
+
+// What the host function does, as the launcher replays it: buffers (the
+// function's arguments, allocations and constant globals) and steps (kernel
+// launches and copies between views of buffers). Built from the lowered
+// module; our own types so the launcher needs no MLIR.
+struct GpuView {
+  int buffer = -1;
+  int64_t offset = 0; // in elements
+  std::vector<int64_t> sizes, strides;
+};
+struct GpuBuffer {
+  enum Kind { Argument, Allocation, Global } kind = Allocation;
+  int argument = -1; // Argument: index into inputs then outputs
+  int64_t bytes = 0;
+  int64_t elementBytes = 0;
+  std::vector<uint8_t> init; // Global: its contents
+};
+struct GpuKernelArg {
+  bool isMemref = false;
+  GpuView view;        // memref: descriptor fields follow the view
+  uint64_t scalar = 0; // scalar bits, little-endian
+  int scalarBytes = 0; // 1, 2, 4 or 8
+};
+struct GpuStep {
+  enum Kind { Launch, Copy } kind = Launch;
+  int module = -1; // Launch: index into GpuPlan::modules
+  std::string kernel;
+  int64_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  std::vector<GpuKernelArg> args;
+  GpuView from, to;         // Copy
+  int64_t elementBytes = 0; // Copy
+};
+struct GpuModule {
+  std::string name;
+  std::vector<std::string> arch, ptx; // one PTX per architecture
+};
+struct GpuPlan {
+  std::vector<GpuModule> modules;
+  std::vector<GpuBuffer> buffers;
+  std::vector<GpuStep> steps;
+  size_t numInputs = 0, numOutputs = 0;
+};
+
+// ptxas on every module for each of its architectures, stopping at the
+// first rejection, which the error names ("ptxas -arch=sm_90 on kernel
+// module @NAME rejected the PTX: ...").
+Error ptxasCheckAll(const std::vector<GpuModule> &modules,
+                    double timeoutSeconds = 60);
+
+// Lowers a TOSA module with a GPU pipeline in this process and extracts
+// the plan of @funcName. A failing pass is ErrorCode::CompilerFailure; a
+// host op the launcher cannot replay is ErrorCode::Unsupported.
+Expected<GpuPlan> compileForGpu(const std::string &module,
+                                const std::string &funcName,
+                                const std::string &pipeline,
+                                StageTimes *times = nullptr,
+                                PassCoverage *coverage = nullptr);
+
+// Runs a plan on the GPU: inputs uploaded, steps replayed, outputs (of
+// outputTypes) downloaded. A failing launch is ErrorCode::CompilerFailure.
+Expected<Outputs> launchOnGpu(const GpuPlan &plan, const Inputs &inputs,
+                              const std::vector<TensorType> &outputTypes);
+
+} // namespace cc
