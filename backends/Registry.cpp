@@ -14,6 +14,8 @@ Expected<std::unique_ptr<Backend>> makeBackend(const std::string &spec) {
     return makeMlirBackend(spec);
   if (spec.starts_with("cuda:"))
     return makeCudaBackend(spec);
+  if (spec == "cudnn")
+    return makeCudaLibraryReference();
   if (spec == "torch")
     return makeTorchBackend();
   if (spec == "torchscript")
@@ -23,8 +25,8 @@ Expected<std::unique_ptr<Backend>> makeBackend(const std::string &spec) {
 }
 
 std::string backendSpecHelp() {
-  return "ref, mlir:NAME, mlir:pipeline=TEXT, mlir-ext:CMD, cuda:NAME, torch, "
-         "torchscript";
+  return "ref, mlir:NAME, mlir:pipeline=TEXT, mlir-ext:CMD, cuda:NAME, cudnn, "
+         "torch, torchscript";
 }
 
 } // namespace cc

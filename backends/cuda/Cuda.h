@@ -34,6 +34,12 @@ const std::vector<GpuPipeline> &gpuPipelines();
 // compiled and passed ptxas ends in ErrorCode::Unsupported, saying so.
 Expected<std::unique_ptr<Backend>> makeCudaBackend(const std::string &spec);
 
+// The "cudnn" reference: graphs of matmul (cuBLAS) and conv2d (cuDNN) with
+// constants, in f32, f16 and bf16; other graphs are unsupported. Without a
+// GPU or the libraries a run is ErrorCode::Unsupported. Use it as a second
+// reference (--ref cudnn) on conv/matmul graphs.
+std::unique_ptr<Backend> makeCudaLibraryReference();
+
 // The toolkit: $CUDA_HOME, else $CUDA_PATH, else /usr/local/cuda.
 std::string cudaToolkitDir();
 

@@ -1,102 +1,15 @@
-// Replays a GpuPlan through the CUDA driver API: plain device allocations,
-// host<->device copies, one cuLaunchKernel per step. The driver library is
-// opened at run time, so crosscheck builds and runs without a GPU or a
-// driver; only the few entry points used here are declared.
-#include "backends/cuda/Cuda.h"
+// Replays a GpuPlan through the CUDA driver API (Driver.cpp): plain device
+// allocations, host<->device copies, one cuLaunchKernel per step.
+#include "backends/cuda/Internal.h"
 
 #include <cstring>
-#include <dlfcn.h>
 #include <functional>
 #include <map>
 
 namespace cc {
 
 namespace {
-using CUresult = int;
-using CUdevice = int;
-using CUdeviceptr = unsigned long long;
-using CUcontext = struct CUctx_st *;
-using CUmodule = struct CUmod_st *;
-using CUfunction = struct CUfunc_st *;
-constexpr int kComputeCapabilityMajor = 75; // CU_DEVICE_ATTRIBUTE_...
-constexpr int kComputeCapabilityMinor = 76;
-
-struct Driver {
-  CUresult (*init)(unsigned);
-  CUresult (*deviceGetCount)(int *);
-  CUresult (*deviceGet)(CUdevice *, int);
-  CUresult (*deviceGetAttribute)(int *, int, CUdevice);
-  CUresult (*primaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*primaryCtxRelease)(CUdevice);
-  CUresult (*ctxSetCurrent)(CUcontext);
-  CUresult (*ctxSynchronize)();
-  CUresult (*moduleLoadData)(CUmodule *, const void *);
-  CUresult (*moduleUnload)(CUmodule);
-  CUresult (*moduleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*memAlloc)(CUdeviceptr *, size_t);
-  CUresult (*memFree)(CUdeviceptr);
-  CUresult (*memcpyHtoD)(CUdeviceptr, const void *, size_t);
-  CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t);
-  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
-                           unsigned, unsigned, unsigned, void *, void **,
-                           void **);
-  CUresult (*getErrorString)(CUresult, const char **);
-  std::string error; // why the driver is unusable, "" when it is usable
-  CUdevice device = 0;
-  int major = 0, minor = 0;
-};
-
-template <typename F> bool bind(void *lib, const char *name, F &f) {
-  f = reinterpret_cast<F>(dlsym(lib, name));
-  return f != nullptr;
-}
-
-Driver loadDriver() {
-  Driver d{};
-  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    d.error = "no CUDA driver (libcuda.so.1 not found)";
-    return d;
-  }
-  bool ok = bind(lib, "cuInit", d.init) &&
-            bind(lib, "cuDeviceGetCount", d.deviceGetCount) &&
-            bind(lib, "cuDeviceGet", d.deviceGet) &&
-            bind(lib, "cuDeviceGetAttribute", d.deviceGetAttribute) &&
-            bind(lib, "cuDevicePrimaryCtxRetain", d.primaryCtxRetain) &&
-            bind(lib, "cuDevicePrimaryCtxRelease_v2", d.primaryCtxRelease) &&
-            bind(lib, "cuCtxSetCurrent", d.ctxSetCurrent) &&
-            bind(lib, "cuCtxSynchronize", d.ctxSynchronize) &&
-            bind(lib, "cuModuleLoadData", d.moduleLoadData) &&
-            bind(lib, "cuModuleUnload", d.moduleUnload) &&
-            bind(lib, "cuModuleGetFunction", d.moduleGetFunction) &&
-            bind(lib, "cuMemAlloc_v2", d.memAlloc) &&
-            bind(lib, "cuMemFree_v2", d.memFree) &&
-            bind(lib, "cuMemcpyHtoD_v2", d.memcpyHtoD) &&
-            bind(lib, "cuMemcpyDtoH_v2", d.memcpyDtoH) &&
-            bind(lib, "cuLaunchKernel", d.launchKernel) &&
-            bind(lib, "cuGetErrorString", d.getErrorString);
-  if (!ok) {
-    d.error = "the CUDA driver lacks an entry point crosscheck uses";
-    return d;
-  }
-  int count = 0;
-  if (d.init(0) != 0 || d.deviceGetCount(&count) != 0 || count == 0) {
-    d.error = "no GPU (the CUDA driver finds no device)";
-    return d;
-  }
-  d.deviceGet(&d.device, 0);
-  d.deviceGetAttribute(&d.major, kComputeCapabilityMajor, d.device);
-  d.deviceGetAttribute(&d.minor, kComputeCapabilityMinor, d.device);
-  if (d.major < 8)
-    d.error = "the GPU is sm_" + std::to_string(d.major * 10 + d.minor) +
-              ", older than the sm_80 crosscheck compiles for";
-  return d;
-}
-
-Driver &driver() {
-  static Driver d = loadDriver();
-  return d;
-}
+using namespace cudabackend;
 
 // The PTX of the newest architecture the device runs (the driver compiles
 // it for the device).
@@ -128,38 +41,24 @@ void stridedCopy(const uint8_t *from, const GpuView &src, uint8_t *to,
   walk(0, src.offset, dst.offset);
 }
 
-// One run: owns the device allocations and modules, releases them at the
-// end whatever happened.
+// One run: the device memory (DeviceScope) and the loaded modules, released
+// at the end whatever happened.
 class Run {
 public:
-  explicit Run(Driver &d) : d(d) {}
+  explicit Run(Driver &d) : device(d), d(d) {}
   ~Run() {
-    for (CUdeviceptr p : memory)
-      if (p)
-        d.memFree(p);
     for (CUmodule m : modules)
       d.moduleUnload(m);
-    if (context)
-      d.primaryCtxRelease(d.device);
   }
 
-  // A failing launch or kernel is the compiler's (ErrorCode::
-  // CompilerFailure); a failing set-up (context, allocation) is not.
-  Error check(CUresult r, const std::string &what, bool compilerFault = true) {
-    if (r == 0)
-      return Error::success();
-    const char *msg = nullptr;
-    d.getErrorString(r, &msg);
-    return Error::failure("CUDA " + what + " failed: " +
-                              (msg ? msg : "error " + std::to_string(r)),
-                          compilerFault ? ErrorCode::CompilerFailure : "");
+  // A failing launch or kernel is the compiler's.
+  Error check(CUresult r, const std::string &what) {
+    return device.check(r, what, ErrorCode::CompilerFailure);
   }
 
   Expected<Outputs> replay(const GpuPlan &plan, const Inputs &inputs,
                            const std::vector<TensorType> &outputTypes) {
-    CC_TRY(check(d.primaryCtxRetain(&context, d.device), "context creation",
-                 false));
-    CC_TRY(check(d.ctxSetCurrent(context), "context selection", false));
+    CC_TRY(device.enter());
     int deviceArch = d.major * 10 + d.minor;
     for (const GpuModule &m : plan.modules) {
       int i = pickArch(m, deviceArch);
@@ -173,7 +72,17 @@ public:
                        ")"));
       modules.push_back(mod);
     }
-    CC_TRY(allocate(plan, inputs));
+    for (const GpuBuffer &b : plan.buffers) {
+      const void *init = nullptr;
+      if (b.kind == GpuBuffer::Global)
+        init = b.init.data();
+      else if (b.kind == GpuBuffer::Argument &&
+               size_t(b.argument) < inputs.size())
+        init = inputs[size_t(b.argument)].data();
+      CC_ASSIGN(p, init ? device.upload(init, size_t(b.bytes))
+                        : device.allocate(size_t(b.bytes)));
+      memory.push_back(p);
+    }
     for (const GpuStep &s : plan.steps)
       CC_TRY(s.kind == GpuStep::Launch ? launch(plan, s) : copy(plan, s));
     CC_TRY(check(d.ctxSynchronize(), "running the kernels"));
@@ -185,33 +94,14 @@ public:
         return makeError("output " + std::to_string(i) + " has " +
                          std::to_string(b.bytes) + " bytes on the GPU, " +
                          std::to_string(t.byteCount()) + " expected");
-      CC_TRY(check(
-          d.memcpyDtoH(t.data(), memory[plan.numInputs + i], t.byteCount()),
-          "copying output " + std::to_string(i) + " back"));
+      CC_TRY(
+          device.download(t.data(), memory[plan.numInputs + i], t.byteCount()));
       outs.push_back(std::move(t));
     }
     return outs;
   }
 
 private:
-  Error allocate(const GpuPlan &plan, const Inputs &inputs) {
-    for (const GpuBuffer &b : plan.buffers) {
-      CUdeviceptr p = 0;
-      CC_TRY(check(d.memAlloc(&p, size_t(std::max<int64_t>(b.bytes, 1))),
-                   "allocating " + std::to_string(b.bytes) + " bytes", false));
-      memory.push_back(p);
-      const void *init = nullptr;
-      if (b.kind == GpuBuffer::Global)
-        init = b.init.data();
-      else if (b.kind == GpuBuffer::Argument &&
-               size_t(b.argument) < inputs.size())
-        init = inputs[size_t(b.argument)].data();
-      if (init && b.bytes)
-        CC_TRY(check(d.memcpyHtoD(p, init, size_t(b.bytes)), "uploading"));
-    }
-    return Error::success();
-  }
-
   // Kernel parameters as the NVVM lowering expands them: a memref is
   // {allocated, aligned, offset, sizes..., strides...}, a scalar its bits.
   Error launch(const GpuPlan &plan, const GpuStep &s) {
@@ -251,24 +141,19 @@ private:
     const GpuBuffer &from = plan.buffers[size_t(s.from.buffer)];
     const GpuBuffer &to = plan.buffers[size_t(s.to.buffer)];
     std::vector<uint8_t> a(size_t(from.bytes)), b(size_t(to.bytes));
-    CC_TRY(
-        check(d.memcpyDtoH(a.data(), memory[size_t(s.from.buffer)], a.size()),
-              "copy download"));
-    CC_TRY(check(d.memcpyDtoH(b.data(), memory[size_t(s.to.buffer)], b.size()),
-                 "copy download"));
+    CC_TRY(device.download(a.data(), memory[size_t(s.from.buffer)], a.size()));
+    CC_TRY(device.download(b.data(), memory[size_t(s.to.buffer)], b.size()));
     stridedCopy(a.data(), s.from, b.data(), s.to, s.elementBytes);
     return check(d.memcpyHtoD(memory[size_t(s.to.buffer)], b.data(), b.size()),
                  "copy upload");
   }
 
+  DeviceScope device;
   Driver &d;
-  CUcontext context = nullptr;
   std::vector<CUmodule> modules;
-  std::vector<CUdeviceptr> memory;
+  std::vector<CUdeviceptr> memory; // per plan buffer
 };
 } // namespace
-
-std::string gpuUnavailableReason() { return driver().error; }
 
 Expected<Outputs> launchOnGpu(const GpuPlan &plan, const Inputs &inputs,
                               const std::vector<TensorType> &outputTypes) {

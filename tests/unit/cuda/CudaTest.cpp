@@ -4,6 +4,7 @@
 #include "backends/cuda/Cuda.h"
 #include "backends/Registry.h"
 #include "backends/mlir/MlirBackend.h"
+#include "backends/ref/Interpreter.h"
 #include "core/Json.h"
 #include "generators/Inputs.h"
 #include "generators/Precision.h"
@@ -272,6 +273,64 @@ TEST(CudaBackend, AnUnrunnableGpuLeavesTheOtherCompilersJudged) {
   ASSERT_TRUE(r) << r.error().message();
   EXPECT_FALSE(r->skipped) << r->skipReason;
   EXPECT_TRUE(r->findings.empty());
+}
+
+} // namespace
+
+namespace {
+
+// conv2d of x [1,5,5,2] with 3x3 weights and asymmetric padding (cuDNN pads
+// symmetrically: the reference pads on the host), and a matmul of a with a
+// constant: what the cudnn reference runs.
+Graph convAndMatmul() {
+  Graph g;
+  g.name = "conv_matmul";
+  ValueId x = g.addInput("x", {DType::f32, {1, 5, 5, 2}});
+  ValueId a = g.addInput("a", {DType::f32, {1, 2, 3}});
+  Attrs w, b, m, conv;
+  w.set("value", Tensor::splat({DType::f32, {3, 3, 3, 2}}, 0.25));
+  b.set("value", Tensor::splat({DType::f32, {3}}, -1.0));
+  m.set("value", Tensor::splat({DType::f32, {1, 3, 4}}, 0.5));
+  conv.set("pad", std::vector<int64_t>{1, 0, 0, 1});
+  auto y = g.add("conv2d", {x, *g.add("const", {}, w), *g.add("const", {}, b)},
+                 conv);
+  auto z = g.add("matmul", {a, *g.add("const", {}, m)});
+  EXPECT_TRUE(y && z);
+  g.addOutput(*y);
+  g.addOutput(*z);
+  return g;
+}
+
+TEST(CudnnReference, RunsConvAndMatmulGraphsOnly) {
+  auto ref = makeBackend("cudnn");
+  ASSERT_TRUE(ref) << ref.error().message();
+  Graph g = convAndMatmul();
+  EXPECT_TRUE((*ref)->supports(g).ok);
+  Support s = (*ref)->supports(addThenReduce());
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.reason.find("not add"), std::string::npos) << s.reason;
+}
+
+// With a GPU, cuDNN and cuBLAS agree with the interpreter; without one the
+// run says why (a campaign drops the reference and goes on).
+TEST(CudnnReference, AgreesWithTheInterpreterWhereAGpuIs) {
+  auto ref = makeBackend("cudnn");
+  ASSERT_TRUE(ref) << ref.error().message();
+  Graph g = convAndMatmul();
+  Inputs in = makeInputs(g, 5);
+  auto out = (*ref)->run(g, in, {});
+  if (std::string why = gpuUnavailableReason(); !why.empty()) {
+    ASSERT_FALSE(out);
+    EXPECT_EQ(out.error().code(), ErrorCode::Unsupported);
+    EXPECT_EQ(out.error().message(), why);
+    GTEST_SKIP() << "no GPU to run cuDNN on: " << why;
+  }
+  ASSERT_TRUE(out) << out.error().message();
+  auto expected = interpret(g, in, Precision::F64);
+  auto target = interpret(g, in, Precision::Target);
+  ASSERT_TRUE(expected && target);
+  NumericReport r = judgeNumeric(g, *out, *expected, *target);
+  EXPECT_TRUE(r.ok) << r.summary();
 }
 
 } // namespace
