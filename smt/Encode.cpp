@@ -798,6 +798,7 @@ public:
   void encodeLinalg(linalg::LinalgOp op);
   void encodeTosa(Operation *op);
   void applyScale(tosa::ApplyScaleOp op, const std::vector<SVal> &ins);
+  void convolution(Operation *op, const std::vector<SVal> &ins, bool depthwise);
   void encodeTensor(Operation *op);
   std::vector<SVal> encodeCall(func::FuncOp f, const std::vector<SVal> &args,
                                int depth);
@@ -1534,6 +1535,41 @@ void Encoder::encodeTosa(Operation *op) {
     env[op->getResult(0)] = r;
     return;
   }
+  if (n == "conv2d" || n == "depthwise_conv2d") {
+    convolution(op, ins, n == "depthwise_conv2d");
+    return;
+  }
+  if (n == "gather") {
+    // values [N,K,C], indices [N,W]: out[n,w,c] = values[n, idx[n,w], c];
+    // an index outside [0, K) is undefined behaviour (a TOSA REQUIRE), a
+    // poison index poisons the row.
+    const SVal &idx = ins[1];
+    int64_t N = x.shape[0], K = x.shape[1], C = x.shape[2], W = idx.shape[1];
+    unsigned iw = idx.v[0].get_sort().bv_size();
+    SVal r;
+    r.shape = {N, W, C};
+    for (int64_t nn = 0; nn < N; ++nn)
+      for (int64_t w = 0; w < W; ++w) {
+        const z3::expr &i = idx.v[size_t(nn * W + w)];
+        const z3::expr &bad = idx.p[size_t(nn * W + w)];
+        ub = ub ||
+             (!bad && (i < c.bv_val(0, iw) || i >= c.bv_val(uint64_t(K), iw)));
+        for (int64_t ch = 0; ch < C; ++ch) {
+          z3::expr v = x.v[size_t((nn * K + K - 1) * C + ch)];
+          z3::expr p = x.p[size_t((nn * K + K - 1) * C + ch)];
+          for (int64_t k = K - 2; k >= 0; --k) {
+            size_t j = size_t((nn * K + k) * C + ch);
+            z3::expr hit = i == c.bv_val(uint64_t(k), iw);
+            v = z3::ite(hit, x.v[j], v);
+            p = z3::ite(hit, x.p[j], p);
+          }
+          r.v.push_back(v);
+          r.p.push_back(bad || p);
+        }
+      }
+    env[op->getResult(0)] = r;
+    return;
+  }
   if (n == "matmul") {
     if (!fl)
       unsupported("integer tosa.matmul");
@@ -1631,6 +1667,80 @@ void Encoder::encodeOp(Operation *op) {
 // multiplier, shift outside [2, 62], an i32 value outside the range the
 // shift allows, a result outside i32) is poison. In 96 bits, where the
 // product of an i48 value and an i32 multiplier fits.
+// Float tosa.conv2d (weights [O,KH,KW,C]) and tosa.depthwise_conv2d
+// (weights [KH,KW,C,M], output channel c*M+m): in acc_type, the bias plus
+// every tap's product as one reassociable sum, cast to the result type.
+// Padding taps multiply a zero input (TOSA allows these extra multiplies;
+// tosa-to-linalg pads the input with its zero point), so that a non-finite
+// weight there gives NaN as in the lowering.
+void Encoder::convolution(Operation *op, const std::vector<SVal> &ins,
+                          bool depthwise) {
+  std::string n = op->getName().getStringRef().str();
+  Type inElt = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type elt = getElementTypeOrSelf(op->getResult(0).getType());
+  if (!isFloat(inElt))
+    unsupported("integer " + n);
+  for (unsigned zp : {3u, 4u}) {
+    auto zt =
+        cast<FloatType>(getElementTypeOrSelf(op->getOperand(zp).getType()));
+    z3::expr zero = floatBits(0, zt).simplify();
+    for (const z3::expr &e : ins.at(zp).v)
+      if (!z3::eq(e.simplify(), zero))
+        unsupported(n + " with a non-zero or unknown zero point");
+  }
+  Type acc = inElt;
+  if (auto a = op->getAttrOfType<TypeAttr>("acc_type"))
+    acc = a.getValue();
+  auto ints = [&](const char *name) {
+    auto a = op->getAttrOfType<DenseI64ArrayAttr>(name);
+    if (!a)
+      unsupported(n + " without " + name);
+    return std::vector<int64_t>(a.asArrayRef().begin(), a.asArrayRef().end());
+  };
+  std::vector<int64_t> pad = ints("pad"), stride = ints("stride"),
+                       dil = ints("dilation");
+  const SVal &x = ins[0], &w = ins[1], &bias = ins[2];
+  const std::vector<int64_t> &xs = x.shape, &ws = w.shape;
+  int64_t KH = depthwise ? ws[0] : ws[1], KW = depthwise ? ws[1] : ws[2];
+  int64_t M = depthwise ? ws[3] : 1;
+  auto rt = cast<ShapedType>(op->getResult(0).getType());
+  std::vector<int64_t> os(rt.getShape().begin(), rt.getShape().end());
+  z3::expr zero = floatBits(0, cast<FloatType>(inElt));
+  SVal r;
+  r.shape = os;
+  for (int64_t i = 0; i < product(os); ++i) {
+    std::vector<int64_t> o = unflatten(i, os);
+    int64_t oc = o[3];
+    size_t b = size_t(bias.size() == 1 ? 0 : oc);
+    std::vector<z3::expr> terms{fcast(bias.v[b], acc)};
+    z3::expr p = bias.p[b];
+    for (int64_t ky = 0; ky < KH; ++ky)
+      for (int64_t kx = 0; kx < KW; ++kx) {
+        int64_t iy = o[1] * stride[0] + ky * dil[0] - pad[0];
+        int64_t ix = o[2] * stride[1] + kx * dil[1] - pad[2];
+        bool inside = iy >= 0 && iy < xs[1] && ix >= 0 && ix < xs[2];
+        int64_t channels = depthwise ? 1 : xs[3];
+        for (int64_t ch = 0; ch < channels; ++ch) {
+          int64_t ic = depthwise ? oc / M : ch;
+          size_t wj =
+              size_t(depthwise ? ((ky * KW + kx) * xs[3] + ic) * M + oc % M
+                               : ((oc * KH + ky) * KW + kx) * xs[3] + ch);
+          z3::expr xv = zero;
+          if (inside) {
+            size_t xj = size_t(((o[0] * xs[1] + iy) * xs[2] + ix) * xs[3] + ic);
+            xv = x.v[xj];
+            p = p || x.p[xj];
+          }
+          p = p || w.p[wj];
+          terms.push_back(fmul(fcast(xv, acc), fcast(w.v[wj], acc)));
+        }
+      }
+    r.v.push_back(fcast(fsum(terms), elt));
+    r.p.push_back(p);
+  }
+  env[op->getResult(0)] = r;
+}
+
 void Encoder::applyScale(tosa::ApplyScaleOp op, const std::vector<SVal> &ins) {
   if (op.getRoundingMode() == tosa::RoundingMode::INEXACT_ROUND)
     unsupported("tosa.apply_scale with INEXACT_ROUND (not one value)");

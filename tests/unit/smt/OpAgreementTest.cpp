@@ -121,6 +121,63 @@ TEST(OpAgreement, EncodingMatchesReferenceOnConcreteInputs) {
   }
 }
 
+Tensor filled(DType d, Shape shape, const std::vector<double> &values) {
+  Tensor t(d, std::move(shape));
+  for (int64_t i = 0; i < t.size(); ++i)
+    isFloat(d) ? t.setF(i, values[size_t(i) % values.size()])
+               : t.setI(i, int64_t(values[size_t(i) % values.size()]));
+  return t;
+}
+
+// An op over constant operands, its reference result, and the verdicts
+// against that result (Correct) and against it with one element changed
+// (Incorrect).
+void expectAgreement(const std::string &op, const std::vector<Tensor> &operands,
+                     const Attrs &at) {
+  SCOPED_TRACE(op);
+  Graph g;
+  std::vector<ValueId> ids;
+  for (const Tensor &t : operands) {
+    auto v = g.add("const", {}, attrs({{"value", t}}));
+    ASSERT_TRUE(v) << v.error().message();
+    ids.push_back(*v);
+  }
+  auto r = g.add(op, ids, at);
+  ASSERT_TRUE(r) << r.error().message();
+  g.addOutput(*r);
+  auto ref = interpret(g, {}, Precision::Target);
+  ASSERT_TRUE(ref) << ref.error().message();
+  EXPECT_EQ(check(g, (*ref)[0]), TvVerdict::Correct);
+  Tensor wrong = (*ref)[0];
+  if (isFloat(wrong.dtype()))
+    wrong.setF(1, wrong.getF(1) + 1);
+  else
+    wrong.setI(1, wrong.getI(1) ^ 1);
+  EXPECT_EQ(check(g, wrong), TvVerdict::Incorrect);
+}
+
+// TOSA-level conv2d, depthwise_conv2d (small integer values: exact in any
+// summation order, so the abstract floats refine to IEEE and decide) and
+// gather.
+TEST(OpAgreement, ConvolutionsAndGatherMatchTheReference) {
+  const DType f32 = DType::f32, i32 = DType::i32;
+  Attrs conv = attrs({{"pad", std::vector<int64_t>{1, 0, 0, 1}}});
+  expectAgreement("conv2d",
+                  {filled(f32, {1, 3, 3, 2}, {1, -2, 3, 0, 2}),
+                   filled(f32, {2, 2, 2, 2}, {1, 0, -1, 2}),
+                   filled(f32, {2}, {0.5, -1})},
+                  conv);
+  expectAgreement("depthwise_conv2d",
+                  {filled(f32, {1, 3, 4, 2}, {1, -2, 3, 0, 2}),
+                   filled(f32, {2, 2, 2, 1}, {1, 0, -1, 2}),
+                   filled(f32, {2}, {0.5, -1})},
+                  attrs({{"stride", std::vector<int64_t>{1, 2}}}));
+  expectAgreement("gather",
+                  {filled(i32, {1, 4, 2}, {7, -3, 11, 5, 0, 2, 9}),
+                   filled(i32, {1, 3}, {2, 0, 3})},
+                  {});
+}
+
 // Edge values the sampled inputs may miss: i8 and i16 negate saturate at the
 // minimum (negating in the i32 accumulator, then clipping); the tosa.negate
 // double-negation fold of MLIR 22 is wrong exactly there.
