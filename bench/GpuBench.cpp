@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
       lower.push_back(times["lower"]);
       kernels.push_back(double(plan->modules.size()));
       auto start = Clock::now();
-      Error e = ptxasCheckAll(plan->modules);
+      Error e = assembleWithPtxas(plan->modules);
       bool ok = !e;
       if (e && messages.size() < 5)
         messages.push_back(g.name + ": " + e.message().substr(0, 300));

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <unistd.h>
 
 namespace cc {
@@ -79,7 +80,7 @@ compileCheckAndLaunch(const mlirbackend::LowerRequest &req,
   CC_ASSIGN(plan, compile(req, times, coverage));
   auto start = Clock::now();
   mlirbackend::reportStage(req, "ptxas");
-  if (Error e = ptxasCheckAll(plan.modules))
+  if (Error e = assembleWithPtxas(plan.modules))
     return Error::failure(e.message() + " (in the " + req.originName + ")",
                           e.code());
   addStageTime(times, "ptxas", start);
@@ -99,17 +100,17 @@ compileCheckAndLaunch(const mlirbackend::LowerRequest &req,
 
 Error ptxasCheck(const std::string &ptx, const std::string &arch,
                  double timeoutSeconds) {
-  GpuModule m;
-  m.arch = {arch};
-  m.ptx = {ptx};
-  return ptxasCheckAll({m}, timeoutSeconds);
+  std::vector<GpuModule> one(1);
+  one[0].arch = {arch};
+  one[0].ptx = {ptx};
+  return assembleWithPtxas(one, timeoutSeconds);
 }
 
 // Every module for every architecture in one shell script: one fork of this
 // (large) process instead of one per module; the script stops at the first
 // rejection and names it on its standard output.
-Error ptxasCheckAll(const std::vector<GpuModule> &modules,
-                    double timeoutSeconds) {
+Error assembleWithPtxas(std::vector<GpuModule> &modules,
+                        double timeoutSeconds) {
   std::string ptxas = cudaToolkitDir() + "/bin/ptxas";
   if (access(ptxas.c_str(), X_OK) != 0)
     return makeError("no ptxas at " + ptxas +
@@ -128,11 +129,23 @@ Error ptxasCheckAll(const std::vector<GpuModule> &modules,
           "ptxas -arch=" + m.arch[i] +
           (m.name.empty() ? "" : " on kernel module @" + m.name);
       script += shellQuote(ptxas) + " -arch=" + m.arch[i] + " " + file +
-                " -o /dev/null || { echo " + shellQuote(label) +
+                " -o " + file + ".cubin || { echo " + shellQuote(label) +
                 "; exit 1; }\n";
     }
   }
   auto r = mlirbackend::runShell(script, "", timeoutSeconds);
+  bool assembled = r && !r->timedOut && !r->signal && r->exitCode == 0;
+  for (size_t k = 0; assembled && k < modules.size(); ++k) {
+    GpuModule &m = modules[k];
+    m.cubin.clear();
+    for (const std::string &arch : m.arch) {
+      std::ifstream in(std::string(dir) + "/" + std::to_string(k) + "_" +
+                           arch + ".ptx.cubin",
+                       std::ios::binary);
+      m.cubin.emplace_back(std::istreambuf_iterator<char>(in),
+                           std::istreambuf_iterator<char>());
+    }
+  }
   std::filesystem::remove_all(dir);
   if (!r)
     return r.error();

@@ -1,9 +1,9 @@
 // The GPU backend: lowers a graph's TOSA module through MLIR's GPU path
 // (linalg -> parallel loops -> gpu.launch -> NVVM) to PTX with LLVM's NVPTX
-// back-end, checks every kernel with the CUDA toolkit's `ptxas` for each
-// target architecture, and, where a GPU is present, runs the kernels through
-// the CUDA driver API with our own launcher (plain device allocations, no
-// managed memory). Without a GPU a run stops after ptxas: a compiler crash
+// back-end, assembles every kernel with the CUDA toolkit's `ptxas` into a
+// cubin for each target architecture, and, where a GPU is present, runs
+// them through the CUDA driver API with our own launcher (plain device
+// allocations, no managed memory). Without a GPU a run stops after ptxas: a compiler crash
 // or a ptxas rejection is still a finding, so GPU code generation is fuzzed
 // on every machine. No MLIR or CUDA headers here.
 #pragma once
@@ -88,6 +88,7 @@ struct GpuStep {
 struct GpuModule {
   std::string name;
   std::vector<std::string> arch, ptx; // one PTX per architecture
+  std::vector<std::string> cubin;     // per architecture, from ptxas
 };
 struct GpuPlan {
   std::vector<GpuModule> modules;
@@ -96,11 +97,11 @@ struct GpuPlan {
   size_t numInputs = 0, numOutputs = 0;
 };
 
-// ptxas on every module for each of its architectures, stopping at the
-// first rejection, which the error names ("ptxas -arch=sm_90 on kernel
-// module @NAME rejected the PTX: ...").
-Error ptxasCheckAll(const std::vector<GpuModule> &modules,
-                    double timeoutSeconds = 60);
+// ptxas on every module for each of its architectures, keeping the cubins
+// in GpuModule::cubin; stops at the first rejection, which the error names
+// ("ptxas -arch=sm_90 on kernel module @NAME rejected the PTX: ...").
+Error assembleWithPtxas(std::vector<GpuModule> &modules,
+                        double timeoutSeconds = 60);
 
 // Lowers a TOSA module with a GPU pipeline in this process and extracts
 // the plan of @funcName. A failing pass is ErrorCode::CompilerFailure; a

@@ -11,8 +11,8 @@ namespace cc {
 namespace {
 using namespace cudabackend;
 
-// The PTX of the newest architecture the device runs (the driver compiles
-// it for the device).
+// The newest architecture the device runs: its cubin when it is the
+// device's own, else its PTX (which the driver compiles for the device).
 int pickArch(const GpuModule &m, int deviceArch) {
   int best = -1, bestArch = 0;
   for (size_t i = 0; i < m.arch.size(); ++i) {
@@ -66,10 +66,13 @@ public:
         return Error::failure("no PTX of @" + m.name + " runs on sm_" +
                                   std::to_string(deviceArch),
                               ErrorCode::Unsupported);
+      bool own = m.arch[size_t(i)] == "sm_" + std::to_string(deviceArch) &&
+                 size_t(i) < m.cubin.size() && !m.cubin[size_t(i)].empty();
+      const std::string &image = own ? m.cubin[size_t(i)] : m.ptx[size_t(i)];
       CUmodule mod = nullptr;
-      CC_TRY(check(d.moduleLoadData(&mod, m.ptx[size_t(i)].c_str()),
-                   "loading the PTX of @" + m.name + " (" + m.arch[size_t(i)] +
-                       ")"));
+      CC_TRY(check(d.moduleLoadData(&mod, image.c_str()),
+                   std::string("loading the ") + (own ? "cubin" : "PTX") +
+                       " of @" + m.name + " (" + m.arch[size_t(i)] + ")"));
       modules.push_back(mod);
     }
     for (const GpuBuffer &b : plan.buffers) {

@@ -51,8 +51,14 @@ GpuPlan compileAndCheck(const Graph &g, const std::string &pipeline) {
       EXPECT_NE(m.ptx[i].find(".target " + m.arch[i]), std::string::npos)
           << g.name << " @" << m.name;
   }
-  Error e = ptxasCheckAll(plan->modules);
+  Error e = assembleWithPtxas(plan->modules);
   EXPECT_FALSE(e) << g.name << ": " << e.message();
+  // One cubin (an ELF image) per architecture.
+  for (const GpuModule &m : plan->modules) {
+    EXPECT_EQ(m.cubin.size(), m.arch.size()) << g.name << " @" << m.name;
+    for (const std::string &c : m.cubin)
+      EXPECT_EQ(c.substr(0, 4), "\x7f" "ELF") << g.name << " @" << m.name;
+  }
   // Every launch names a module and passes views of existing buffers.
   for (const GpuStep &s : plan->steps) {
     if (s.kind != GpuStep::Launch)
@@ -196,7 +202,7 @@ TEST(Ptxas, RejectsBrokenPtxAsACompilerFailure) {
   // Over a plan's modules, the rejection names the module and architecture.
   std::vector<GpuModule> modules = plan.modules;
   modules.back().ptx.back() = broken;
-  Error all = ptxasCheckAll(modules);
+  Error all = assembleWithPtxas(modules);
   ASSERT_TRUE(all);
   EXPECT_EQ(all.code(), ErrorCode::CompilerFailure);
   EXPECT_NE(all.message().find("ptxas -arch=" + modules.back().arch.back() +
