@@ -84,7 +84,9 @@ compileCheckAndLaunch(const mlirbackend::LowerRequest &req,
     return Error::failure(e.message() + " (in the " + req.originName + ")",
                           e.code());
   addStageTime(times, "ptxas", start);
-  if (std::string why = gpuUnavailableReason(); !why.empty())
+  // This process (the isolated worker) runs the kernels: CUDA is
+  // initialised here, not in the process that forked it.
+  if (std::string why = driver().error; !why.empty())
     return Error::failure("compiled " + std::to_string(plan.modules.size()) +
                               " kernel modules to PTX that ptxas accepts "
                               "for every architecture; not run: " +

@@ -44,8 +44,9 @@ std::unique_ptr<Backend> makeCudaLibraryReference();
 std::string cudaToolkitDir();
 
 // Why the GPU cannot run kernels here ("" when it can): no driver library,
-// cuInit failing, no device. Initialises the driver in this process: call
-// it in a worker, not before forking workers.
+// cuInit failing, no device. Asks a short-lived child process (once per
+// process), so it never initialises CUDA in the caller, which stays safe to
+// fork workers that use the GPU.
 std::string gpuUnavailableReason();
 
 // ptxas on one PTX module for `arch`: a rejection is
@@ -113,7 +114,10 @@ Expected<GpuPlan> compileForGpu(const std::string &module,
                                 PassCoverage *coverage = nullptr);
 
 // Runs a plan on the GPU: inputs uploaded, steps replayed, outputs (of
-// outputTypes) downloaded. A failing launch is ErrorCode::CompilerFailure.
+// outputTypes) downloaded. A failing launch, or one over CUDA's grid and
+// block limits, is ErrorCode::CompilerFailure; a driver that cannot load
+// the toolkit's PTX or cubin is ErrorCode::Unsupported; inputs or output
+// types that do not match the plan are a plain error.
 Expected<Outputs> launchOnGpu(const GpuPlan &plan, const Inputs &inputs,
                               const std::vector<TensorType> &outputTypes);
 

@@ -1,7 +1,11 @@
 // The CUDA driver API opened at run time, and device memory scoped to a run.
 #include "backends/cuda/Internal.h"
 
+#include <csignal>
+#include <cstring>
 #include <dlfcn.h>
+#include <optional>
+#include <unistd.h>
 
 namespace cc::cudabackend {
 
@@ -11,6 +15,7 @@ constexpr int kComputeCapabilityMinor = 76;
 
 Driver loadDriver() {
   Driver d{};
+  d.pid = getpid();
   void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     d.error = "no CUDA driver (libcuda.so.1 not found)";
@@ -38,6 +43,7 @@ Driver loadDriver() {
     return d;
   }
   int count = 0;
+  d.initialised = true;
   if (d.init(0) != 0 || d.deviceGetCount(&count) != 0 || count == 0) {
     d.error = "no GPU (the CUDA driver finds no device)";
     return d;
@@ -50,15 +56,62 @@ Driver loadDriver() {
               ", older than the sm_80 crosscheck compiles for";
   return d;
 }
+
+std::optional<Driver> &loaded() {
+  static std::optional<Driver> d;
+  return d;
+}
 } // namespace
 
 void *lookupSymbol(void *lib, const char *name) {
   return lib ? dlsym(lib, name) : nullptr;
 }
 
+std::string inheritedDriverError(const Driver &d, pid_t pid) {
+  if (d.pid == pid || !d.initialised)
+    return "";
+  return "the CUDA driver was initialised in process " + std::to_string(d.pid) +
+         " before process " + std::to_string(pid) +
+         " was forked from it, and CUDA cannot be used after fork()";
+}
+
 Driver &driver() {
-  static Driver d = loadDriver();
-  return d;
+  std::optional<Driver> &d = loaded();
+  if (d && d->pid != getpid()) {
+    // The parent's state: unusable if it called cuInit, else load afresh.
+    if (std::string why = inheritedDriverError(*d, getpid()); !why.empty())
+      d->error = why;
+    else
+      d.reset();
+  }
+  if (!d)
+    d = loadDriver();
+  return *d;
+}
+
+bool driverLoaded() {
+  const std::optional<Driver> &d = loaded();
+  return d && d->pid == getpid();
+}
+
+std::string probeDriverInChild(double timeoutSeconds) {
+  auto child = [](int outFd) {
+    const std::string &why = driver().error;
+    return write(outFd, why.data(), why.size()) == ssize_t(why.size()) ? 0 : 1;
+  };
+  auto r = mlirbackend::runChild(child, {}, timeoutSeconds);
+  std::string probing = "probing the CUDA driver in a child process ";
+  if (!r)
+    return probing + "failed: " + r.error().message();
+  if (r->timedOut)
+    return probing + "timed out after " + std::to_string(int(timeoutSeconds)) +
+           " s";
+  if (r->signal)
+    return probing + "crashed with signal " + std::to_string(r->signal) + " (" +
+           strsignal(r->signal) + ")";
+  if (r->exitCode != 0)
+    return probing + "failed with exit status " + std::to_string(r->exitCode);
+  return r->out;
 }
 
 DeviceScope::~DeviceScope() {
@@ -106,5 +159,15 @@ Error DeviceScope::download(void *data, CUdeviceptr from, size_t bytes) {
 } // namespace cc::cudabackend
 
 namespace cc {
-std::string gpuUnavailableReason() { return cudabackend::driver().error; }
+std::string gpuUnavailableReason() {
+  using namespace cudabackend;
+  // A process that loaded the driver (a worker), or inherited it
+  // initialised, answers for itself; others ask a child, so that workers
+  // forked later do not inherit an initialised CUDA.
+  if (const std::optional<Driver> &d = loaded();
+      d && (d->pid == getpid() || d->initialised))
+    return driver().error;
+  static const std::string probed = probeDriverInChild();
+  return probed;
+}
 } // namespace cc

@@ -2,28 +2,103 @@
 // allocations, host<->device copies, one cuLaunchKernel per step.
 #include "backends/cuda/Internal.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
 
 namespace cc {
 
-namespace {
-using namespace cudabackend;
-
-// The newest architecture the device runs: its cubin when it is the
-// device's own, else its PTX (which the driver compiles for the device).
-int pickArch(const GpuModule &m, int deviceArch) {
-  int best = -1, bestArch = 0;
+namespace cudabackend {
+ArchChoice pickArch(const GpuModule &m, int deviceArch) {
+  ArchChoice cubin, ptx;
+  int cubinArch = 0, ptxArch = 0;
   for (size_t i = 0; i < m.arch.size(); ++i) {
     int a = std::atoi(m.arch[i].c_str() + 3);
-    if (a <= deviceArch && a > bestArch) {
-      best = int(i);
-      bestArch = a;
+    if (a > deviceArch)
+      continue;
+    bool hasCubin = i < m.cubin.size() && !m.cubin[i].empty();
+    if (hasCubin && a / 10 == deviceArch / 10 && a > cubinArch) {
+      cubin = {int(i), true};
+      cubinArch = a;
+    }
+    if (a > ptxArch) {
+      ptx = {int(i), false};
+      ptxArch = a;
     }
   }
-  return best;
+  return cubin.index >= 0 ? cubin : ptx;
 }
+
+const char *moduleLoadErrorCode(CUresult r) {
+  constexpr CUresult kNoBinaryForGpu = 209, kJitCompilerNotFound = 221,
+                     kUnsupportedPtxVersion = 222;
+  return r == kNoBinaryForGpu || r == kJitCompilerNotFound ||
+                 r == kUnsupportedPtxVersion
+             ? ErrorCode::Unsupported
+             : ErrorCode::CompilerFailure;
+}
+
+Error checkPlanArguments(const GpuPlan &plan, const Inputs &inputs,
+                         const std::vector<TensorType> &outputTypes) {
+  if (inputs.size() != plan.numInputs || outputTypes.size() != plan.numOutputs)
+    return makeError("the GPU plan takes " + std::to_string(plan.numInputs) +
+                     " inputs and " + std::to_string(plan.numOutputs) +
+                     " outputs, the run has " + std::to_string(inputs.size()) +
+                     " and " + std::to_string(outputTypes.size()));
+  for (size_t i = 0; i < plan.numInputs + plan.numOutputs; ++i) {
+    bool isInput = i < plan.numInputs;
+    size_t k = isInput ? i : i - plan.numInputs;
+    std::string what = (isInput ? "input " : "output ") + std::to_string(k);
+    if (i >= plan.buffers.size() ||
+        plan.buffers[i].kind != GpuBuffer::Argument ||
+        plan.buffers[i].argument != int(i))
+      return makeError("the GPU plan has no argument buffer for " + what);
+    size_t bytes = isInput ? inputs[k].byteCount()
+                           : size_t(outputTypes[k].numElements() *
+                                    byteSize(outputTypes[k].dtype));
+    if (size_t(plan.buffers[i].bytes) != bytes)
+      return makeError(what + " has " + std::to_string(plan.buffers[i].bytes) +
+                       " bytes on the GPU, " + std::to_string(bytes) +
+                       (isInput ? " given" : " expected"));
+  }
+  return Error::success();
+}
+
+Error checkLaunchDims(const GpuStep &s, const std::string &moduleName) {
+  // CUDA's limits for every architecture crosscheck targets (sm_80+).
+  constexpr int64_t kMaxGrid[3] = {(int64_t(1) << 31) - 1, 65535, 65535};
+  constexpr int64_t kMaxBlock[3] = {1024, 1024, 64};
+  constexpr int64_t kMaxThreadsPerBlock = 1024;
+  std::string why;
+  for (int d = 0; d < 3 && why.empty(); ++d) {
+    std::string axis(1, char('x' + d));
+    if (s.grid[d] < 1 || s.grid[d] > kMaxGrid[d])
+      why = "grid " + axis + " is not in [1, " + std::to_string(kMaxGrid[d]) +
+            "]";
+    else if (s.block[d] < 1 || s.block[d] > kMaxBlock[d])
+      why = "block " + axis + " is not in [1, " + std::to_string(kMaxBlock[d]) +
+            "]";
+  }
+  if (why.empty() && s.block[0] * s.block[1] * s.block[2] > kMaxThreadsPerBlock)
+    why = "more than " + std::to_string(kMaxThreadsPerBlock) +
+          " threads per block";
+  if (why.empty())
+    return Error::success();
+  auto dims = [](const int64_t(&v)[3]) {
+    return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
+           std::to_string(v[2]) + ")";
+  };
+  return Error::failure("kernel @" + moduleName + "::" + s.kernel +
+                            " is launched with grid " + dims(s.grid) +
+                            " and block " + dims(s.block) + ": " + why +
+                            ", over CUDA's launch limits",
+                        ErrorCode::CompilerFailure);
+}
+} // namespace cudabackend
+
+namespace {
+using namespace cudabackend;
 
 // Copies between strided views of host copies of two buffers.
 void stridedCopy(const uint8_t *from, const GpuView &src, uint8_t *to,
@@ -58,21 +133,32 @@ public:
 
   Expected<Outputs> replay(const GpuPlan &plan, const Inputs &inputs,
                            const std::vector<TensorType> &outputTypes) {
+    CC_TRY(checkPlanArguments(plan, inputs, outputTypes));
+    // Before any work: cuLaunchKernel takes the dimensions as unsigned.
+    for (const GpuStep &s : plan.steps)
+      if (s.kind == GpuStep::Launch)
+        CC_TRY(checkLaunchDims(s, plan.modules[size_t(s.module)].name));
     CC_TRY(device.enter());
     int deviceArch = d.major * 10 + d.minor;
     for (const GpuModule &m : plan.modules) {
-      int i = pickArch(m, deviceArch);
-      if (i < 0)
+      ArchChoice c = pickArch(m, deviceArch);
+      if (c.index < 0)
         return Error::failure("no PTX of @" + m.name + " runs on sm_" +
                                   std::to_string(deviceArch),
                               ErrorCode::Unsupported);
-      bool own = m.arch[size_t(i)] == "sm_" + std::to_string(deviceArch) &&
-                 size_t(i) < m.cubin.size() && !m.cubin[size_t(i)].empty();
-      const std::string &image = own ? m.cubin[size_t(i)] : m.ptx[size_t(i)];
+      size_t i = size_t(c.index);
+      const std::string &image = c.cubin ? m.cubin[i] : m.ptx[i];
+      std::string what = std::string("loading the ") +
+                         (c.cubin ? "cubin" : "PTX") + " of @" + m.name + " (" +
+                         m.arch[i] + ") on sm_" + std::to_string(deviceArch);
       CUmodule mod = nullptr;
-      CC_TRY(check(d.moduleLoadData(&mod, image.c_str()),
-                   std::string("loading the ") + (own ? "cubin" : "PTX") +
-                       " of @" + m.name + " (" + m.arch[size_t(i)] + ")"));
+      CUresult r = d.moduleLoadData(&mod, image.c_str());
+      // A driver that cannot use what the toolkit produced is not the
+      // compiler's fault.
+      std::string code = moduleLoadErrorCode(r);
+      if (code == ErrorCode::Unsupported)
+        what += " (the driver and the CUDA toolkit do not match)";
+      CC_TRY(device.check(r, what, code.c_str()));
       modules.push_back(mod);
     }
     for (const GpuBuffer &b : plan.buffers) {
@@ -92,11 +178,6 @@ public:
     Outputs outs;
     for (size_t i = 0; i < outputTypes.size(); ++i) {
       Tensor t(outputTypes[i]);
-      const GpuBuffer &b = plan.buffers[plan.numInputs + i];
-      if (size_t(b.bytes) != t.byteCount())
-        return makeError("output " + std::to_string(i) + " has " +
-                         std::to_string(b.bytes) + " bytes on the GPU, " +
-                         std::to_string(t.byteCount()) + " expected");
       CC_TRY(
           device.download(t.data(), memory[plan.numInputs + i], t.byteCount()));
       outs.push_back(std::move(t));
@@ -108,6 +189,7 @@ private:
   // Kernel parameters as the NVVM lowering expands them: a memref is
   // {allocated, aligned, offset, sizes..., strides...}, a scalar its bits.
   Error launch(const GpuPlan &plan, const GpuStep &s) {
+    const std::string &name = plan.modules[size_t(s.module)].name;
     CUfunction f = nullptr;
     CC_TRY(check(
         d.moduleGetFunction(&f, modules[size_t(s.module)], s.kernel.c_str()),
@@ -134,7 +216,7 @@ private:
                                 unsigned(s.grid[2]), unsigned(s.block[0]),
                                 unsigned(s.block[1]), unsigned(s.block[2]), 0,
                                 nullptr, params.data(), nullptr),
-                 "launching " + plan.modules[size_t(s.module)].name);
+                 "launching @" + name + "::" + s.kernel);
   }
 
   // Strided copies go through the host: they are rare (pad, concat) and

@@ -3,7 +3,9 @@
 // convolution), an implementation independent of MLIR's for the two ops
 // most of a model's time goes to. Both libraries are opened at run time;
 // without a GPU, or without them, a run is ErrorCode::Unsupported, so a
-// campaign drops this reference and goes on.
+// campaign drops this reference and goes on. Runs are isolated in a forked
+// worker like the GPU backend's: CUDA is never initialised in a process
+// that forks others.
 #include "backends/cuda/Internal.h"
 
 #include <chrono>
@@ -12,20 +14,36 @@
 
 namespace cc {
 
+namespace cudabackend {
+const char *cublasErrorCode(int status) {
+  constexpr int kCublasNotSupported = 15;
+  return status == kCublasNotSupported ? ErrorCode::Unsupported : "";
+}
+
+const char *cudnnErrorCode(int status, size_t version) {
+  // cuDNN 9 groups NOT_SUPPORTED and its sub-codes in the 3000s
+  // (CUDNN_STATUS_CATEGORY); cuDNN 8 had the single code 9.
+  constexpr int kNotSupported8 = 9, kNotSupported9 = 3000;
+  bool notSupported = version < 90000 ? status == kNotSupported8
+                                      : status / 1000 * 1000 == kNotSupported9;
+  return notSupported ? ErrorCode::Unsupported : "";
+}
+} // namespace cudabackend
+
 namespace {
 using namespace cudabackend;
 
 // Library ABI values (cublas_api.h, library_types.h, cudnn_*.h).
 constexpr int kCublasOpN = 0;
 constexpr int kCudaR32F = 0, kCudaR16F = 2, kCudaR16BF = 14;
-constexpr int kCublasCompute32F = 68; // no TF32: exact f32 products
+// Pedantic: no TF32 and no reduced-precision reductions.
+constexpr int kCublasCompute32FPedantic = 69;
 constexpr int kCublasGemmDefault = -1;
 constexpr int kCudnnNhwc = 1;
 constexpr int kCudnnFloat = 0, kCudnnHalf = 2, kCudnnBf16 = 9;
 constexpr int kCudnnCrossCorrelation = 1;
 constexpr int kCudnnFmaMath = 3; // no tensor cores (TF32) for f32
 constexpr int kCudnnImplicitGemm = 0;
-constexpr int kCudnnNotSupported = 9;
 
 struct Libraries {
   int (*cublasCreate)(void **);
@@ -49,6 +67,8 @@ struct Libraries {
   int (*convForward)(void *, const void *, void *, const void *, void *,
                      const void *, void *, int, void *, size_t, const void *,
                      void *, void *);
+  size_t (*cudnnGetVersion)();
+  size_t dnnVersion = 0;
   std::string error;
 };
 
@@ -72,6 +92,7 @@ Libraries loadLibraries() {
       bind(blas, "cublasCreate_v2", l.cublasCreate) &&
       bind(blas, "cublasDestroy_v2", l.cublasDestroy) &&
       bind(blas, "cublasGemmStridedBatchedEx", l.gemm) &&
+      bind(dnn, "cudnnGetVersion", l.cudnnGetVersion) &&
       bind(dnn, "cudnnCreate", l.cudnnCreate) &&
       bind(dnn, "cudnnDestroy", l.cudnnDestroy) &&
       bind(dnn, "cudnnCreateTensorDescriptor", l.createTensor) &&
@@ -88,6 +109,8 @@ Libraries loadLibraries() {
       bind(dnn, "cudnnConvolutionForward", l.convForward);
   if (!ok)
     l.error = "cuBLAS or cuDNN lacks an entry point crosscheck uses";
+  else
+    l.dnnVersion = l.cudnnGetVersion();
   return l;
 }
 
@@ -107,13 +130,18 @@ int dnnType(DType d) {
                             : kCudnnFloat;
 }
 
-Error libraryError(int status, const std::string &what) {
+// A configuration the library does not implement is not a finding.
+Error blasError(int status, const std::string &what) {
   if (status == 0)
     return Error::success();
-  // A configuration the library does not implement is not a finding.
   return Error::failure(what + " failed with status " + std::to_string(status),
-                        status == kCudnnNotSupported ? ErrorCode::Unsupported
-                                                     : "");
+                        cublasErrorCode(status));
+}
+Error dnnError(const Libraries &l, int status, const std::string &what) {
+  if (status == 0)
+    return Error::success();
+  return Error::failure(what + " failed with status " + std::to_string(status),
+                        cudnnErrorCode(status, l.dnnVersion));
 }
 
 // TOSA's asymmetric padding, applied on the host: cuDNN pads symmetrically.
@@ -150,9 +178,36 @@ public:
 
   Expected<Outputs> run(const Graph &g, const Inputs &inputs,
                         const RunOptions &options) override {
-    auto start = std::chrono::steady_clock::now();
     if (Support s = supports(g); !s.ok)
       return Error::failure(s.reason, ErrorCode::Unsupported);
+    mlirbackend::LowerRequest req;
+    req.originName = "graph given to the cudnn reference";
+    req.funcName = g.name;
+    req.inProcess = runInProcess;
+    std::vector<TensorType> types;
+    for (ValueId v : g.outputs)
+      types.push_back(g.typeOf(v));
+    // CUDA reserves more address space than a memory limit allows.
+    RunOptions isolated = options;
+    isolated.memoryLimitBytes = 0;
+    currentGraph = &g;
+    auto out = mlirbackend::lowerAndRun(req, types, inputs, isolated);
+    currentGraph = nullptr;
+    return out;
+  }
+
+private:
+  // The graph of the run in progress: a LowerRequest carries none, and the
+  // forked worker inherits this thread's copy of the pointer.
+  static thread_local const Graph *currentGraph;
+
+  // The run itself, in the isolated worker (or here when not isolated).
+  static Expected<Outputs> runInProcess(const mlirbackend::LowerRequest &req,
+                                        const std::vector<TensorType> &,
+                                        const Inputs &inputs, StageTimes *times,
+                                        PassCoverage *) {
+    auto start = std::chrono::steady_clock::now();
+    const Graph &g = *currentGraph;
     Driver &d = driver();
     Libraries &l = libraries();
     for (const std::string &why : {d.error, l.error})
@@ -172,6 +227,8 @@ public:
       std::vector<const Tensor *> in;
       for (ValueId v : n.operands)
         in.push_back(&values[size_t(v)]);
+      mlirbackend::reportStage(req, n.op == "matmul" ? "cuBLAS matmul"
+                                                     : "cuDNN conv2d");
       auto out = n.op == "matmul" ? matmul(device, l, in, type)
                                   : conv2d(device, l, n, in, type);
       if (!out)
@@ -181,7 +238,7 @@ public:
     Outputs outs;
     for (ValueId v : g.outputs)
       outs.push_back(values[size_t(v)]);
-    addStageTime(options.times, "reference", start);
+    addStageTime(times, "reference", start);
     return outs;
   }
 
@@ -199,16 +256,16 @@ private:
     CC_ASSIGN(db, device.upload(b.data(), b.byteCount()));
     CC_ASSIGN(dc, device.allocate(out.byteCount()));
     void *handle = nullptr;
-    CC_TRY(libraryError(l.cublasCreate(&handle), "cublasCreate"));
+    CC_TRY(blasError(l.cublasCreate(&handle), "cublasCreate"));
     float one = 1, zero = 0;
-    int status =
-        l.gemm(handle, kCublasOpN, kCublasOpN, int(w), int(h), int(c), &one,
-               reinterpret_cast<void *>(db), blasType(b.dtype()), int(w), c * w,
-               reinterpret_cast<void *>(da), blasType(a.dtype()), int(c), h * c,
-               &zero, reinterpret_cast<void *>(dc), blasType(type.dtype),
-               int(w), h * w, int(n), kCublasCompute32F, kCublasGemmDefault);
+    int status = l.gemm(
+        handle, kCublasOpN, kCublasOpN, int(w), int(h), int(c), &one,
+        reinterpret_cast<void *>(db), blasType(b.dtype()), int(w), c * w,
+        reinterpret_cast<void *>(da), blasType(a.dtype()), int(c), h * c, &zero,
+        reinterpret_cast<void *>(dc), blasType(type.dtype), int(w), h * w,
+        int(n), kCublasCompute32FPedantic, kCublasGemmDefault);
     l.cublasDestroy(handle);
-    CC_TRY(libraryError(status, "cublasGemmStridedBatchedEx"));
+    CC_TRY(blasError(status, "cublasGemmStridedBatchedEx"));
     CC_TRY(device.download(out.data(), dc, out.byteCount()));
     return out;
   }
@@ -238,7 +295,7 @@ private:
     CC_ASSIGN(dy, device.allocate(y.byteCount()));
     void *handle = nullptr, *xd = nullptr, *yd = nullptr, *wd = nullptr,
          *cd = nullptr;
-    CC_TRY(libraryError(l.cudnnCreate(&handle), "cudnnCreate"));
+    CC_TRY(dnnError(l, l.cudnnCreate(&handle), "cudnnCreate"));
     l.createTensor(&xd);
     l.createTensor(&yd);
     l.createFilter(&wd);
@@ -275,7 +332,7 @@ private:
     l.cudnnDestroy(handle);
     if (!ws_)
       return ws_.error();
-    CC_TRY(libraryError(status, "cudnnConvolutionForward"));
+    CC_TRY(dnnError(l, status, "cudnnConvolutionForward"));
     CC_TRY(device.download(y.data(), dy, y.byteCount()));
     // The bias is [O] or [1] (broadcast).
     int64_t channels = ys[3];
@@ -284,6 +341,8 @@ private:
     return y;
   }
 };
+
+thread_local const Graph *LibraryReference::currentGraph = nullptr;
 } // namespace
 
 std::unique_ptr<Backend> makeCudaLibraryReference() {

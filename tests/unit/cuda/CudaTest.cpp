@@ -3,6 +3,7 @@
 // where no GPU is present.
 #include "backends/cuda/Cuda.h"
 #include "backends/Registry.h"
+#include "backends/cuda/Internal.h"
 #include "backends/mlir/MlirBackend.h"
 #include "backends/ref/Interpreter.h"
 #include "core/Json.h"
@@ -318,13 +319,15 @@ TEST(CudnnReference, RunsConvAndMatmulGraphsOnly) {
 }
 
 // With a GPU, cuDNN and cuBLAS agree with the interpreter; without one the
-// run says why (a campaign drops the reference and goes on).
+// run says why (a campaign drops the reference and goes on). Either way
+// CUDA stays out of this process: the run is isolated in a worker.
 TEST(CudnnReference, AgreesWithTheInterpreterWhereAGpuIs) {
   auto ref = makeBackend("cudnn");
   ASSERT_TRUE(ref) << ref.error().message();
   Graph g = convAndMatmul();
   Inputs in = makeInputs(g, 5);
   auto out = (*ref)->run(g, in, {});
+  EXPECT_FALSE(cudabackend::driverLoaded());
   if (std::string why = gpuUnavailableReason(); !why.empty()) {
     ASSERT_FALSE(out);
     EXPECT_EQ(out.error().code(), ErrorCode::Unsupported);
