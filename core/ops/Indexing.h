@@ -49,6 +49,26 @@ Error checkAxis(int64_t axis, int64_t rank);
 // Checks that an operand has the given rank.
 Error checkRank(const TensorType &t, int64_t rank, const char *what);
 
+// One spatial axis of a window op: the input coordinate that output o reads
+// at kernel tap k, or -1 when that falls into padding. Transposed
+// convolutions scatter input iy to o = iy * stride + padLo + k.
+struct WindowAxis {
+  int64_t in, stride, dilation, padLo;
+  bool transposed = false;
+  int64_t src(int64_t o, int64_t k) const {
+    int64_t y;
+    if (transposed) {
+      int64_t t = o - padLo - k;
+      if (t < 0 || t % stride)
+        return -1;
+      y = t / stride;
+    } else {
+      y = o * stride - padLo + k * dilation;
+    }
+    return y >= 0 && y < in ? y : -1;
+  }
+};
+
 // Rounds an accumulator to `acc` under Precision::Target (the accumulation
 // type of the compiled code); under Precision::F64 keeps the exact value.
 inline double accRound(Precision p, DType acc, double v) {

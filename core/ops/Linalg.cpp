@@ -71,26 +71,6 @@ struct Accum {
   }
 };
 
-// One spatial axis of a window op: the input coordinate that output o reads
-// at kernel tap k, or -1 when that falls into padding. Transposed
-// convolutions scatter input iy to o = iy * stride + padLo + k.
-struct WindowAxis {
-  int64_t in, stride, dilation, padLo;
-  bool transposed = false;
-  int64_t src(int64_t o, int64_t k) const {
-    int64_t y;
-    if (transposed) {
-      int64_t t = o - padLo - k;
-      if (t < 0 || t % stride)
-        return -1;
-      y = t / stride;
-    } else {
-      y = o * stride - padLo + k * dilation;
-    }
-    return y >= 0 && y < in ? y : -1;
-  }
-};
-
 // Calls f(ky, kx, y, x) for each tap of output (oy, ox) inside the input,
 // and skipped(ky, kx) for each tap that falls into padding (or, transposed,
 // between the strided input positions).

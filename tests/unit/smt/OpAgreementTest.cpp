@@ -178,6 +178,68 @@ TEST(OpAgreement, ConvolutionsAndGatherMatchTheReference) {
                   {});
 }
 
+// The other TOSA kernels: transposed convolution; integer convolutions and
+// matmul with zero points (exact sums); max and avg pooling with padding
+// (excluded from the window), NaN and integer rounding; argmax with NaN;
+// rescale per tensor and per channel.
+TEST(OpAgreement, KernelsMatchTheReference) {
+  const DType f32 = DType::f32, i8 = DType::i8, i32 = DType::i32;
+  using V = std::vector<int64_t>;
+  expectAgreement("transpose_conv2d",
+                  {filled(f32, {1, 2, 2, 2}, {1, -2, 3, 0, 2}),
+                   filled(f32, {2, 2, 2, 2}, {1, 0, -1, 2, 3}),
+                   filled(f32, {2}, {0.5, -1})},
+                  attrs({{"stride", V{2, 1}}, {"out_pad", V{0, 1, 1, 0}}}));
+  Attrs zps = attrs({{"input_zp", int64_t(-3)}, {"weight_zp", int64_t(2)}});
+  Attrs padded = zps;
+  padded.set("pad", V{1, 0, 0, 1});
+  expectAgreement("conv2d",
+                  {filled(i8, {1, 3, 3, 2}, {1, -128, 127, 0, 5}),
+                   filled(i8, {2, 2, 2, 2}, {1, 0, -1, 2, -7}),
+                   filled(i32, {2}, {100, -5})},
+                  padded);
+  expectAgreement("depthwise_conv2d",
+                  {filled(i8, {1, 3, 4, 2}, {1, -2, 3, 0, 2}),
+                   filled(i8, {2, 2, 2, 1}, {1, 0, -1, 2}),
+                   filled(i32, {2}, {7, -1})},
+                  zps);
+  expectAgreement("matmul",
+                  {filled(i8, {1, 2, 3}, {-128, 5, 127, 3}),
+                   filled(i8, {1, 3, 2}, {2, -7, 1})},
+                  attrs({{"a_zp", int64_t(4)}, {"b_zp", int64_t(-1)}}));
+  Attrs pool = attrs({{"kernel", V{2, 2}}, {"stride", V{1, 2}},
+                      {"pad", V{1, 0, 0, 1}}});
+  expectAgreement("max_pool2d", {filled(f32, {1, 3, 5, 2}, {1, -2, 3, 0, -INFINITY, 2})},
+                  pool);
+  expectAgreement("max_pool2d", {filled(i8, {1, 3, 5, 2}, {1, -128, 3, 0, 127})}, pool);
+  expectAgreement("avg_pool2d", {filled(f32, {1, 3, 5, 2}, {1, -2, 3, 0.5, 2})}, pool);
+  Attrs qpool = pool;
+  qpool.set("input_zp", int64_t(-5));
+  qpool.set("output_zp", int64_t(3));
+  expectAgreement("avg_pool2d", {filled(i8, {1, 3, 5, 2}, {1, -128, 3, 0, 127, -7})},
+                  qpool);
+  expectAgreement("argmax", {filled(f32, {2, 3, 4}, {1, 3, -2, 3, NAN, 0, 5})},
+                  attrs({{"axis", int64_t(2)}}));
+  expectAgreement("argmax", {filled(f32, {2, 3, 4}, {1, 3, -2, 3, NAN, 0, 5})},
+                  attrs({{"axis", int64_t(1)}, {"nan_mode", std::string("IGNORE")}}));
+  expectAgreement("argmax", {filled(i8, {3, 4}, {1, 3, -2, 3, -128, 0, 5})},
+                  attrs({{"axis", int64_t(0)}}));
+  expectAgreement("rescale", {filled(i32, {2, 3}, {12345, -2, 1000000, -77, 0})},
+                  attrs({{"to", DType::i8},
+                         {"multiplier", V{1518500250}},
+                         {"shift", V{38}},
+                         {"input_zp", int64_t(0)},
+                         {"output_zp", int64_t(-4)},
+                         {"rounding_mode", std::string("DOUBLE_ROUND")}}));
+  expectAgreement("rescale", {filled(i8, {2, 3}, {-128, 5, 127, 0, -3})},
+                  attrs({{"to", DType::i32},
+                         {"multiplier", V{1073741824, 3, 2000000000}},
+                         {"shift", V{30, 12, 33}},
+                         {"per_channel", true},
+                         {"input_zp", int64_t(7)},
+                         {"output_zp", int64_t(0)}}));
+}
+
 // Edge values the sampled inputs may miss: i8 and i16 negate saturate at the
 // minimum (negating in the i32 accumulator, then clipping); the tosa.negate
 // double-negation fold of MLIR 22 is wrong exactly there.

@@ -54,8 +54,8 @@ TEST(Tv, BadInputIsAClearError) {
   EXPECT_NE((*un)[0].reason.find("scf.execute_region"), std::string::npos);
 }
 
-// mlir-tv's pairs: a verdict may be `unknown` (unsupported memref ops, ...),
-// but never the opposite of the expected one.
+// mlir-tv's pairs: never the opposite of the expected verdict, and all but
+// one agree.
 TEST(Tv, PeerSuiteNeverContradicts) {
   std::string dir = kTvInputs + "mlir-tv-opts/";
   std::ifstream tsv(dir + "expected.tsv");
@@ -83,6 +83,11 @@ TEST(Tv, PeerSuiteNeverContradicts) {
   }
   std::cout << "peer suite: " << agree << " of " << total << " agree\n";
   EXPECT_EQ(total, 48);
+  // The one disagreement: linalg-bufferize/fill writes into the storage of
+  // its argument tensor, undefined in the encoding, but no execution can
+  // show it (bufferization itself writes into argument buffers), so it
+  // stays unknown rather than incorrect.
+  EXPECT_GE(agree, 47);
 }
 
 std::vector<std::string> smallSeeds() {

@@ -1,0 +1,505 @@
+// The Z3 encoding of TOSA's compute kernels: matmul, conv2d,
+// depthwise_conv2d, transpose_conv2d, avg_pool2d, max_pool2d, argmax,
+// gather, rescale and apply_scale, following the reference interpreter
+// (core/ops/Linalg.cpp, Reduction.cpp, Conversion.cpp).
+//
+// Float accumulations are one reassociable sum (fsum) in acc_type. Integer
+// ones are exact: the products of operand differences are summed without
+// wrapping, and a sum outside the i32 accumulator is undefined behaviour
+// (TOSA's apply_add_s REQUIRE; the reference refuses such inputs).
+#include "smt/Encoder.h"
+
+#include "core/ops/Indexing.h"
+
+namespace cc::smt::detail {
+
+namespace {
+std::vector<int64_t> intsAttr(Operation *op, const char *name) {
+  auto a = op->getAttrOfType<DenseI64ArrayAttr>(name);
+  if (!a)
+    unsupported(op->getName().getStringRef().str() + " without " + name);
+  return std::vector<int64_t>(a.asArrayRef().begin(), a.asArrayRef().end());
+}
+
+// A zero point or other operand that must be one known constant.
+int64_t constantOf(const SVal &s, const std::string &what) {
+  if (s.v.empty())
+    unsupported(what + " without a value");
+  z3::expr x = s.v[0].simplify();
+  uint64_t u;
+  if (!x.is_numeral_u64(u) || !s.p[0].simplify().is_false())
+    unsupported(what + " that is not a constant");
+  unsigned w = x.get_sort().bv_size();
+  return w >= 64 ? int64_t(u) : int64_t(u << (64 - w)) >> (64 - w);
+}
+
+// The sum of bit-vectors as a balanced tree of additions (z3::sum is the
+// arithmetic +, for Int and Real only).
+z3::expr bvSum(const std::vector<z3::expr> &xs, size_t lo, size_t hi) {
+  if (hi - lo == 1)
+    return xs[lo];
+  size_t mid = lo + (hi - lo) / 2;
+  return bvSum(xs, lo, mid) + bvSum(xs, mid, hi);
+}
+z3::expr bvSum(const std::vector<z3::expr> &xs, z3::context &c, unsigned w) {
+  return xs.empty() ? c.bv_val(0, w) : bvSum(xs, 0, xs.size());
+}
+} // namespace
+
+// The exact sum of integer products (a - za) * (b - zb) of 8-bit operands:
+// differences in 9 bits, products in 18, the sum in 40 (no wrap for 2^21
+// terms). Sets `ub` when the sum leaves [INT32_MIN, INT32_MAX].
+z3::expr Encoder::intDot(const std::vector<std::pair<z3::expr, z3::expr>> &ab,
+                         int64_t za, int64_t zb) {
+  const unsigned sumWidth = 40;
+  std::vector<z3::expr> terms;
+  for (const auto &[a, b] : ab) {
+    if (a.get_sort().bv_size() > 8 || b.get_sort().bv_size() > 8)
+      unsupported("an integer product of operands wider than 8 bits");
+    auto diff = [&](const z3::expr &x, int64_t z) {
+      z3::expr d = z3::sext(x, 9 - x.get_sort().bv_size()) - c.bv_val(z, 9);
+      return z3::sext(d, 9);
+    };
+    terms.push_back(z3::sext(diff(a, za) * diff(b, zb), sumWidth - 18));
+  }
+  z3::expr sum = bvSum(terms, c, sumWidth);
+  ub = ub || sum < c.bv_val(INT32_MIN, sumWidth) ||
+       sum > c.bv_val(INT32_MAX, sumWidth);
+  return sum;
+}
+
+// acc + bias in i32 (the bias is added last, in the result type); leaving
+// i32 is undefined.
+z3::expr Encoder::addBias32(const z3::expr &acc, const z3::expr &bias) {
+  unsigned w = acc.get_sort().bv_size();
+  z3::expr s = acc + z3::sext(bias, w - 32);
+  ub = ub || s < c.bv_val(INT32_MIN, w) || s > c.bv_val(INT32_MAX, w);
+  return s.extract(31, 0);
+}
+
+// conv2d (weights [O,KH,KW,C]), depthwise_conv2d ([KH,KW,C,M], output
+// channel c*M+m) and transpose_conv2d ([O,KH,KW,C], out_pad). Floats: in
+// acc_type, the bias plus every tap's product as one reassociable sum, cast
+// to the result type; taps in padding multiply a zero input (TOSA allows
+// these extra multiplies and the lowerings make them), so that a
+// non-finite weight there gives NaN as in the lowering. Integers: exact,
+// with the zero points.
+void Encoder::convolution(Operation *op, const std::vector<SVal> &ins) {
+  std::string n = op->getName().getStringRef().str();
+  bool depthwise = n == "tosa.depthwise_conv2d";
+  bool transposed = n == "tosa.transpose_conv2d";
+  Type inElt = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type elt = getElementTypeOrSelf(op->getResult(0).getType());
+  bool fl = isFloat(inElt);
+  int64_t zi = 0, zw = 0;
+  if (fl) {
+    for (unsigned zp : {3u, 4u}) {
+      auto zt =
+          cast<FloatType>(getElementTypeOrSelf(op->getOperand(zp).getType()));
+      z3::expr zero = floatBits(0, zt).simplify();
+      for (const z3::expr &e : ins.at(zp).v)
+        if (!z3::eq(e.simplify(), zero))
+          unsupported(n + " with a non-zero or unknown zero point");
+    }
+  } else {
+    zi = constantOf(ins.at(3), n + " input_zp");
+    zw = constantOf(ins.at(4), n + " weight_zp");
+  }
+  Type acc = inElt;
+  if (auto a = op->getAttrOfType<TypeAttr>("acc_type"))
+    acc = a.getValue();
+  std::vector<int64_t> pad = intsAttr(op, transposed ? "out_pad" : "pad"),
+                       stride = intsAttr(op, "stride"),
+                       dil = transposed ? std::vector<int64_t>{1, 1}
+                                        : intsAttr(op, "dilation");
+  const SVal &x = ins[0], &w = ins[1], &bias = ins[2];
+  const std::vector<int64_t> &xs = x.shape, &ws = w.shape;
+  int64_t KH = depthwise ? ws[0] : ws[1], KW = depthwise ? ws[1] : ws[2];
+  int64_t M = depthwise ? ws[3] : 1;
+  WindowAxis ay{xs[1], stride[0], dil[0], pad[0], transposed},
+      ax{xs[2], stride[1], dil[1], pad[2], transposed};
+  auto rt = cast<ShapedType>(op->getResult(0).getType());
+  std::vector<int64_t> os(rt.getShape().begin(), rt.getShape().end());
+  if (product(os) * KH * KW * (depthwise ? 1 : xs[3]) > kMaxIterations)
+    unsupported(n + " too large");
+  z3::expr zero = fl ? floatBits(0, cast<FloatType>(inElt)) : c.bv_val(0, 8);
+  SVal r;
+  r.shape = os;
+  for (int64_t i = 0; i < product(os); ++i) {
+    std::vector<int64_t> o = unflatten(i, os);
+    int64_t oc = o[3];
+    size_t b = size_t(bias.size() == 1 ? 0 : oc);
+    std::vector<z3::expr> terms;
+    std::vector<std::pair<z3::expr, z3::expr>> pairs;
+    if (fl)
+      terms.push_back(fcast(bias.v[b], acc));
+    z3::expr_vector p(c);
+    p.push_back(bias.p[b]);
+    for (int64_t ky = 0; ky < KH; ++ky)
+      for (int64_t kx = 0; kx < KW; ++kx) {
+        int64_t iy = ay.src(o[1], ky), ix = iy < 0 ? -1 : ax.src(o[2], kx);
+        bool inside = ix >= 0;
+        if (!inside && !fl)
+          continue; // (zp - zp) * w adds nothing
+        int64_t channels = depthwise ? 1 : xs[3];
+        for (int64_t ch = 0; ch < channels; ++ch) {
+          int64_t ic = depthwise ? oc / M : ch;
+          size_t wj =
+              size_t(depthwise ? ((ky * KW + kx) * xs[3] + ic) * M + oc % M
+                               : ((oc * KH + ky) * KW + kx) * xs[3] + ch);
+          z3::expr xv = zero;
+          if (inside) {
+            size_t xj = size_t(((o[0] * xs[1] + iy) * xs[2] + ix) * xs[3] + ic);
+            xv = x.v[xj];
+            p.push_back(x.p[xj]);
+          }
+          p.push_back(w.p[wj]);
+          if (fl)
+            terms.push_back(fmul(fcast(xv, acc), fcast(w.v[wj], acc)));
+          else
+            pairs.push_back({xv, w.v[wj]});
+        }
+      }
+    r.v.push_back(fl ? fcast(fsum(terms), elt)
+                     : addBias32(intDot(pairs, zi, zw), bias.v[b]));
+    r.p.push_back(z3::mk_or(p));
+  }
+  env[op->getResult(0)] = r;
+}
+
+// matmul [N,H,C] x [N,C,W]: floats accumulate in the result type (TOSA 1.0),
+// integers exactly with the zero points.
+void Encoder::matmul(Operation *op, const std::vector<SVal> &ins) {
+  Type inElt = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type elt = getElementTypeOrSelf(op->getResult(0).getType());
+  bool fl = isFloat(inElt);
+  int64_t za = fl ? 0 : constantOf(ins.at(2), "tosa.matmul a_zp");
+  int64_t zb = fl ? 0 : constantOf(ins.at(3), "tosa.matmul b_zp");
+  const SVal &a = ins[0], &b = ins[1];
+  int64_t N = a.shape[0], H = a.shape[1], C = a.shape[2], W = b.shape[2];
+  if (N * H * W * C > kMaxIterations)
+    unsupported("tosa.matmul too large");
+  SVal r;
+  r.shape = {N, H, W};
+  for (int64_t nn = 0; nn < N; ++nn)
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t w = 0; w < W; ++w) {
+        std::vector<z3::expr> ts;
+        std::vector<std::pair<z3::expr, z3::expr>> pairs;
+        if (fl)
+          ts.push_back(floatBits(0, cast<FloatType>(elt)));
+        z3::expr_vector p(c);
+        for (int64_t k = 0; k < C; ++k) {
+          size_t ia = size_t((nn * H + h) * C + k),
+                 ib = size_t((nn * C + k) * W + w);
+          if (fl)
+            ts.push_back(fmul(fcast(a.v[ia], elt), fcast(b.v[ib], elt)));
+          else
+            pairs.push_back({a.v[ia], b.v[ib]});
+          p.push_back(a.p[ia]);
+          p.push_back(b.p[ib]);
+        }
+        r.v.push_back(fl ? fsum(ts) : intDot(pairs, za, zb).extract(31, 0));
+        r.p.push_back(p.empty() ? c.bool_val(false) : z3::mk_or(p));
+      }
+  env[op->getResult(0)] = r;
+}
+
+// avg_pool2d and max_pool2d over the taps inside the input (padding is
+// excluded). max: a NaN fold in the reference's order (nan_mode). avg:
+// floats, +0 plus the taps as one sum in acc_type divided by their count;
+// integers, the exact sum of (x - input_zp) scaled by TOSA's reciprocal of
+// the count (apply_scale), plus output_zp, clamped.
+void Encoder::pool(Operation *op, const std::vector<SVal> &ins) {
+  std::string n = op->getName().getStringRef().str();
+  bool avg = n == "tosa.avg_pool2d";
+  Type inElt = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type elt = getElementTypeOrSelf(op->getResult(0).getType());
+  bool fl = isFloat(inElt);
+  std::vector<int64_t> k = intsAttr(op, "kernel"), s = intsAttr(op, "stride"),
+                       pad = intsAttr(op, "pad");
+  const SVal &x = ins[0];
+  const std::vector<int64_t> &xs = x.shape;
+  WindowAxis ay{xs[1], s[0], 1, pad[0], false},
+      ax{xs[2], s[1], 1, pad[2], false};
+  int64_t zi = 0, zo = 0;
+  if (avg && !fl) {
+    zi = constantOf(ins.at(1), n + " input_zp");
+    zo = constantOf(ins.at(2), n + " output_zp");
+  }
+  bool propagate = propagatesNaN(op);
+  Type acc = inElt;
+  if (auto a = op->getAttrOfType<TypeAttr>("acc_type"))
+    acc = a.getValue();
+  auto rt = cast<ShapedType>(op->getResult(0).getType());
+  std::vector<int64_t> os(rt.getShape().begin(), rt.getShape().end());
+  SVal r;
+  r.shape = os;
+  unsigned w = inElt.getIntOrFloatBitWidth();
+  for (int64_t i = 0; i < product(os); ++i) {
+    std::vector<int64_t> o = unflatten(i, os);
+    std::vector<z3::expr> taps;
+    z3::expr_vector p(c);
+    for (int64_t ky = 0; ky < k[0]; ++ky)
+      for (int64_t kx = 0; kx < k[1]; ++kx) {
+        int64_t iy = ay.src(o[1], ky), ix = iy < 0 ? -1 : ax.src(o[2], kx);
+        if (ix < 0)
+          continue;
+        size_t j = size_t(((o[0] * xs[1] + iy) * xs[2] + ix) * xs[3] + o[3]);
+        taps.push_back(x.v[j]);
+        p.push_back(x.p[j]);
+      }
+    if (taps.empty())
+      unsupported(n + " with a window entirely in padding");
+    z3::expr v = taps[0];
+    int64_t count = int64_t(taps.size());
+    if (!avg) {
+      for (size_t t = 1; t < taps.size(); ++t)
+        v = fl ? fmaxmin(v, taps[t], true, propagate)
+               : z3::ite(v > taps[t], v, taps[t]);
+    } else if (fl) {
+      std::vector<z3::expr> terms{floatBits(0, cast<FloatType>(acc))};
+      for (const z3::expr &t : taps)
+        terms.push_back(fcast(t, acc));
+      auto ft = cast<FloatType>(acc);
+      APFloat cnt{double(count)};
+      bool lost;
+      cnt.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      v = fcast(
+          fdiv(fsum(terms), floatBits(cnt.bitcastToAPInt().getZExtValue(), ft)),
+          elt);
+    } else {
+      std::vector<z3::expr> sum;
+      for (const z3::expr &t : taps)
+        sum.push_back(z3::sext(t, 40 - w) - c.bv_val(zi, 40));
+      z3::expr total = bvSum(sum, c, 40);
+      ub = ub || total < c.bv_val(INT32_MIN, 40) ||
+           total > c.bv_val(INT32_MAX, 40);
+      // TOSA's reciprocal_scale of the count, as the reference computes it.
+      int64_t sh = 0;
+      while ((int64_t(1) << sh) < count)
+        ++sh;
+      int64_t mult = (((int64_t(1) << 30) + 1) << sh) / count, shift = 30 + sh;
+      auto [scaled, bad] = applyScaleTerm(
+          total.extract(31, 0), c.bv_val(mult, 32), c.bv_val(shift, 8), false);
+      z3::expr out = z3::sext(scaled, 8) + c.bv_val(zo, 40);
+      int64_t lo = -(int64_t(1) << (w - 1)), hi = (int64_t(1) << (w - 1)) - 1;
+      out = z3::ite(out < c.bv_val(lo, 40), c.bv_val(lo, 40),
+                    z3::ite(out > c.bv_val(hi, 40), c.bv_val(hi, 40), out));
+      v = out.extract(w - 1, 0);
+      p.push_back(bad);
+    }
+    r.v.push_back(v);
+    r.p.push_back(z3::mk_or(p));
+  }
+  env[op->getResult(0)] = r;
+}
+
+// argmax along `axis` (i32 result): the first NaN under PROPAGATE, else the
+// first maximal non-NaN value (0 when all are NaN), as the reference.
+void Encoder::argmax(Operation *op, const std::vector<SVal> &ins) {
+  const SVal &x = ins[0];
+  auto axisAttr = op->getAttrOfType<IntegerAttr>("axis");
+  if (!axisAttr)
+    unsupported("tosa.argmax without axis");
+  int64_t ax = axisAttr.getInt();
+  Type inElt = getElementTypeOrSelf(op->getOperand(0).getType());
+  bool fl = isFloat(inElt);
+  bool propagate = propagatesNaN(op);
+  std::vector<int64_t> outShape = x.shape;
+  outShape.erase(outShape.begin() + ax);
+  SVal r;
+  r.shape = outShape;
+  std::vector<int64_t> reduced = x.shape;
+  reduced[size_t(ax)] = 1;
+  for (int64_t i = 0; i < product(reduced); ++i) {
+    std::vector<int64_t> idx = unflatten(i, reduced);
+    z3::expr best = c.bv_val(0, 32);
+    z3::expr bestV = x.v[0], sawNaN = c.bool_val(false);
+    z3::expr_vector p(c);
+    for (int64_t kk = 0; kk < x.shape[size_t(ax)]; ++kk) {
+      idx[size_t(ax)] = kk;
+      size_t j = size_t(flatten(idx, x.shape));
+      const z3::expr &v = x.v[j];
+      p.push_back(x.p[j]);
+      z3::expr at = c.bv_val(uint64_t(kk), 32);
+      if (!fl) {
+        if (kk == 0) {
+          bestV = v;
+          continue;
+        }
+        z3::expr better = v > bestV;
+        best = z3::ite(better, at, best);
+        bestV = z3::ite(better, v, bestV);
+        continue;
+      }
+      z3::expr nan = fcmp(arith::CmpFPredicate::UNO, v, v);
+      if (kk == 0) {
+        // The reference starts from -Inf: a first value that is not NaN
+        // is the best so far (index 0 either way).
+        auto ft = cast<FloatType>(inElt);
+        APInt minusInf =
+            APFloat::getInf(ft.getFloatSemantics(), true).bitcastToAPInt();
+        sawNaN = propagate ? nan : c.bool_val(false);
+        bestV = propagate
+                    ? v
+                    : z3::ite(nan, floatBits(minusInf.getZExtValue(), ft), v);
+        continue;
+      }
+      z3::expr better = !nan && fcmp(arith::CmpFPredicate::OGT, v, bestV);
+      if (propagate) {
+        best = z3::ite(sawNaN, best, z3::ite(nan || better, at, best));
+        bestV = z3::ite(sawNaN || nan, bestV, z3::ite(better, v, bestV));
+        sawNaN = sawNaN || nan;
+      } else {
+        best = z3::ite(better, at, best);
+        bestV = z3::ite(better, v, bestV);
+      }
+    }
+    r.v.push_back(best);
+    r.p.push_back(z3::mk_or(p));
+  }
+  env[op->getResult(0)] = r;
+}
+
+// TOSA's apply_scale_32 (scale32) or apply_scale_16 of one value, as the
+// reference computes it (core/ops/Indexing.cpp): the i32 result and the
+// condition of a failed REQUIRE (negative multiplier, shift outside
+// [2, 62], an i32 value outside the range the shift allows, a result
+// outside i32). In 96 bits, where the product of an i48 value and an i32
+// multiplier fits.
+std::pair<z3::expr, z3::expr> Encoder::applyScaleTerm(const z3::expr &value,
+                                                      const z3::expr &mult,
+                                                      const z3::expr &shift,
+                                                      bool doubleRound) {
+  const unsigned w = 96;
+  auto k = [&](int64_t v) { return c.bv_val(v, w); };
+  auto wide = [&](const z3::expr &x) {
+    return z3::sext(x, w - x.get_sort().bv_size());
+  };
+  z3::expr v = wide(value), m = wide(mult), s = wide(shift);
+  z3::expr half = z3::shl(k(1), s - k(1));
+  z3::expr bad = m < k(0) || s < k(2) || s > k(62);
+  if (value.get_sort().bv_size() == 32)
+    bad = bad || v < -half || v >= half;
+  z3::expr round = half;
+  if (doubleRound)
+    round = z3::ite(s > k(31),
+                    z3::ite(v >= k(0), half + k(int64_t(1) << 30),
+                            half - k(int64_t(1) << 30)),
+                    half);
+  z3::expr r = z3::ashr(v * m + round, s);
+  bad = bad || r < k(INT32_MIN) || r > k(INT32_MAX);
+  return {r.extract(31, 0), bad};
+}
+
+// tosa.apply_scale (what rescale becomes inside linalg bodies): a failed
+// REQUIRE is poison. INEXACT_ROUND allows a range of results: unsupported.
+void Encoder::applyScale(tosa::ApplyScaleOp op, const std::vector<SVal> &ins) {
+  if (op.getRoundingMode() == tosa::RoundingMode::INEXACT_ROUND)
+    unsupported("tosa.apply_scale with INEXACT_ROUND (not one value)");
+  bool doubleRound = op.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND;
+  env[op.getResult()] = elementwise(ins, [&](const std::vector<z3::expr> &a,
+                                             const std::vector<z3::expr> &pa) {
+    auto [r, bad] = applyScaleTerm(a[0], a[1], a[2], doubleRound);
+    z3::expr p = bad;
+    for (const z3::expr &x : pa)
+      p = p || x;
+    return std::pair{r, p};
+  });
+}
+
+// tosa.rescale: (in - input_zp) scaled per tensor or per channel (the last
+// dimension) by apply_scale, plus output_zp, clamped to the result type;
+// unsigned inputs are zero-extended and unsigned results clamp to their
+// range, as the reference. A failed REQUIRE or an output_zp addition that
+// leaves i32 is poison, as in apply_scale.
+void Encoder::rescale(tosa::RescaleOp op, const std::vector<SVal> &ins) {
+  if (op.getRoundingMode() == tosa::RoundingMode::INEXACT_ROUND)
+    unsupported("tosa.rescale with INEXACT_ROUND (not one value)");
+  bool doubleRound = op.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND;
+  bool inUnsigned = op.getInputUnsigned(), outUnsigned = op.getOutputUnsigned();
+  const SVal &x = ins[0], &mult = ins[1], &shift = ins[2];
+  int64_t zi = constantOf(ins[3], "tosa.rescale input_zp");
+  int64_t zo = constantOf(ins[4], "tosa.rescale output_zp");
+  unsigned win = x.v.empty() ? 8 : x.v[0].get_sort().bv_size();
+  unsigned wout = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
+  // The value before scaling fits in 48 bits (i32 less a zero point).
+  const unsigned vw = 48;
+  int64_t lo = outUnsigned ? 0 : -(int64_t(1) << (wout - 1));
+  int64_t hi =
+      outUnsigned ? (int64_t(1) << wout) - 1 : (int64_t(1) << (wout - 1)) - 1;
+  int64_t channels = x.shape.empty() ? 1 : x.shape.back();
+  SVal r;
+  r.shape = x.shape;
+  for (int64_t i = 0; i < x.size(); ++i) {
+    size_t ch = size_t(mult.size() == 1 ? 0 : i % channels);
+    z3::expr v = inUnsigned ? z3::zext(x.v[size_t(i)], vw - win)
+                            : z3::sext(x.v[size_t(i)], vw - win);
+    v = v - c.bv_val(zi, vw);
+    auto [scaled, bad] =
+        applyScaleTerm(v, mult.v[ch], shift.v[ch], doubleRound);
+    z3::expr out = z3::sext(scaled, 8) + c.bv_val(zo, 40);
+    bad = bad || out < c.bv_val(INT32_MIN, 40) || out > c.bv_val(INT32_MAX, 40);
+    out = z3::ite(out < c.bv_val(lo, 40), c.bv_val(lo, 40),
+                  z3::ite(out > c.bv_val(hi, 40), c.bv_val(hi, 40), out));
+    r.v.push_back(out.extract(wout - 1, 0));
+    r.p.push_back(bad || x.p[size_t(i)] || mult.p[ch] || shift.p[ch]);
+  }
+  env[op.getResult()] = r;
+}
+
+// gather: values [N,K,C], indices [N,W]: out[n,w,c] = values[n, idx[n,w], c];
+// an index outside [0, K) is undefined behaviour (a TOSA REQUIRE), a poison
+// index poisons the row.
+void Encoder::gather(Operation *op, const std::vector<SVal> &ins) {
+  const SVal &x = ins[0], &idx = ins[1];
+  int64_t N = x.shape[0], K = x.shape[1], C = x.shape[2], W = idx.shape[1];
+  unsigned iw = idx.v[0].get_sort().bv_size();
+  SVal r;
+  r.shape = {N, W, C};
+  for (int64_t nn = 0; nn < N; ++nn)
+    for (int64_t w = 0; w < W; ++w) {
+      const z3::expr &i = idx.v[size_t(nn * W + w)];
+      const z3::expr &bad = idx.p[size_t(nn * W + w)];
+      ub = ub ||
+           (!bad && (i < c.bv_val(0, iw) || i >= c.bv_val(uint64_t(K), iw)));
+      for (int64_t ch = 0; ch < C; ++ch) {
+        z3::expr v = x.v[size_t((nn * K + K - 1) * C + ch)];
+        z3::expr p = x.p[size_t((nn * K + K - 1) * C + ch)];
+        for (int64_t k = K - 2; k >= 0; --k) {
+          size_t j = size_t((nn * K + k) * C + ch);
+          z3::expr hit = i == c.bv_val(uint64_t(k), iw);
+          v = z3::ite(hit, x.v[j], v);
+          p = z3::ite(hit, x.p[j], p);
+        }
+        r.v.push_back(v);
+        r.p.push_back(bad || p);
+      }
+    }
+  env[op->getResult(0)] = r;
+}
+
+bool Encoder::encodeTosaKernel(Operation *op, const std::vector<SVal> &ins) {
+  std::string n = op->getName().getStringRef().str();
+  if (n == "tosa.conv2d" || n == "tosa.depthwise_conv2d" ||
+      n == "tosa.transpose_conv2d")
+    convolution(op, ins);
+  else if (n == "tosa.matmul")
+    matmul(op, ins);
+  else if (n == "tosa.avg_pool2d" || n == "tosa.max_pool2d")
+    pool(op, ins);
+  else if (n == "tosa.argmax")
+    argmax(op, ins);
+  else if (n == "tosa.gather")
+    gather(op, ins);
+  else if (auto a = dyn_cast<tosa::ApplyScaleOp>(op))
+    applyScale(a, ins);
+  else if (auto r = dyn_cast<tosa::RescaleOp>(op))
+    rescale(r, ins);
+  else
+    return false;
+  return true;
+}
+
+} // namespace cc::smt::detail
