@@ -369,7 +369,14 @@ func::FuncOp replayMain(func::FuncOp f,
 struct Replay {
   enum Kind { Differ, Agree, TargetFailed, NotRun } kind;
   std::string why;
+  Outputs target = {}; // the target's outputs, where it ran
 };
+
+// Equal as the JIT computes them: NaNs alike, zeros by sign.
+bool sameValue(double x, double y) {
+  return (std::isnan(x) && std::isnan(y)) ||
+         (x == y && std::signbit(x) == std::signbit(y));
+}
 
 // Replays the counterexample `inputs` (one per argument; memref arguments
 // as tensors of their contents) through the JIT and compares both sides'
@@ -444,14 +451,13 @@ Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
       if (r < mask.size() && size_t(i) < mask[r].size() && !mask[r][i])
         continue;
       double x = (*a)[r].asDouble(i), y = (*b)[r].asDouble(i);
-      bool same = (std::isnan(x) && std::isnan(y)) ||
-                  (x == y && std::signbit(x) == std::signbit(y)) ||
+      bool same = sameValue(x, y) ||
                   (tolerance > 0 && std::abs(x - y) <= tolerance * scale);
       if (!same)
-        return {Replay::Differ, ""};
+        return {Replay::Differ, "", std::move(*b)};
     }
   }
-  return {Replay::Agree, ""};
+  return {Replay::Agree, "", std::move(*b)};
 }
 
 // For programs too large to refine an abstract counterexample: runs both
@@ -717,20 +723,23 @@ Attempt attempt(func::FuncOp src, func::FuncOp tgt, FMode mode,
     inputs.push_back(std::move(tensor));
   }
   std::vector<std::vector<bool>> mask;
+  std::vector<std::vector<double>> expected; // the source's outputs
   for (size_t r = 0; r < os.size(); ++r) {
     Type elt = getElementTypeOrSelf(
         r < numResults ? src.getFunctionType().getResult(r)
                        : argTypes[memArgs[r - numResults]]);
     mask.emplace_back();
+    expected.emplace_back();
     auto show = [&](const SVal &x, bool isSource) {
       std::string out;
       for (int64_t i = 0; i < x.size(); ++i) {
         bool poison = eval(x.p[i]).is_true();
-        if (isSource)
+        double d = poison ? 0 : modelValue(eval, x.v[i], elt, c);
+        if (isSource) {
           mask.back().push_back(!poison);
-        out += (i ? ", " : "") +
-               (poison ? std::string("poison")
-                       : fmtValue(modelValue(eval, x.v[i], elt, c)));
+          expected.back().push_back(d);
+        }
+        out += (i ? ", " : "") + (poison ? std::string("poison") : fmtValue(d));
       }
       return out;
     };
@@ -769,6 +778,30 @@ Attempt attempt(func::FuncOp src, func::FuncOp tgt, FMode mode,
             "on these inputs, but its compiled code computes what the source "
             "does",
             cex.str()};
+  // A TOSA source runs through the same lowering as the target, so a bug
+  // in that lowering makes both agree. Where the source's encoding is exact
+  // (no uninterpreted function), its value on the inputs is TOSA's
+  // semantics (the encoding agrees with the reference interpreter op by op):
+  // the target's compiled code is compared with that.
+  bool tosaSource = false;
+  src.walk([&](Operation *op) {
+    tosaSource |= op->getName().getDialectNamespace() == "tosa";
+  });
+  if (rp.kind == Replay::Agree && tosaSource && !es.usedUf &&
+      es.opaqueOps.empty())
+    for (size_t r = 0; r < rp.target.size() && r < expected.size(); ++r)
+      for (int64_t i = 0; i < rp.target[r].size(); ++i)
+        if (mask[r][size_t(i)] &&
+            !sameValue(expected[r][size_t(i)], rp.target[r].asDouble(i)))
+          return {TvVerdict::Incorrect,
+                  "counterexample confirmed by execution against TOSA's "
+                  "semantics: the target's compiled code gives " +
+                      fmtValue(rp.target[r].asDouble(i)) + " at " +
+                      outName(r) + "[" + std::to_string(i) +
+                      "], TOSA gives " + fmtValue(expected[r][size_t(i)]) +
+                      " (the source, lowered the same way, agrees with the "
+                      "target: the shared lowering is wrong)",
+                  cex.str()};
   std::string note = opaque.empty() ? "" : " (" + notes.back() + ")";
   if (rp.kind == Replay::Agree)
     return {TvVerdict::Unknown,

@@ -145,6 +145,22 @@ TEST(Tv, MutantsAreCaught) {
 // An upstream MLIR bug found by verify-pass: TOSA's mul folder rewrites
 // x * 0.0 to 0.0, wrong for x = NaN, ±Inf and negative x (-0). This test
 // fails once upstream fixes it; then fold_hazards_f32 joins the seeds below.
+// A lowering bug that the replay cannot see by itself (the source runs
+// through the same lowering): tosa-to-linalg's argmax starts from the
+// lowest finite value. The target's compiled code is compared with TOSA's
+// semantics on the counterexample.
+TEST(Tv, UpstreamTosaArgmaxLoweringIsIncorrect) {
+  TvOptions o;
+  auto steps = verifyPipeline(readText(kTvInputs + "tosa-argmax.mlir"),
+                              "func.func(tosa-to-linalg)", o);
+  ASSERT_TRUE(steps) << steps.error().message();
+  ASSERT_EQ(steps->size(), 1u);
+  EXPECT_EQ((*steps)[0].verdict, TvVerdict::Incorrect) << (*steps)[0].reason;
+  EXPECT_NE((*steps)[0].reason.find("against TOSA's semantics"),
+            std::string::npos)
+      << (*steps)[0].reason;
+}
+
 TEST(Tv, UpstreamTosaMulZeroFoldIsIncorrect) {
   TvOptions o;
   auto r = checkRefinement(readText(kTvInputs + "tosa-mul-zero-fold.mlir"),
