@@ -63,7 +63,13 @@ public:
     std::vector<TensorType> types;
     for (ValueId v : g.outputs)
       types.push_back(g.typeOf(v));
-    return mlirbackend::lowerAndRun(req, types, inputs, options);
+    // CUDA reserves far more address space than an RLIMIT_AS allows: where
+    // a GPU runs the kernels the worker has no address-space limit (the
+    // timeout still bounds it); compile-only runs keep it.
+    RunOptions o = options;
+    if (o.memoryLimitBytes && gpuUnavailableReason().empty())
+      o.memoryLimitBytes = 0;
+    return mlirbackend::lowerAndRun(req, types, inputs, o);
   }
 
 private:
