@@ -98,9 +98,13 @@ int main(int argc, char **argv) {
   }
   const std::pair<const char *, const char *> pipelines[] = {
       {"tosa-canonicalize", "func.func(canonicalize)"},
-      {"tosa-to-linalg", "func.func(tosa-to-linalg-named,tosa-to-linalg,"
+      // The decompositions first, as tosa-O0 has them: tosa-to-linalg-named
+      // cannot lower transpose_conv2d.
+      {"tosa-to-linalg", "func.func(tosa-optional-decompositions,"
+                         "tosa-to-linalg-named,tosa-to-linalg,"
                          "tosa-to-tensor,tosa-to-arith)"},
-      {"linalg", "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor,"
+      {"linalg", "func.func(tosa-optional-decompositions,tosa-to-linalg-named,"
+                 "tosa-to-linalg,tosa-to-tensor,"
                  "tosa-to-arith,linalg-generalize-named-ops,"
                  "linalg-fuse-elementwise-ops)"},
   };

@@ -483,8 +483,11 @@ void Encoder::encodeTosa(Operation *op) {
   }
   if (n == "intdiv") {
     ew({ins[0], ins[1]}, [&](const std::vector<z3::expr> &v) {
+      // A zero divisor and INT_MIN / -1 are undefined (as the reference).
       unsigned w = v[1].get_sort().bv_size();
-      ub = ub || v[1] == c.bv_val(0, w);
+      ub = ub || v[1] == c.bv_val(0, w) ||
+           (v[0] == c.bv_val(uint64_t(1) << (w - 1), w) &&
+            v[1] == c.bv_val(~uint64_t(0), w));
       return v[0] / v[1];
     });
     return;
@@ -552,19 +555,36 @@ void Encoder::encodeTosa(Operation *op) {
     return un([&](auto &a) {
       return fdiv(elemConst(FloatAttr::get(inElt, 1.0), inElt), a);
     });
-  if (n == "exp" || n == "log" || n == "tanh" || n == "sigmoid" || n == "erf" ||
+  // TOSA defines sigmoid as 1 / (1 + exp(-x)) (and tosa-to-linalg emits
+  // exactly that): with exp uninterpreted, both meet.
+  if (n == "sigmoid" && fl)
+    return un([&](auto &a) {
+      z3::expr one = elemConst(FloatAttr::get(inElt, 1.0), inElt);
+      return fdiv(one, fadd(mathFn("exp", {fneg(a)}), one));
+    });
+  if (n == "exp" || n == "log" || n == "tanh" || n == "erf" ||
       n == "sin" || n == "cos" || n == "ceil" || n == "floor" ||
       n == "reciprocal" || n == "rsqrt" || n == "pow")
     return ew(std::vector<SVal>(ins.begin(), ins.begin() + (n == "pow" ? 2 : 1)),
-              [&](const std::vector<z3::expr> &v) { return mathFn(n, v); });
+              [&](const std::vector<z3::expr> &v) {
+                // The same function as math's op (tosa.pow is math.powf).
+                return mathFn(n == "pow" ? "powf" : n, v);
+              });
   if (n == "clamp") {
     Attribute lo = op->getAttr("min_val"), hi = op->getAttr("max_val");
     z3::expr l = elemConst(lo, inElt), h = elemConst(hi, inElt);
     bool prop = propagatesNaN(op);
     return un([&](auto &a) {
-      if (fl)
-        return fmaxmin(fmaxmin(a, l, true, prop), h, false, prop);
-      return z3::ite(a < l, l, z3::ite(a > h, h, a));
+      // As tosa-to-linalg writes it (so that abstract floats meet):
+      // maximum(minimum(x, hi), lo), and IGNORE maps NaN to lo.
+      if (fl) {
+        z3::expr m = fmaxmin(fmaxmin(a, h, false, true), l, true, true);
+        return prop ? m
+                    : z3::ite(fcmp(arith::CmpFPredicate::UNO, a, a), l, m);
+      }
+      // As tosa-to-linalg writes it: minsi(hi, maxsi(lo, x)).
+      z3::expr m = z3::ite(l > a, l, a);
+      return z3::ite(h < m, h, m);
     });
   }
   if (n == "select") {
@@ -801,6 +821,18 @@ void Encoder::encodeOp(Operation *op) {
   } catch (const EncodeFailure &) {
     if (!opaqueOp(op))
       throw;
+  }
+  // Integer tensors in Z3's normal form (sums and products flattened and
+  // sorted): the same integer computation written in another order, as a
+  // lowering or a fold writes it, becomes the same term, which later ops
+  // and the final comparison then share.
+  for (Value r : op->getResults()) {
+    auto it = env.find(r);
+    if (it == env.end() || it->second.v.empty() ||
+        !it->second.v[0].get_sort().is_bv())
+      continue;
+    for (z3::expr &e : it->second.v)
+      e = e.simplify();
   }
 }
 

@@ -3,10 +3,8 @@
 // gather, rescale and apply_scale, following the reference interpreter
 // (core/ops/Linalg.cpp, Reduction.cpp, Conversion.cpp).
 //
-// Float accumulations are one reassociable sum (fsum) in acc_type. Integer
-// ones are exact: the products of operand differences are summed without
-// wrapping, and a sum outside the i32 accumulator is undefined behaviour
-// (TOSA's apply_add_s REQUIRE; the reference refuses such inputs).
+// Float accumulations are one reassociable sum (fsum) in acc_type; integer
+// ones are sums in i32 (intDot).
 #include "smt/Encoder.h"
 
 #include "core/ops/Indexing.h"
@@ -33,48 +31,25 @@ int64_t constantOf(const SVal &s, const std::string &what) {
   return w >= 64 ? int64_t(u) : int64_t(u << (64 - w)) >> (64 - w);
 }
 
-// The sum of bit-vectors as a balanced tree of additions (z3::sum is the
-// arithmetic +, for Int and Real only).
-z3::expr bvSum(const std::vector<z3::expr> &xs, size_t lo, size_t hi) {
-  if (hi - lo == 1)
-    return xs[lo];
-  size_t mid = lo + (hi - lo) / 2;
-  return bvSum(xs, lo, mid) + bvSum(xs, mid, hi);
-}
-z3::expr bvSum(const std::vector<z3::expr> &xs, z3::context &c, unsigned w) {
-  return xs.empty() ? c.bv_val(0, w) : bvSum(xs, 0, xs.size());
-}
 } // namespace
 
-// The exact sum of integer products (a - za) * (b - zb) of 8-bit operands:
-// differences in 9 bits, products in 18, the sum in 40 (no wrap for 2^21
-// terms). Sets `ub` when the sum leaves [INT32_MIN, INT32_MAX].
-z3::expr Encoder::intDot(const std::vector<std::pair<z3::expr, z3::expr>> &ab,
+// acc + sum((a - za) * (b - zb)) over 8-bit operands, in i32 as the
+// lowerings compute it (operands sign-extended, zero points subtracted,
+// products and sums wrapping): TOSA leaves an accumulator that leaves i32
+// undefined, and the reference refuses such inputs, so wrapping there is
+// one of the allowed behaviours, and the lowered sums meet these terms
+// once Z3 normalizes them.
+z3::expr Encoder::intDot(z3::expr acc,
+                         const std::vector<std::pair<z3::expr, z3::expr>> &ab,
                          int64_t za, int64_t zb) {
-  const unsigned sumWidth = 40;
-  std::vector<z3::expr> terms;
-  for (const auto &[a, b] : ab) {
-    if (a.get_sort().bv_size() > 8 || b.get_sort().bv_size() > 8)
-      unsupported("an integer product of operands wider than 8 bits");
-    auto diff = [&](const z3::expr &x, int64_t z) {
-      z3::expr d = z3::sext(x, 9 - x.get_sort().bv_size()) - c.bv_val(z, 9);
-      return z3::sext(d, 9);
-    };
-    terms.push_back(z3::sext(diff(a, za) * diff(b, zb), sumWidth - 18));
-  }
-  z3::expr sum = bvSum(terms, c, sumWidth);
-  ub = ub || sum < c.bv_val(INT32_MIN, sumWidth) ||
-       sum > c.bv_val(INT32_MAX, sumWidth);
-  return sum;
-}
-
-// acc + bias in i32 (the bias is added last, in the result type); leaving
-// i32 is undefined.
-z3::expr Encoder::addBias32(const z3::expr &acc, const z3::expr &bias) {
-  unsigned w = acc.get_sort().bv_size();
-  z3::expr s = acc + z3::sext(bias, w - 32);
-  ub = ub || s < c.bv_val(INT32_MIN, w) || s > c.bv_val(INT32_MAX, w);
-  return s.extract(31, 0);
+  auto diff = [&](const z3::expr &x, int64_t z) {
+    if (x.get_sort().bv_size() > 32)
+      unsupported("an integer product of operands wider than 32 bits");
+    return z3::sext(x, 32 - x.get_sort().bv_size()) - c.bv_val(z, 32);
+  };
+  for (const auto &[a, b] : ab)
+    acc = acc + diff(a, za) * diff(b, zb);
+  return acc;
 }
 
 // conv2d (weights [O,KH,KW,C]), depthwise_conv2d ([KH,KW,C,M], output
@@ -161,7 +136,7 @@ void Encoder::convolution(Operation *op, const std::vector<SVal> &ins) {
         }
       }
     r.v.push_back(fl ? fcast(fsum(terms), elt)
-                     : addBias32(intDot(pairs, zi, zw), bias.v[b]));
+                     : intDot(bias.v[b], pairs, zi, zw));
     r.p.push_back(z3::mk_or(p));
   }
   env[op->getResult(0)] = r;
@@ -199,7 +174,7 @@ void Encoder::matmul(Operation *op, const std::vector<SVal> &ins) {
           p.push_back(a.p[ia]);
           p.push_back(b.p[ib]);
         }
-        r.v.push_back(fl ? fsum(ts) : intDot(pairs, za, zb).extract(31, 0));
+        r.v.push_back(fl ? fsum(ts) : intDot(c.bv_val(0, 32), pairs, za, zb));
         r.p.push_back(p.empty() ? c.bool_val(false) : z3::mk_or(p));
       }
   env[op->getResult(0)] = r;
@@ -269,23 +244,25 @@ void Encoder::pool(Operation *op, const std::vector<SVal> &ins) {
           fdiv(fsum(terms), floatBits(cnt.bitcastToAPInt().getZExtValue(), ft)),
           elt);
     } else {
-      std::vector<z3::expr> sum;
+      // In i32, as the lowering sums (a window of i8 or i16 cannot leave
+      // it).
+      z3::expr total = c.bv_val(0, 32);
       for (const z3::expr &t : taps)
-        sum.push_back(z3::sext(t, 40 - w) - c.bv_val(zi, 40));
-      z3::expr total = bvSum(sum, c, 40);
-      ub = ub || total < c.bv_val(INT32_MIN, 40) ||
-           total > c.bv_val(INT32_MAX, 40);
+        total = total + (z3::sext(t, 32 - w) - c.bv_val(zi, 32));
       // TOSA's reciprocal_scale of the count, as the reference computes it.
       int64_t sh = 0;
       while ((int64_t(1) << sh) < count)
         ++sh;
       int64_t mult = (((int64_t(1) << 30) + 1) << sh) / count, shift = 30 + sh;
-      auto [scaled, bad] = applyScaleTerm(
-          total.extract(31, 0), c.bv_val(mult, 32), c.bv_val(shift, 8), false);
-      z3::expr out = z3::sext(scaled, 8) + c.bv_val(zo, 40);
-      int64_t lo = -(int64_t(1) << (w - 1)), hi = (int64_t(1) << (w - 1)) - 1;
-      out = z3::ite(out < c.bv_val(lo, 40), c.bv_val(lo, 40),
-                    z3::ite(out > c.bv_val(hi, 40), c.bv_val(hi, 40), out));
+      auto [scaled, bad] = applyScaleTerm(total, c.bv_val(mult, 32),
+                                          c.bv_val(shift, 8), false);
+      // + output_zp and the clamp in i32, written as tosa-to-linalg-named
+      // writes them (maxsi(lo, x), then minsi(hi, x)), so that both meet.
+      z3::expr out = scaled + c.bv_val(zo, 32);
+      z3::expr lo = c.bv_val(-(int64_t(1) << (w - 1)), 32),
+               hi = c.bv_val((int64_t(1) << (w - 1)) - 1, 32);
+      out = z3::ite(lo > out, lo, out);
+      out = z3::ite(hi < out, hi, out);
       v = out.extract(w - 1, 0);
       p.push_back(bad);
     }
@@ -412,8 +389,10 @@ void Encoder::applyScale(tosa::ApplyScaleOp op, const std::vector<SVal> &ins) {
 // tosa.rescale: (in - input_zp) scaled per tensor or per channel (the last
 // dimension) by apply_scale, plus output_zp, clamped to the result type;
 // unsigned inputs are zero-extended and unsigned results clamp to their
-// range, as the reference. A failed REQUIRE or an output_zp addition that
-// leaves i32 is poison, as in apply_scale.
+// range, as the reference. Written in i32 (i48 inputs stay i48) as
+// tosa-to-linalg writes it (maxsi(lo, x), then minsi(hi, x)), so that both
+// meet. A failed REQUIRE is poison, as in apply_scale; an output_zp
+// addition that leaves i32 (undefined in TOSA) wraps.
 void Encoder::rescale(tosa::RescaleOp op, const std::vector<SVal> &ins) {
   if (op.getRoundingMode() == tosa::RoundingMode::INEXACT_ROUND)
     unsupported("tosa.rescale with INEXACT_ROUND (not one value)");
@@ -424,26 +403,25 @@ void Encoder::rescale(tosa::RescaleOp op, const std::vector<SVal> &ins) {
   int64_t zo = constantOf(ins[4], "tosa.rescale output_zp");
   unsigned win = x.v.empty() ? 8 : x.v[0].get_sort().bv_size();
   unsigned wout = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
-  // The value before scaling fits in 48 bits (i32 less a zero point).
-  const unsigned vw = 48;
-  int64_t lo = outUnsigned ? 0 : -(int64_t(1) << (wout - 1));
-  int64_t hi =
-      outUnsigned ? (int64_t(1) << wout) - 1 : (int64_t(1) << (wout - 1)) - 1;
+  unsigned vw = std::max(win, 32u);
+  z3::expr lo = c.bv_val(outUnsigned ? 0 : -(int64_t(1) << (wout - 1)), 32);
+  z3::expr hi = c.bv_val(outUnsigned ? (int64_t(1) << wout) - 1
+                                     : (int64_t(1) << (wout - 1)) - 1,
+                         32);
   int64_t channels = x.shape.empty() ? 1 : x.shape.back();
   SVal r;
   r.shape = x.shape;
   for (int64_t i = 0; i < x.size(); ++i) {
     size_t ch = size_t(mult.size() == 1 ? 0 : i % channels);
-    z3::expr v = inUnsigned ? z3::zext(x.v[size_t(i)], vw - win)
-                            : z3::sext(x.v[size_t(i)], vw - win);
+    z3::expr v = x.v[size_t(i)];
+    if (win < vw)
+      v = inUnsigned ? z3::zext(v, vw - win) : z3::sext(v, vw - win);
     v = v - c.bv_val(zi, vw);
-    auto [scaled, bad] =
-        applyScaleTerm(v, mult.v[ch], shift.v[ch], doubleRound);
-    z3::expr out = z3::sext(scaled, 8) + c.bv_val(zo, 40);
-    bad = bad || out < c.bv_val(INT32_MIN, 40) || out > c.bv_val(INT32_MAX, 40);
-    out = z3::ite(out < c.bv_val(lo, 40), c.bv_val(lo, 40),
-                  z3::ite(out > c.bv_val(hi, 40), c.bv_val(hi, 40), out));
-    r.v.push_back(out.extract(wout - 1, 0));
+    auto [scaled, bad] = applyScaleTerm(v, mult.v[ch], shift.v[ch], doubleRound);
+    z3::expr out = scaled + c.bv_val(zo, 32);
+    out = z3::ite(lo > out, lo, out);
+    out = z3::ite(hi < out, hi, out);
+    r.v.push_back(wout < 32 ? out.extract(wout - 1, 0) : out);
     r.p.push_back(bad || x.p[size_t(i)] || mult.p[ch] || shift.p[ch]);
   }
   env[op.getResult()] = r;

@@ -28,6 +28,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace cc::smt::detail {
@@ -287,6 +288,9 @@ public:
 
   // ---- float operations ------------------------------------------------------
   z3::expr fadd(const z3::expr &a, const z3::expr &b) {
+    if (mode == FMode::Abstract &&
+        (sumTerms.count(a.id()) || sumTerms.count(b.id())))
+      return fsum({a, b});
     ++floatOps;
     if (mode == FMode::Abstract)
       return ufComm("fadd", a, b, a.get_sort());
@@ -404,6 +408,16 @@ public:
   }
   z3::expr intToFloat(const z3::expr &a, Type to, bool isSigned) {
     z3::sort s = sortOf(to);
+    // A known integer converts to a known float (rounded to nearest even):
+    // computed counts (avg_pool's divisor) meet their constant form.
+    uint64_t u;
+    unsigned w = a.get_sort().bv_size();
+    if (w <= 64 && a.simplify().is_numeral_u64(u)) {
+      APInt i(w, u);
+      APFloat f(cast<FloatType>(to).getFloatSemantics());
+      (void)f.convertFromAPInt(i, isSigned, APFloat::rmNearestTiesToEven);
+      return floatBits(f.bitcastToAPInt().getZExtValue(), cast<FloatType>(to));
+    }
     if (mode == FMode::Abstract)
       return uf(isSigned ? "sitofp" : "uitofp", {a}, s);
     return isSigned ? z3::expr(c, Z3_mk_fpa_to_fp_signed(c, rne(), a, s))
@@ -434,18 +448,54 @@ public:
   }
 
   // A float sum of terms. Abstract: a multiset (canonical order), so any
-  // association and order of the same terms is the same sum.
-  z3::expr fsum(std::vector<z3::expr> terms) {
-    if (mode == FMode::Abstract && terms.size() > 2) {
-      usedReassoc = true;
-      std::sort(terms.begin(), terms.end(),
-                [](const z3::expr &a, const z3::expr &b) { return a.id() < b.id(); });
+  // association and order of the same terms is the same sum; a sum added
+  // to another term (a bias after a dot product) is one sum with it; +0.0
+  // terms are dropped (a lowering sums padding and a zero-filled
+  // accumulator), so sums are equal up to reassociation and the sign of an
+  // exact-zero result, as TOSA's accuracy rules for dot products allow.
+  z3::expr fsum(const std::vector<z3::expr> &in) {
+    // Even in IEEE mode the order is this encoding's choice, not TOSA's.
+    usedReassoc |= in.size() > 1;
+    if (mode != FMode::Abstract) {
+      z3::expr acc = in[0];
+      for (size_t i = 1; i < in.size(); ++i)
+        acc = fadd(acc, in[i]);
+      return acc;
     }
+    std::vector<z3::expr> terms;
+    for (const z3::expr &t : in) {
+      auto it = sumTerms.find(t.id());
+      if (it == sumTerms.end()) {
+        terms.push_back(t);
+        continue;
+      }
+      terms.insert(terms.end(), it->second.begin(), it->second.end());
+      usedReassoc = true;
+    }
+    std::string zeroName =
+        "fconst_" + std::string(Z3_sort_to_string(c, in[0].get_sort())) + "_0";
+    auto isZero = [&](const z3::expr &t) {
+      return t.is_const() && t.decl().name().str() == zeroName;
+    };
+    if (!llvm::all_of(terms, isZero))
+      llvm::erase_if(terms, isZero);
+    else
+      terms.erase(terms.begin() + 1, terms.end());
+    if (terms.size() > 2)
+      usedReassoc = true;
+    std::sort(terms.begin(), terms.end(),
+              [](const z3::expr &a, const z3::expr &b) { return a.id() < b.id(); });
     z3::expr acc = terms[0];
-    for (size_t i = 1; i < terms.size(); ++i)
-      acc = fadd(acc, terms[i]);
+    for (size_t i = 1; i < terms.size(); ++i) {
+      ++floatOps;
+      acc = ufComm("fadd", acc, terms[i], acc.get_sort());
+    }
+    if (terms.size() > 1)
+      sumTerms.emplace(acc.id(), std::move(terms));
     return acc;
   }
+  // The terms of the abstract sums built so far, by the id of the sum.
+  std::unordered_map<unsigned, std::vector<z3::expr>> sumTerms;
 
   // ---- scalar semantics of arith and math ops ------------------------------
   // Returns the result element of `op` applied to one element per operand.
@@ -880,9 +930,9 @@ public:
                                                const z3::expr &mult,
                                                const z3::expr &shift,
                                                bool doubleRound);
-  z3::expr intDot(const std::vector<std::pair<z3::expr, z3::expr>> &ab,
+  z3::expr intDot(z3::expr acc,
+                  const std::vector<std::pair<z3::expr, z3::expr>> &ab,
                   int64_t za, int64_t zb);
-  z3::expr addBias32(const z3::expr &acc, const z3::expr &bias);
   void encodeTensor(Operation *op);
   std::vector<SVal> encodeCall(func::FuncOp f, const std::vector<SVal> &args,
                                int depth);

@@ -100,62 +100,77 @@ struct Attempt {
   bool vacuous = false; // the source is always undefined
 };
 
-// Tries a few simple concrete inputs (small integers, ±0, ±1, Inf, NaN
-// mixed over the elements): a concrete formula is solved by propagation, so
-// an obvious counterexample costs milliseconds instead of a search. Leaves
-// the solver holding the satisfying assignment, if any.
-bool probe(z3::context &c, const std::vector<SVal> &args, const z3::expr &bad,
-           z3::expr_vector &vars, z3::expr_vector &vals) {
-  // The first tries use one small value everywhere (shift amounts and
-  // divisors stay defined), later ones mix edge values.
+// Concrete inputs for `args`: substitutes for the argument terms.
+struct Assignment {
+  z3::expr_vector vars, vals;
+};
+
+// A few simple concrete inputs (small integers, ±0, ±1, Inf, NaN mixed
+// over the elements; then all -Inf, all +Inf, all NaN, and -Inf beside the
+// lowest finite value, where the initial values of maxima and argmax
+// matter): a concrete formula is solved by propagation, so an obvious
+// counterexample costs milliseconds instead of a search. Returns the first
+// input that makes `bad` true.
+std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
+                                const z3::expr &bad) {
   static const int64_t kInts[] = {1, 2, 3, 0, -1, 7, -3, 100};
   static const double kFloats[] = {1.5, 2.5, -2.0, 0.0, -0.0, 0.5,
                                    INFINITY, -1.0, NAN, 1e30};
-  for (int t = 0; t < 8; ++t) {
-    z3::expr_vector xs(c), ys(c);
+  for (int t = 0; t < 12; ++t) {
+    Assignment as{z3::expr_vector(c), z3::expr_vector(c)};
     int64_t i = 0;
     auto valueOf = [&](const z3::sort &so) -> std::optional<z3::expr> {
       if (so.is_bv())
-        return c.bv_val(uint64_t(kInts[t < 3 ? t : (i * 3 + t) % 8]), so.bv_size());
-      if (so.is_fpa())
-        return z3::expr(c, Z3_mk_fpa_numeral_double(
-                               c, kFloats[t < 3 ? t : (i * 3 + t) % 10], so));
-      return std::nullopt;
+        return c.bv_val(uint64_t(t < 8 ? kInts[t < 3 ? t : (i * 3 + t) % 8] : 1),
+                        so.bv_size());
+      if (!so.is_fpa())
+        return std::nullopt;
+      // The first tries use one small value everywhere (shift amounts and
+      // divisors stay defined), later ones mix edge values.
+      double lowest = -std::ldexp(2 - std::ldexp(1, 1 - int(so.fpa_sbits())),
+                                  (1 << (so.fpa_ebits() - 1)) - 1);
+      double d = t < 8    ? kFloats[t < 3 ? t : (i * 3 + t) % 10]
+                 : t == 8 ? -INFINITY
+                 : t == 9 ? INFINITY
+                 : t == 10 ? NAN
+                           : (i % 2 ? -INFINITY : lowest);
+      return z3::expr(c, Z3_mk_fpa_numeral_double(c, d, so));
     };
+    bool ok = true;
     for (const SVal &a : args) {
       // A memref argument is an array: it is substituted by a concrete one.
       std::optional<z3::expr> arr;
       if (a.array) {
         auto fill = valueOf(a.array->get_sort().array_range());
         if (!fill)
-          return false;
+          return std::nullopt;
         arr = z3::const_array(c.bv_sort(64), *fill);
       }
-      for (int64_t k = 0; k < a.size(); ++k) {
+      for (int64_t k = 0; k < a.size() && ok; ++k) {
         ++i;
         auto y = valueOf(a.v[size_t(k)].get_sort());
-        if (!y)
-          return false;
+        ok = y.has_value();
+        if (!ok)
+          break;
         if (arr) {
           arr = z3::store(*arr, c.bv_val(uint64_t(k), 64), *y);
         } else {
-          xs.push_back(a.v[size_t(k)]);
-          ys.push_back(*y);
+          as.vars.push_back(a.v[size_t(k)]);
+          as.vals.push_back(*y);
         }
       }
       if (arr) {
-        xs.push_back(*a.array);
-        ys.push_back(*arr);
+        as.vars.push_back(*a.array);
+        as.vals.push_back(*arr);
       }
     }
+    if (!ok)
+      return std::nullopt;
     z3::expr e = bad;
-    if (e.substitute(xs, ys).simplify().is_true()) {
-      vars = xs;
-      vals = ys;
-      return true;
-    }
+    if (e.substitute(as.vars, as.vals).simplify().is_true())
+      return as;
   }
-  return false;
+  return std::nullopt;
 }
 
 // Checks `pre && d` for each disjunct d within `totalMs`; leaves the solver
@@ -575,9 +590,17 @@ Attempt attempt(func::FuncOp src, func::FuncOp tgt, FMode mode,
     }
     // Elements that are the same term on both sides (Z3 shares equal
     // terms) cannot differ: a pass usually leaves most of a graph alone.
-    for (int64_t i = 0; i < os[r].size(); ++i)
-      if (!z3::eq(os[r].v[i], ot[r].v[i]) || !z3::eq(os[r].p[i], ot[r].p[i]))
-        disj.push_back(!os[r].p[i] && (ot[r].p[i] || os[r].v[i] != ot[r].v[i]));
+    // Integer terms are compared after Z3's normalization (sums and
+    // products flattened and sorted), which meets reordered integer sums.
+    for (int64_t i = 0; i < os[r].size(); ++i) {
+      z3::expr sv = os[r].v[i], tv = ot[r].v[i];
+      if (sv.get_sort().is_bv() && !z3::eq(sv, tv)) {
+        sv = sv.simplify();
+        tv = tv.simplify();
+      }
+      if (!z3::eq(sv, tv) || !z3::eq(os[r].p[i], ot[r].p[i]))
+        disj.push_back(!os[r].p[i] && (ot[r].p[i] || sv != tv));
+    }
   }
   // One flat disjunction: a nested chain of 2-ary ors costs Z3 quadratic
   // time on large outputs.
@@ -624,8 +647,15 @@ Attempt attempt(func::FuncOp src, func::FuncOp tgt, FMode mode,
   z3::check_result res;
   std::string unknownWhy;
   z3::expr_vector probeVars(c), probeVals(c);
-  bool probed = mode == FMode::Ieee &&
-                probe(c, args, !es.ub && bad, probeVars, probeVals);
+  bool probed = false;
+  if (mode == FMode::Ieee) {
+    std::optional<Assignment> hit = probe(c, args, !es.ub && bad);
+    if (hit) {
+      probed = true;
+      probeVars = hit->vars;
+      probeVals = hit->vals;
+    }
+  }
   if (probed) {
     res = z3::sat; // a probe input is a counterexample: no search needed
   } else if (!key.empty() && std::filesystem::exists(key)) {
@@ -780,7 +810,8 @@ Attempt attempt(func::FuncOp src, func::FuncOp tgt, FMode mode,
             cex.str()};
   // A TOSA source runs through the same lowering as the target, so a bug
   // in that lowering makes both agree. Where the source's encoding is exact
-  // (no uninterpreted function), its value on the inputs is TOSA's
+  // (no uninterpreted function, no sum whose order the encoding leaves
+  // open), its value on the inputs is TOSA's
   // semantics (the encoding agrees with the reference interpreter op by op):
   // the target's compiled code is compared with that.
   bool tosaSource = false;
@@ -788,7 +819,7 @@ Attempt attempt(func::FuncOp src, func::FuncOp tgt, FMode mode,
     tosaSource |= op->getName().getDialectNamespace() == "tosa";
   });
   if (rp.kind == Replay::Agree && tosaSource && !es.usedUf &&
-      es.opaqueOps.empty())
+      !es.usedReassoc && es.opaqueOps.empty())
     for (size_t r = 0; r < rp.target.size() && r < expected.size(); ++r)
       for (int64_t i = 0; i < rp.target[r].size(); ++i)
         if (mask[r][size_t(i)] &&

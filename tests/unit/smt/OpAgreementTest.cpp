@@ -240,6 +240,17 @@ TEST(OpAgreement, KernelsMatchTheReference) {
                          {"output_zp", int64_t(0)}}));
 }
 
+// Float clamp in both NaN modes (written as the lowering writes it):
+// NaN, the infinities and values on both bounds.
+TEST(OpAgreement, FloatClampMatchesTheReference) {
+  for (const char *mode : {"PROPAGATE", "IGNORE"})
+    expectAgreement("clamp",
+                    {filled(DType::f32, {2, 4},
+                            {NAN, -INFINITY, INFINITY, -2, 0.5, 3, -0.0, 1})},
+                    attrs({{"min", -1.0}, {"max", 2.0},
+                           {"nan_mode", std::string(mode)}}));
+}
+
 // Edge values the sampled inputs may miss: i8 and i16 negate saturate at the
 // minimum (negating in the i32 accumulator, then clipping); the tosa.negate
 // double-negation fold of MLIR 22 is wrong exactly there.

@@ -161,6 +161,35 @@ TEST(Tv, UpstreamTosaArgmaxLoweringIsIncorrect) {
       << (*steps)[0].reason;
 }
 
+// The float kernels' lowerings are correct up to reassociation: the bias
+// that depthwise_conv2d's lowering adds after the sum, the zero-filled
+// accumulators and the zero padding that the lowerings sum all meet the
+// TOSA-level sums; integer ones meet after Z3's normalization. (Checked
+// per pass: both must be decided, none may time out.)
+TEST(Tv, KernelLoweringsAreCorrect) {
+  const char *module = R"(
+func.func @f(%x: tensor<1x5x5x2xf32>, %w: tensor<3x2x2x2xf32>,
+             %dw: tensor<2x2x2x1xf32>, %b: tensor<3xf32>, %db: tensor<2xf32>,
+             %q: tensor<1x4x4x2xi8>, %qw: tensor<2x2x2x2xi8>, %qb: tensor<2xi32>)
+    -> (tensor<1x5x4x3xf32>, tensor<1x5x5x2xf32>, tensor<1x3x3x2xf32>, tensor<1x3x3x2xi32>) {
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = "tosa.conv2d"(%x, %w, %b, %z, %z) <{acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 0, 0>, stride = array<i64: 1, 1>}> : (tensor<1x5x5x2xf32>, tensor<3x2x2x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x4x3xf32>
+  %d = "tosa.depthwise_conv2d"(%x, %dw, %db, %z, %z) <{acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 1, 1>}> : (tensor<1x5x5x2xf32>, tensor<2x2x2x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x5x2xf32>
+  %a = "tosa.avg_pool2d"(%x, %z, %z) <{acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>}> : (tensor<1x5x5x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x2xf32>
+  %zi = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zw = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %qc = "tosa.conv2d"(%q, %qw, %qb, %zi, %zw) <{acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}> : (tensor<1x4x4x2xi8>, tensor<2x2x2x2xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x3x2xi32>
+  return %c, %d, %a, %qc : tensor<1x5x4x3xf32>, tensor<1x5x5x2xf32>, tensor<1x3x3x2xf32>, tensor<1x3x3x2xi32>
+})";
+  TvOptions o;
+  o.timeoutMs = 5000;
+  auto steps = verifyPipeline(module, "func.func(tosa-to-linalg-named,tosa-to-linalg)", o);
+  ASSERT_TRUE(steps) << steps.error().message();
+  ASSERT_FALSE(steps->empty());
+  for (const StepCheck &s : *steps)
+    EXPECT_EQ(s.verdict, TvVerdict::Correct) << s.pass << ": " << s.reason;
+}
+
 TEST(Tv, UpstreamTosaMulZeroFoldIsIncorrect) {
   TvOptions o;
   auto r = checkRefinement(readText(kTvInputs + "tosa-mul-zero-fold.mlir"),
