@@ -96,7 +96,19 @@ void Encoder::encodeLinalg(linalg::LinalgOp lop) {
               visit(x);
       };
       visit(other);
-      if (!readsAcc && llvm::count(acc.getUsers(), add.getOperation()) &&
+      // ... nor any output, and the sum goes only to the yield.
+      bool readsOutput = false;
+      std::function<void(Value)> visitOut = [&](Value v) {
+        if (auto ba = dyn_cast<BlockArgument>(v))
+          readsOutput |= ba.getOwner() == &body && ba.getArgNumber() >= nIn;
+        if (Operation *d = v.getDefiningOp())
+          if (d->getBlock() == &body)
+            for (Value x : d->getOperands())
+              visitOut(x);
+      };
+      visitOut(other);
+      if (!readsAcc && !readsOutput && add->hasOneUse() &&
+          llvm::count(acc.getUsers(), add.getOperation()) &&
           std::distance(acc.getUsers().begin(), acc.getUsers().end()) == 1)
         termOf[k] = other;
     }
@@ -459,7 +471,13 @@ void Encoder::encodeTosa(Operation *op) {
     return bin([&](auto &a, auto &b) { return fl ? fsub(a, b) : a - b; });
   if (n == "mul") {
     if (fl || isZeroConst(ins[2]))
-      return bin([&](auto &a, auto &b) { return fl ? fmul(a, b) : a * b; });
+      return bin([&](auto &a, auto &b) {
+        if (fl)
+          return fmul(a, b);
+        // i8 and i16 products are i32.
+        unsigned w = a.get_sort().bv_size(), rw = elt.getIntOrFloatBitWidth();
+        return rw > w ? z3::sext(a, rw - w) * z3::sext(b, rw - w) : a * b;
+      });
     // i32 with a shift: the 64-bit product, rounded and shifted, must fit.
     int64_t shift = concreteIndex(z3::sext(ins[2].v[0], 56));
     return bin([&](auto &a, auto &b) {
@@ -924,7 +942,7 @@ void Encoder::encodeKnownOp(Operation *op) {
       unsupported("call of unknown function");
     for (auto [a, v] : llvm::zip(f.getArguments(), call.getOperands()))
       if (isa<MemRefType>(v.getType()))
-        refs.insert_or_assign(a, ref(v));
+        bindRef(a, ref(v));
     auto outs = encodeCall(f, operandsOf(op), callDepth + 1);
     for (auto [r, v] : llvm::zip(call.getResults(), outs))
       env[r] = v;

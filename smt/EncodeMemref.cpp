@@ -58,7 +58,7 @@ void Encoder::bindArgument(unsigned index, BlockArgument a,
                            const SVal &contents) {
   int b = blockOf(contents, getElementTypeOrSelf(a.getType()), true);
   argBlocks[index] = b;
-  refs.insert({a, identityView(b, contents.shape)});
+  bindRef(a, identityView(b, contents.shape));
 }
 
 std::vector<int64_t> Encoder::concreteSizes(const MemRef &m) {
@@ -212,15 +212,20 @@ void Encoder::encodeMemref(Operation *op) {
     z3::sort idx = c.bv_sort(64);
     int b =
         newBlock(z3::const_array(idx, zeroOf(sortOf(t))),
-                 z3::const_array(idx, c.bool_val(true)), product(shape), true);
-    refs.insert({result, identityView(b, shape)});
+                 z3::const_array(idx, c.bool_val(true)), product(shape), true,
+                 /*owned=*/true);
+    bindRef(result, identityView(b, shape));
   };
   if (auto a = dyn_cast<memref::AllocOp>(op))
     return allocate(a, a.getType(), a.getDynamicSizes());
   if (auto a = dyn_cast<memref::AllocaOp>(op))
     return allocate(a, a.getType(), a.getDynamicSizes());
   if (auto d = dyn_cast<memref::DeallocOp>(op)) {
-    mem[size_t(ref(d.getMemref()).block)].live = false;
+    // Only what the function allocated may be freed, once.
+    MemBlock &b = mem[size_t(ref(d.getMemref()).block)];
+    if (!b.owned || !b.live)
+      ub = c.bool_val(true);
+    b.live = false;
     return;
   }
   if (auto l = dyn_cast<memref::LoadOp>(op)) {
@@ -279,7 +284,7 @@ void Encoder::encodeMemref(Operation *op) {
       if (!to.isDynamicDim(k))
         ub = ub ||
              m.sizes[size_t(k)] != c.bv_val(uint64_t(to.getDimSize(k)), 64);
-    refs.insert({cst, m});
+    bindRef(cst, m);
     return;
   }
   if (auto sv = dyn_cast<memref::SubViewOp>(op)) {
@@ -306,7 +311,7 @@ void Encoder::encodeMemref(Operation *op) {
       m.strides.push_back((st * base.strides[k]).simplify());
     }
     m.offset = m.offset.simplify();
-    refs.insert({sv, m});
+    bindRef(sv, m);
     return;
   }
   if (auto rc = dyn_cast<memref::ReinterpretCastOp>(op)) {
@@ -316,21 +321,30 @@ void Encoder::encodeMemref(Operation *op) {
       m.sizes.push_back(folded(s));
     for (OpFoldResult s : rc.getMixedStrides())
       m.strides.push_back(folded(s));
-    refs.insert({rc, m});
+    bindRef(rc, m);
     return;
   }
   if (auto col = dyn_cast<memref::CollapseShapeOp>(op)) {
     const MemRef &base = ref(col.getSrc());
     MemRef m{base.block, base.offset, {}, {}};
+    std::vector<int64_t> sizes = concreteSizes(base);
     for (auto &grp : col.getReassociationIndices()) {
-      z3::expr size = c.bv_val(1, 64);
+      int64_t size = 1;
       for (int64_t k : grp)
-        size = size * base.sizes[size_t(k)];
-      m.sizes.push_back(size.simplify());
-      m.strides.push_back(grp.empty() ? c.bv_val(1, 64)
-                                      : base.strides[size_t(grp.back())]);
+        size *= sizes[size_t(k)];
+      m.sizes.push_back(c.bv_val(uint64_t(size), 64));
+      // The stride of the innermost dimension that is not a unit one (a
+      // unit dimension's stride says nothing about the group's layout).
+      z3::expr stride =
+          grp.empty() ? c.bv_val(1, 64) : base.strides[size_t(grp.back())];
+      for (auto it = grp.rbegin(); it != grp.rend(); ++it)
+        if (sizes[size_t(*it)] != 1) {
+          stride = base.strides[size_t(*it)];
+          break;
+        }
+      m.strides.push_back(stride);
     }
-    refs.insert({col, m});
+    bindRef(col, m);
     return;
   }
   if (auto ex = dyn_cast<memref::ExpandShapeOp>(op)) {
@@ -350,7 +364,7 @@ void Encoder::encodeMemref(Operation *op) {
       }
       ub = ub || total.simplify() != base.sizes[k];
     }
-    refs.insert({ex, m});
+    bindRef(ex, m);
     return;
   }
   if (auto gg = dyn_cast<memref::GetGlobalOp>(op)) {
@@ -358,6 +372,10 @@ void Encoder::encodeMemref(Operation *op) {
         op, gg.getNameAttr());
     if (!g || !g.getInitialValue() || g.isExternal())
       unsupported("memref.global without an initial value");
+    // A mutable global may hold anything on entry, and its writes are
+    // outputs: not encoded.
+    if (!g.getConstant())
+      unsupported("a mutable memref.global");
     std::string name = g.getSymName().str();
     if (!globals.count(name)) {
       MemRefType t = g.getType();
@@ -365,13 +383,13 @@ void Encoder::encodeMemref(Operation *op) {
       globals[name] = blockOf(constant(*g.getInitialValue(), tt),
                               t.getElementType(), !g.getConstant());
     }
-    refs.insert({gg, identityView(globals[name], shapeOf(g.getType(), {}))});
+    bindRef(gg, identityView(globals[name], shapeOf(g.getType(), {})));
     return;
   }
   if (auto tb = dyn_cast<bufferization::ToBufferOp>(op)) {
     const SVal &t = get(tb.getTensor());
     int b = blockOf(t, getElementTypeOrSelf(tb.getType()), false);
-    refs.insert({tb, identityView(b, t.shape)});
+    bindRef(tb, identityView(b, t.shape));
     return;
   }
   if (auto tt = dyn_cast<bufferization::ToTensorOp>(op)) {
@@ -382,12 +400,12 @@ void Encoder::encodeMemref(Operation *op) {
     if (isa<MemRefType>(md.getDest().getType()))
       storeView(ref(md.getDest()), get(md.getSource()));
     else
-      env[md->getResult(0)] = get(md.getSource());
+      bind(md->getResult(0), get(md.getSource()));
     return;
   }
   if (auto at = dyn_cast<bufferization::AllocTensorOp>(op)) {
     if (at.getCopy())
-      env[at] = get(at.getCopy());
+      bind(at, get(at.getCopy()));
     else
       env[at] = undef(resultShape(at.getType(), at.getDynamicSizes()),
                       getElementTypeOrSelf(at.getType()));

@@ -19,8 +19,10 @@ std::vector<int64_t> intsAttr(Operation *op, const char *name) {
   return std::vector<int64_t>(a.asArrayRef().begin(), a.asArrayRef().end());
 }
 
-// A zero point or other operand that must be one known constant.
-int64_t constantOf(const SVal &s, const std::string &what) {
+// A zero point or other operand that must be one known constant; an
+// unsigned one is zero-extended.
+int64_t constantOf(const SVal &s, const std::string &what,
+                   bool isUnsigned = false) {
   if (s.v.empty())
     unsupported(what + " without a value");
   z3::expr x = s.v[0].simplify();
@@ -28,7 +30,9 @@ int64_t constantOf(const SVal &s, const std::string &what) {
   if (!x.is_numeral_u64(u) || !s.p[0].simplify().is_false())
     unsupported(what + " that is not a constant");
   unsigned w = x.get_sort().bv_size();
-  return w >= 64 ? int64_t(u) : int64_t(u << (64 - w)) >> (64 - w);
+  if (isUnsigned || w >= 64)
+    return int64_t(u);
+  return int64_t(u << (64 - w)) >> (64 - w);
 }
 
 } // namespace
@@ -255,7 +259,7 @@ void Encoder::pool(Operation *op, const std::vector<SVal> &ins) {
         ++sh;
       int64_t mult = (((int64_t(1) << 30) + 1) << sh) / count, shift = 30 + sh;
       auto [scaled, bad] = applyScaleTerm(total, c.bv_val(mult, 32),
-                                          c.bv_val(shift, 8), false);
+                                          c.bv_val(shift, 8), false, true);
       // + output_zp and the clamp in i32, written as tosa-to-linalg-named
       // writes them (maxsi(lo, x), then minsi(hi, x)), so that both meet.
       z3::expr out = scaled + c.bv_val(zo, 32);
@@ -345,10 +349,9 @@ void Encoder::argmax(Operation *op, const std::vector<SVal> &ins) {
 // [2, 62], an i32 value outside the range the shift allows, a result
 // outside i32). In 96 bits, where the product of an i48 value and an i32
 // multiplier fits.
-std::pair<z3::expr, z3::expr> Encoder::applyScaleTerm(const z3::expr &value,
-                                                      const z3::expr &mult,
-                                                      const z3::expr &shift,
-                                                      bool doubleRound) {
+std::pair<z3::expr, z3::expr>
+Encoder::applyScaleTerm(const z3::expr &value, const z3::expr &mult,
+                        const z3::expr &shift, bool doubleRound, bool scale32) {
   const unsigned w = 96;
   auto k = [&](int64_t v) { return c.bv_val(v, w); };
   auto wide = [&](const z3::expr &x) {
@@ -357,7 +360,7 @@ std::pair<z3::expr, z3::expr> Encoder::applyScaleTerm(const z3::expr &value,
   z3::expr v = wide(value), m = wide(mult), s = wide(shift);
   z3::expr half = z3::shl(k(1), s - k(1));
   z3::expr bad = m < k(0) || s < k(2) || s > k(62);
-  if (value.get_sort().bv_size() == 32)
+  if (scale32)
     bad = bad || v < -half || v >= half;
   z3::expr round = half;
   if (doubleRound)
@@ -378,7 +381,9 @@ void Encoder::applyScale(tosa::ApplyScaleOp op, const std::vector<SVal> &ins) {
   bool doubleRound = op.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND;
   env[op.getResult()] = elementwise(ins, [&](const std::vector<z3::expr> &a,
                                              const std::vector<z3::expr> &pa) {
-    auto [r, bad] = applyScaleTerm(a[0], a[1], a[2], doubleRound);
+    // apply_scale_32 takes an i32 value, apply_scale_16 an i48 one.
+    auto [r, bad] = applyScaleTerm(a[0], a[1], a[2], doubleRound,
+                                   a[0].get_sort().bv_size() == 32);
     z3::expr p = bad;
     for (const z3::expr &x : pa)
       p = p || x;
@@ -399,8 +404,8 @@ void Encoder::rescale(tosa::RescaleOp op, const std::vector<SVal> &ins) {
   bool doubleRound = op.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND;
   bool inUnsigned = op.getInputUnsigned(), outUnsigned = op.getOutputUnsigned();
   const SVal &x = ins[0], &mult = ins[1], &shift = ins[2];
-  int64_t zi = constantOf(ins[3], "tosa.rescale input_zp");
-  int64_t zo = constantOf(ins[4], "tosa.rescale output_zp");
+  int64_t zi = constantOf(ins[3], "tosa.rescale input_zp", inUnsigned);
+  int64_t zo = constantOf(ins[4], "tosa.rescale output_zp", outUnsigned);
   unsigned win = x.v.empty() ? 8 : x.v[0].get_sort().bv_size();
   unsigned wout = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
   unsigned vw = std::max(win, 32u);
@@ -417,7 +422,8 @@ void Encoder::rescale(tosa::RescaleOp op, const std::vector<SVal> &ins) {
     if (win < vw)
       v = inUnsigned ? z3::zext(v, vw - win) : z3::sext(v, vw - win);
     v = v - c.bv_val(zi, vw);
-    auto [scaled, bad] = applyScaleTerm(v, mult.v[ch], shift.v[ch], doubleRound);
+    auto [scaled, bad] = applyScaleTerm(v, mult.v[ch], shift.v[ch], doubleRound,
+                                        op.getScale32());
     z3::expr out = scaled + c.bv_val(zo, 32);
     out = z3::ite(lo > out, lo, out);
     out = z3::ite(hi < out, hi, out);

@@ -79,7 +79,8 @@ struct MemBlock {
   z3::expr v, p;
   int64_t size;
   bool writable;
-  bool live = true; // false after memref.dealloc
+  bool live = true;   // false after memref.dealloc
+  bool owned = false; // allocated by the function (alloc/alloca): freeable
 };
 // A memref: a strided view into a block, in elements. Sizes may be symbolic
 // (a subview of dynamic size) until an op needs to iterate over them.
@@ -288,8 +289,7 @@ public:
 
   // ---- float operations ------------------------------------------------------
   z3::expr fadd(const z3::expr &a, const z3::expr &b) {
-    if (mode == FMode::Abstract &&
-        (sumTerms.count(a.id()) || sumTerms.count(b.id())))
+    if (mode == FMode::Abstract && (sumLeaves(a) || sumLeaves(b)))
       return fsum({a, b});
     ++floatOps;
     if (mode == FMode::Abstract)
@@ -428,8 +428,9 @@ public:
   z3::expr floatToInt(const z3::expr &a, unsigned w, bool isSigned,
                       bool nearest, z3::expr &outOfRange) {
     if (mode == FMode::Abstract) {
-      outOfRange = uf(isSigned ? "fptosi_bad" : "fptoui_bad", {a},
-                      c.bool_sort());
+      outOfRange = uf(std::string(isSigned ? "fptosi_bad" : "fptoui_bad") +
+                          std::to_string(w) + (nearest ? "_rne" : ""),
+                      {a}, c.bool_sort());
       return uf(std::string(isSigned ? "fptosi" : "fptoui") +
                     (nearest ? "_rne" : ""),
                 {a}, c.bv_sort(w));
@@ -464,12 +465,12 @@ public:
     }
     std::vector<z3::expr> terms;
     for (const z3::expr &t : in) {
-      auto it = sumTerms.find(t.id());
-      if (it == sumTerms.end()) {
+      const std::vector<z3::expr> *leaves = sumLeaves(t);
+      if (!leaves) {
         terms.push_back(t);
         continue;
       }
-      terms.insert(terms.end(), it->second.begin(), it->second.end());
+      terms.insert(terms.end(), leaves->begin(), leaves->end());
       usedReassoc = true;
     }
     std::string zeroName =
@@ -491,11 +492,19 @@ public:
       acc = ufComm("fadd", acc, terms[i], acc.get_sort());
     }
     if (terms.size() > 1)
-      sumTerms.emplace(acc.id(), std::move(terms));
+      sumTerms.insert_or_assign(acc.id(), std::pair{acc, std::move(terms)});
     return acc;
   }
-  // The terms of the abstract sums built so far, by the id of the sum.
-  std::unordered_map<unsigned, std::vector<z3::expr>> sumTerms;
+  // The abstract sums built so far and their terms, by the id of the sum
+  // (the sum is kept alive so that Z3 does not give its id to another term).
+  std::unordered_map<unsigned, std::pair<z3::expr, std::vector<z3::expr>>>
+      sumTerms;
+  const std::vector<z3::expr> *sumLeaves(const z3::expr &t) const {
+    auto it = sumTerms.find(t.id());
+    return it != sumTerms.end() && z3::eq(it->second.first, t)
+               ? &it->second.second
+               : nullptr;
+  }
 
   // ---- scalar semantics of arith and math ops ------------------------------
   // Returns the result element of `op` applied to one element per operand.
@@ -804,6 +813,8 @@ public:
            const std::vector<int64_t> &point) {
     for (auto [arg, val] : llvm::zip(body.getArguments(), args))
       env[arg] = val;
+    // A body inside a body (a pad in a linalg body) restores the outer point.
+    const std::vector<int64_t> *outer = curPoint;
     curPoint = &point;
     for (Operation &op : body.without_terminator())
       encodeOp(&op);
@@ -812,6 +823,7 @@ public:
       SVal &s = get(y);
       out.push_back({s.v[0], s.p[0]});
     }
+    curPoint = outer;
     return out;
   }
   const std::vector<int64_t> *curPoint = nullptr;
@@ -891,10 +903,15 @@ public:
       unsupported("memref defined outside the encoded region");
     return it->second;
   }
-  int newBlock(z3::expr v, z3::expr p, int64_t size, bool writable) {
-    mem.push_back(MemBlock{std::move(v), std::move(p), size, writable});
+  int newBlock(z3::expr v, z3::expr p, int64_t size, bool writable,
+               bool owned = false) {
+    mem.push_back(MemBlock{std::move(v), std::move(p), size, writable, true, owned});
     return int(mem.size()) - 1;
   }
+  // Binds by value: the argument is a copy before the map may grow (a
+  // reference into the same map would dangle).
+  void bindRef(Value v, MemRef m) { refs.insert_or_assign(v, std::move(m)); }
+  void bind(Value v, SVal s) { env[v] = std::move(s); }
   MemRef identityView(int block, const std::vector<int64_t> &shape);
   int blockOf(const SVal &contents, Type elt, bool writable);
   void bindArgument(unsigned index, BlockArgument a, const SVal &contents);
@@ -929,7 +946,7 @@ public:
   std::pair<z3::expr, z3::expr> applyScaleTerm(const z3::expr &value,
                                                const z3::expr &mult,
                                                const z3::expr &shift,
-                                               bool doubleRound);
+                                               bool doubleRound, bool scale32);
   z3::expr intDot(z3::expr acc,
                   const std::vector<std::pair<z3::expr, z3::expr>> &ab,
                   int64_t za, int64_t zb);

@@ -174,6 +174,42 @@ func.func @f(%m: memref<2x3xi32>, %i: index, %j: index) -> i32 {
   EXPECT_EQ(r.verdict, TvVerdict::Correct) << r.reason;
 }
 
+// A collapsed view takes the stride of its innermost non-unit dimension: a
+// column of a 4x8 buffer collapses to a view with stride 8.
+TEST(TvMemory, CollapsingAColumnKeepsItsStride) {
+  std::string src = R"(
+func.func @f(%m: memref<4x8xf32>, %i: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %m[%i, %c0] : memref<4x8xf32>
+  return %x : f32
+})";
+  std::string tgt = R"(
+func.func @f(%m: memref<4x8xf32>, %i: index) -> f32 {
+  %s = memref.subview %m[0, 0][4, 1][1, 1] : memref<4x8xf32> to memref<4x1xf32, strided<[8, 1]>>
+  %c = memref.collapse_shape %s [[0, 1]] : memref<4x1xf32, strided<[8, 1]>> into memref<4xf32, strided<[8]>>
+  %x = memref.load %c[%i] : memref<4xf32, strided<[8]>>
+  return %x : f32
+})";
+  FunctionCheck r = check(src, tgt);
+  EXPECT_EQ(r.verdict, TvVerdict::Correct) << r.reason;
+}
+
+// Only what a function allocated may be freed.
+TEST(TvMemory, FreeingAnArgumentIsUndefined) {
+  std::string src = R"(
+func.func @f(%m: memref<2xf32>) {
+  return
+})";
+  std::string tgt = R"(
+func.func @f(%m: memref<2xf32>) {
+  memref.dealloc %m : memref<2xf32>
+  return
+})";
+  FunctionCheck r = check(src, tgt);
+  EXPECT_NE(r.verdict, TvVerdict::Correct) << r.reason;
+  EXPECT_NE(r.counterexample.find("undefined behaviour"), std::string::npos);
+}
+
 // Functions equal up to value names need no query; a swapped operand is
 // not equal.
 TEST(TvMemory, IdenticalFunctionsAreRecognized) {

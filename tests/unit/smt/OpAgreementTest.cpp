@@ -32,6 +32,7 @@ std::vector<OpCase> cases() {
       {"add", {i32, i32}, {}},
       {"sub", {i32, i32}, {}},
       {"mul", {i32, i32}, attrs({{"shift", int64_t(0)}})},
+      {"mul", {DType::i8, DType::i8}, {}}, // an i32 product
       {"maximum", {i32, i32}, {}},
       {"minimum", {i32, i32}, {}},
       {"abs", {i32}, {}},
@@ -238,6 +239,16 @@ TEST(OpAgreement, KernelsMatchTheReference) {
                          {"per_channel", true},
                          {"input_zp", int64_t(7)},
                          {"output_zp", int64_t(0)}}));
+  // Unsigned values and zero points above the signed range.
+  for (bool unsignedIn : {true, false})
+    expectAgreement("rescale", {filled(i8, {2, 3}, {-128, 5, 127, 0, -3, -56})},
+                    attrs({{"to", DType::i8},
+                           {"multiplier", V{1073741824}},
+                           {"shift", V{30}},
+                           {"input_unsigned", unsignedIn},
+                           {"output_unsigned", !unsignedIn},
+                           {"input_zp", int64_t(unsignedIn ? 200 : 0)},
+                           {"output_zp", int64_t(unsignedIn ? 0 : 130)}}));
 }
 
 // Float clamp in both NaN modes (written as the lowering writes it):
