@@ -380,6 +380,21 @@ public:
     default: return c.bool_val(false);
     }
   }
+  // IEEE roundToIntegral. Z3 (4.8.12) fails on formats whose significand
+  // is not at least two bits longer than the exponent (bf16: "invalid
+  // zero_extend application"): those round in the format with two more
+  // significand bits, which holds every value exactly, and convert back,
+  // exactly too (an integral value of a format is representable in it).
+  z3::expr roundToIntegral(const z3::expr &rm, const z3::expr &a) {
+    z3::sort s = a.get_sort();
+    unsigned eb = s.fpa_ebits(), sb = s.fpa_sbits();
+    if (sb >= eb + 2)
+      return z3::expr(c, Z3_mk_fpa_round_to_integral(c, rm, a));
+    z3::sort wide = c.fpa_sort(eb, eb + 2);
+    z3::expr w(c, Z3_mk_fpa_to_fp_float(c, rm, a, wide));
+    z3::expr r(c, Z3_mk_fpa_round_to_integral(c, rm, w));
+    return z3::expr(c, Z3_mk_fpa_to_fp_float(c, rm, r, s));
+  }
   // A named math function: uninterpreted in both modes (exact where IEEE
   // defines it: sqrt).
   z3::expr mathFn(const std::string &name, const std::vector<z3::expr> &args) {
@@ -392,7 +407,7 @@ public:
         {"floor", Z3_mk_fpa_rtn},     {"ceil", Z3_mk_fpa_rtp},
         {"trunc", Z3_mk_fpa_rtz}};
     if (auto it = kRound.find(name); mode == FMode::Ieee && it != kRound.end())
-      return z3::expr(c, Z3_mk_fpa_round_to_integral(c, it->second(c), args[0]));
+      return roundToIntegral(z3::expr(c, it->second(c)), args[0]);
     if (mode == FMode::Ieee && name == "fma")
       return z3::expr(c, Z3_mk_fpa_fma(c, rne(), args[0], args[1], args[2]));
     usedUf = true;
@@ -436,7 +451,7 @@ public:
                 {a}, c.bv_sort(w));
     }
     z3::expr rm = nearest ? rne() : rtz();
-    z3::expr r = z3::expr(c, z3::expr(c, Z3_mk_fpa_round_to_integral(c, rm, a)));
+    z3::expr r = roundToIntegral(rm, a);
     double lo = isSigned ? -std::ldexp(1.0, int(w) - 1) : 0.0;
     double hi = isSigned ? std::ldexp(1.0, int(w) - 1) : std::ldexp(1.0, int(w));
     z3::expr rd = z3::expr(c, Z3_mk_fpa_to_fp_float(c, rne(), r, c.fpa_sort(11, 53)));

@@ -370,6 +370,42 @@ TEST(OpAgreement, ApplyScaleMatchesTheReference) {
   }
 }
 
+// Rounding to an integral value in bf16 (floor, roundeven, and the
+// truncation of float to integer casts; Z3 cannot round a format whose
+// significand is no longer than its exponent): as exact as in f32, and
+// floor is not ceil. One element: the IEEE proofs take a second each.
+TEST(OpAgreement, Bf16RoundingIsExact) {
+  const std::string t = "tensor<1xbf16>", w = "tensor<1xf32>";
+  auto viaF32 = [&](const std::string &op) {
+    return "func.func @f(%x: " + t + ") -> " + t + " {\n" +
+           "  %e = arith.extf %x : " + t + " to " + w + "\n" +
+           "  %r = math." + op + " %e : " + w + "\n" +
+           "  %n = arith.truncf %r : " + w + " to " + t + "\n" +
+           "  return %n : " + t + "\n}\n";
+  };
+  for (std::string op : {"floor", "roundeven"}) {
+    SCOPED_TRACE(op);
+    std::string src = "func.func @f(%x: " + t + ") -> " + t + " {\n" +
+                      "  %r = math." + op + " %x : " + t + "\n" +
+                      "  return %r : " + t + "\n}\n";
+    EXPECT_EQ(verdictOf(src, viaF32(op)), TvVerdict::Correct);
+    EXPECT_EQ(verdictOf(src, viaF32(op == "floor" ? "ceil" : "floor")),
+              TvVerdict::Incorrect);
+  }
+  const std::string i = "tensor<1xi32>";
+  auto toInt = [&](bool widen, const std::string &cast) {
+    return "func.func @f(%x: " + t + ") -> " + i + " {\n" +
+           (widen ? "  %e = arith.extf %x : " + t + " to " + w + "\n" +
+                        "  %r = arith." + cast + " %e : " + w + " to " + i
+                  : "  %r = arith." + cast + " %x : " + t + " to " + i) +
+           "\n  return %r : " + i + "\n}\n";
+  };
+  EXPECT_EQ(verdictOf(toInt(false, "fptosi"), toInt(true, "fptosi")),
+            TvVerdict::Correct);
+  EXPECT_EQ(verdictOf(toInt(false, "fptosi"), toInt(true, "fptoui")),
+            TvVerdict::Incorrect);
+}
+
 // math.ctlz, cttz and ctpop (integer avg_pool2d's lowering divides with
 // ctlz) are exact, zero included.
 TEST(OpAgreement, BitCountsAreExact) {
