@@ -465,10 +465,31 @@ void Encoder::encodeTosa(Operation *op) {
     env[op->getResult(0)] = constant(a, rt);
     return;
   }
-  if (n == "add")
-    return bin([&](auto &a, auto &b) { return fl ? fadd(a, b) : a + b; });
-  if (n == "sub")
-    return bin([&](auto &a, auto &b) { return fl ? fsub(a, b) : a - b; });
+  // Integer add, sub, abs and negate are TOSA's apply_add_s / apply_sub_s:
+  // a result outside the type's range fails a REQUIRE, which (as for
+  // apply_scale) makes the element poison; the reference refuses it too.
+  auto ewRequire = [&](std::vector<SVal> xs,
+                       std::function<std::pair<z3::expr, z3::expr>(
+                           const std::vector<z3::expr> &)> f) {
+    env[op->getResult(0)] = elementwise(
+        xs, [&](const std::vector<z3::expr> &v, const std::vector<z3::expr> &p) {
+          auto [r, fails] = f(v);
+          return std::pair{r, anyP(p) || fails};
+        });
+  };
+  auto isMin = [&](const z3::expr &a) {
+    unsigned w = a.get_sort().bv_size();
+    return a == c.bv_val(uint64_t(1) << (w - 1), w);
+  };
+  if ((n == "add" || n == "sub") && fl)
+    return bin([&](auto &a, auto &b) { return n == "add" ? fadd(a, b) : fsub(a, b); });
+  if (n == "add" || n == "sub")
+    return ewRequire({ins[0], ins[1]}, [&](const std::vector<z3::expr> &v) {
+      bool add = n == "add";
+      z3::expr r = add ? v[0] + v[1] : v[0] - v[1];
+      z3::expr wa = z3::sext(v[0], 1), wb = z3::sext(v[1], 1);
+      return std::pair{r, z3::sext(r, 1) != (add ? wa + wb : wa - wb)};
+    });
   if (n == "mul") {
     if (fl || isZeroConst(ins[2]))
       return bin([&](auto &a, auto &b) {
@@ -547,24 +568,31 @@ void Encoder::encodeTosa(Operation *op) {
       return boolToBv(n == "equal" ? a == b : n == "greater" ? a > b : a >= b);
     });
   }
+  if (n == "abs" && fl)
+    return un([&](auto &a) { return fabs(a); });
   if (n == "abs")
-    return un([&](auto &a) {
-      return fl ? fabs(a)
-                : z3::ite(a < c.bv_val(0, a.get_sort().bv_size()), -a, a);
+    return ewRequire({ins[0]}, [&](const std::vector<z3::expr> &v) {
+      // apply_sub_s(0, x): the minimum's negation overflows.
+      z3::expr zero = c.bv_val(0, v[0].get_sort().bv_size());
+      return std::pair{z3::ite(v[0] < zero, -v[0], v[0]), isMin(v[0])};
     });
   if (n == "negate") {
     if (!fl && (!isZeroConst(ins[1]) || !isZeroConst(ins[2])))
       unsupported("tosa.negate with zero points");
-    return un([&](auto &a) {
-      if (fl)
-        return fneg(a);
+    if (fl)
+      return un([&](auto &a) { return fneg(a); });
+    return ewRequire({ins[0]}, [&](const std::vector<z3::expr> &v) {
+      const z3::expr &a = v[0];
       // i8 and i16 negate in the i32 accumulator and clip: the minimum
-      // saturates to the maximum (negate(negate(x)) is not x there).
+      // saturates to the maximum (negate(negate(x)) is not x there). In
+      // i32, the accumulator itself overflows there.
       unsigned w = a.get_sort().bv_size();
       if (w >= 32)
-        return -a;
+        return std::pair{-a, isMin(a)};
       int64_t min = -(int64_t(1) << (w - 1));
-      return z3::ite(a == c.bv_val(min, w), c.bv_val(-(min + 1), w), -a);
+      return std::pair{
+          z3::ite(a == c.bv_val(min, w), c.bv_val(-(min + 1), w), -a),
+          c.bool_val(false)};
     });
   }
   if (n == "identity")

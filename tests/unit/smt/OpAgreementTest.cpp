@@ -370,6 +370,83 @@ TEST(OpAgreement, ApplyScaleMatchesTheReference) {
   }
 }
 
+// i32 add, sub, abs and negate overflow exactly where the reference says
+// TOSA is undefined (apply_add_s / apply_sub_s fail their REQUIRE; the
+// encoding makes that element poison, as a failed REQUIRE of apply_scale).
+// So the op on an argument is refined by the op on the argument first clamped to
+// where it is defined (the wrapped result at the bound is not TOSA's), and
+// one step inside that bound the op is exact.
+TEST(OpAgreement, I32OverflowIsUndefinedAsInTheReference) {
+  const DType i32 = DType::i32;
+  const int64_t mn = -2147483647 - 1, mx = 2147483647;
+  struct Case {
+    std::string op;
+    int64_t operand;      // the first operand's value that overflows
+    std::string clampTo;  // maximum or minimum, with the bound one inside
+    std::vector<Tensor> undefined, defined;
+  };
+  const std::vector<Case> cases = {
+      {"add", mx, "minimum",
+       {filled(i32, {2}, {mx, 3}), filled(i32, {2}, {1, 4})},
+       {filled(i32, {2}, {mx, mx - 1}), filled(i32, {2}, {0, 1})}},
+      {"sub", mn, "maximum",
+       {filled(i32, {2}, {mn, 3}), filled(i32, {2}, {1, 4})},
+       {filled(i32, {2}, {mn + 1, -1}), filled(i32, {2}, {1, mx})}},
+      {"abs", mn, "maximum", {filled(i32, {2}, {mn, -3})},
+       {filled(i32, {2}, {mn + 1, -3})}},
+      {"negate", mn, "maximum", {filled(i32, {2}, {mn, -3})},
+       {filled(i32, {2}, {mn + 1, mx})}},
+  };
+  const std::string t = "tensor<2xi32>";
+  const std::string t1 = "tensor<1xi32>";
+  auto cst = [&](const std::string &name, int64_t v,
+                 const std::string &type) {
+    return "  %" + name + " = \"tosa.const\"() <{values = dense<" +
+           std::to_string(v) + "> : " + type + "}> : () -> " + type + "\n";
+  };
+  for (const Case &k : cases) {
+    SCOPED_TRACE(k.op);
+    // The reference refuses the overflow.
+    Graph g;
+    std::vector<ValueId> ids;
+    for (const Tensor &x : k.undefined) {
+      auto v = g.add("const", {}, attrs({{"value", x}}));
+      ASSERT_TRUE(v) << v.error().message();
+      ids.push_back(*v);
+    }
+    auto r = g.add(k.op, ids, {});
+    ASSERT_TRUE(r) << r.error().message();
+    g.addOutput(*r);
+    auto ref = interpret(g, {}, Precision::Target);
+    ASSERT_FALSE(ref) << "the reference computes the overflow";
+    EXPECT_EQ(ref.error().code(), ErrorCode::Undefined) << ref.error().message();
+    // The encoding leaves it undefined: clamping first refines the op.
+    bool binary = k.op == "add" || k.op == "sub";
+    auto fn = [&](bool clamp) {
+      std::string body =
+          cst("one", 1, t) + cst("zp", 0, t1) +
+          cst("bound", k.operand + (k.operand == mx ? -1 : 1), t);
+      std::string x = "%x";
+      if (clamp) {
+        body += "  %c = tosa." + k.clampTo + " %x, %bound : (" + t + ", " + t +
+                ") -> " + t + "\n";
+        x = "%c";
+      }
+      std::string operands = binary ? x + ", %one : (" + t + ", " + t + ")"
+                             : k.op == "negate"
+                                 ? x + ", %zp, %zp : (" + t + ", " + t1 + ", " + t1 + ")"
+                                 : x + " : (" + t + ")";
+      return "func.func @f(%x: " + t + ") -> " + t + " {\n" + body +
+             "  %r = tosa." + k.op + " " + operands + " -> " + t + "\n" +
+             "  return %r : " + t + "\n}\n";
+    };
+    EXPECT_EQ(verdictOf(fn(false), fn(true)), TvVerdict::Correct);
+    // Clamping is not the identity elsewhere: the reverse is no refinement.
+    EXPECT_EQ(verdictOf(fn(true), fn(false)), TvVerdict::Incorrect);
+    expectAgreement(k.op, k.defined, {});
+  }
+}
+
 // Rounding to an integral value in bf16 (floor, roundeven, and the
 // truncation of float to integer casts; Z3 cannot round a format whose
 // significand is no longer than its exponent): as exact as in f32, and
