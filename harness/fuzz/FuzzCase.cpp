@@ -191,14 +191,10 @@ std::vector<TensorType> typesOf(const Graph &e, const Node &n) {
 
 // Measured with bench/MutationBench.cpp (distinct def-use pairs after 2,000
 // mutations from the seeds: 910 with one edit per mutation, no growOps and
-// 5% splices; 1,451 with these).
-constexpr double kSpliceChance = 0.2;
+// 5% splices; 1,451 with these). How often each strategy (fresh graph,
+// splice, edits, ...) runs is the Schedule's (Schedule.cpp).
 constexpr int kMaxEdits = 3;
 constexpr double kMoreEditsChance = 0.5;
-// A graph drawn as the generator campaign draws one (freshGraph). Measured
-// with bench/libfuzzer_coverage.sh: the seeds' mutants and fresh graphs
-// fire the patterns that mutations of the corpus reach slowly.
-constexpr double kFreshChance = 0.25;
 // An inserted op repeats the op that produced its operand this often.
 constexpr double kRepeatChance = 0.3;
 
@@ -609,35 +605,50 @@ std::optional<Graph> editOnce(const Graph &g, Rng &rng) {
 
 FuzzCase mutateCase(const FuzzCase &c, uint64_t seed) {
   Rng rng(seed);
+  return mutateCase(c, rng.next(), Schedule().pick(rng, false));
+}
+
+FuzzCase mutateCase(const FuzzCase &c, uint64_t seed, Strategy strategy,
+                    Strategy *used) {
+  Rng rng(seed);
   FuzzCase out = c;
-  // Cheap mutations that never fail, now and then.
-  if (rng.chance(0.1)) {
+  auto done = [&](Strategy s) {
+    if (used)
+      *used = s;
+    return out;
+  };
+  switch (strategy) {
+  case Strategy::InputSeed: // cheap, never fails
     out.inputSeed = rng.next();
-    return out;
-  }
-  if (rng.chance(0.05)) {
+    return done(strategy);
+  case Strategy::Cut:
     out.cut = uint32_t(rng.next());
-    return out;
-  }
-  // Now and then a whole new graph, as the unguided campaign would run.
-  if (rng.chance(kFreshChance)) {
+    return done(strategy);
+  case Strategy::Fresh: // a whole new graph, as the unguided campaign runs
     if (auto g = freshGraph(rng)) {
       out.graph = std::move(*g);
       out.inputSeed = rng.next();
-      return out;
+      return done(strategy);
     }
-  }
-  // Often a freshly generated graph is spliced in: the generator's
-  // families (attention, conv stacks, ...) are far from where mutations of
-  // a small graph go.
-  if (rng.chance(kSpliceChance)) {
+    break;
+  case Strategy::Splice: {
+    // A window of a freshly generated graph: the generator's families
+    // (attention, conv stacks, ...) are far from where mutations of a small
+    // graph go.
     FuzzCase fresh;
     uint64_t bytes = rng.next();
     fresh.graph = generatedFromBytes(reinterpret_cast<const uint8_t *>(&bytes),
                                      sizeof bytes);
     FuzzCase spliced = crossOver(c, fresh, rng.next());
-    if (!(spliced.graph == c.graph))
-      return spliced;
+    if (!(spliced.graph == c.graph)) {
+      out = std::move(spliced);
+      return done(strategy);
+    }
+    break;
+  }
+  case Strategy::Edit:
+  case Strategy::CrossOver: // needs a second parent: edits instead
+    break;
   }
   // A few edits at once (1 + a geometric number, at most kMaxEdits): one
   // execution of the pipeline costs far more than mutating, and a single
@@ -660,9 +671,11 @@ FuzzCase mutateCase(const FuzzCase &c, uint64_t seed) {
       out.graph = std::move(*g);
       edited = true;
     }
-  if (!edited)
+  if (!edited) {
     out.inputSeed = rng.next();
-  return out;
+    return done(Strategy::InputSeed);
+  }
+  return done(Strategy::Edit);
 }
 
 FuzzCase crossOver(const FuzzCase &a, const FuzzCase &b, uint64_t seed) {
@@ -730,16 +743,25 @@ FuzzCase crossOver(const FuzzCase &a, const FuzzCase &b, uint64_t seed) {
   return a;
 }
 
-size_t mutateBytes(uint8_t *data, size_t size, size_t maxSize, uint64_t seed) {
+size_t mutateBytes(uint8_t *data, size_t size, size_t maxSize, uint64_t seed,
+                   Schedule *schedule) {
   FuzzCase c = decodeCase(data, size);
+  Rng rng(seed);
+  Strategy s = (schedule ? *schedule : Schedule()).pick(rng, false);
   for (int attempt = 0; attempt < 4; ++attempt) {
-    std::string bytes = encodeCase(mutateCase(c, seed + uint64_t(attempt)));
+    Strategy used = s;
+    std::string bytes =
+        encodeCase(mutateCase(c, seed + uint64_t(attempt), s, &used));
     if (bytes.size() <= maxSize) {
+      if (schedule)
+        schedule->chose(used);
       std::memcpy(data, bytes.data(), bytes.size());
       return bytes.size();
     }
   }
   // Too large for libFuzzer's limit: a graph generated from the bytes.
+  if (schedule)
+    schedule->chose(Strategy::Fresh);
   std::string bytes = encodeCase(decodeCase(nullptr, 0));
   bytes = bytes.size() <= maxSize ? bytes : std::string();
   std::memcpy(data, bytes.data(), bytes.size());
@@ -747,14 +769,20 @@ size_t mutateBytes(uint8_t *data, size_t size, size_t maxSize, uint64_t seed) {
 }
 
 size_t crossOverBytes(const uint8_t *a, size_t sizeA, const uint8_t *b,
-                      size_t sizeB, uint8_t *out, size_t maxOut,
-                      uint64_t seed) {
+                      size_t sizeB, uint8_t *out, size_t maxOut, uint64_t seed,
+                      Schedule *schedule) {
   FuzzCase ca = decodeCase(a, sizeA), cb = decodeCase(b, sizeB);
-  FuzzCase x = crossOver(ca, cb, seed);
-  // No room for a splice (a is at the growth limit): libFuzzer would run
-  // a again, so mutate it instead.
-  if (x.graph == ca.graph)
-    x = mutateCase(ca, seed);
+  Rng rng(seed);
+  Strategy s = schedule ? schedule->pick(rng, true) : Strategy::CrossOver;
+  FuzzCase x = ca;
+  if (s == Strategy::CrossOver)
+    x = crossOver(ca, cb, seed);
+  // No room for a splice (a is at the growth limit), or the schedule
+  // prefers a mutation: libFuzzer would run a again, so mutate it.
+  if (s != Strategy::CrossOver || x.graph == ca.graph)
+    x = mutateCase(ca, seed, s == Strategy::CrossOver ? Strategy::Edit : s, &s);
+  if (schedule)
+    schedule->chose(s);
   std::string bytes = encodeCase(x);
   if (bytes.size() > maxOut)
     bytes = encodeCase(sizeA <= sizeB ? ca : cb);

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "core/Graph.h"
+#include "harness/fuzz/Schedule.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -48,6 +49,11 @@ bool acceptableGraph(const Graph &g, std::string *why = nullptr);
 // in seed; the result is always acceptable (when no edit fits, only the
 // input seed changes).
 FuzzCase mutateCase(const FuzzCase &c, uint64_t seed);
+// The same with the strategy chosen (Schedule.h). A strategy that does not
+// apply falls back to edits, and edits that all fail to a new input seed;
+// *used says which ran.
+FuzzCase mutateCase(const FuzzCase &c, uint64_t seed, Strategy strategy,
+                    Strategy *used = nullptr);
 // Splices a window of b's ops (at most four, with the constants they read)
 // into a, feeding some of their other operands from a's values of the same
 // type; acceptable like mutateCase (a itself when nothing fits, or when a
@@ -58,9 +64,13 @@ FuzzCase crossOver(const FuzzCase &a, const FuzzCase &b, uint64_t seed);
 // encoded result if it fits into maxSize, else a smaller variant (a
 // mutation of the smaller parent, or the input as it was); a cross-over
 // with no room for a splice is a mutation of the first parent. Return the
-// size.
-size_t mutateBytes(uint8_t *data, size_t size, size_t maxSize, uint64_t seed);
+// size. With a schedule, it picks the strategy (in a cross-over too) and
+// is told which made the result (Schedule::chose); without, the fixed
+// tuning.
+size_t mutateBytes(uint8_t *data, size_t size, size_t maxSize, uint64_t seed,
+                   Schedule *schedule = nullptr);
 size_t crossOverBytes(const uint8_t *a, size_t sizeA, const uint8_t *b,
-                      size_t sizeB, uint8_t *out, size_t maxOut, uint64_t seed);
+                      size_t sizeB, uint8_t *out, size_t maxOut, uint64_t seed,
+                      Schedule *schedule = nullptr);
 
 } // namespace cc::fuzz

@@ -16,7 +16,9 @@
 // without fork mode); CC_FUZZ_COUNTERS=0 leaves the extra counters empty (to
 // measure what the semantic coverage adds); CC_FUZZ_COVERAGE_LOG=FILE appends
 // "UNIXTIME\tKIND\tNAME" for each pass, pattern or path the first time
-// this process sees it (measurements; fork-mode jobs append to one file).
+// this process sees it (measurements; fork-mode jobs append to one file);
+// CC_FUZZ_SCHEDULE=0 keeps the mutator's strategies at their fixed shares
+// instead of following which ones find new coverage (Schedule.h).
 #include "harness/fuzz/Target.h"
 #include "tests/mutants/Mutants.h"
 
@@ -25,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <vector>
 
 namespace {
 constexpr size_t kCounters = 1 << 14;
@@ -37,21 +40,36 @@ cc::fuzz::Target *target = nullptr;
 bool useCounters = true;
 bool abortOnFinding = true;
 FILE *coverageLog = nullptr;
+cc::fuzz::Schedule schedule;
+bool useSchedule = true;
 
-void logNewCoverage(const cc::PassCoverage &coverage) {
+// The passes, patterns and paths this process has seen; returns those of
+// coverage that are new.
+std::vector<std::pair<std::string, std::string>>
+newCoverage(const cc::PassCoverage &coverage) {
   static std::set<std::pair<std::string, std::string>> seen;
+  std::vector<std::pair<std::string, std::string>> fresh;
+  for (const auto &[key, count] : coverage)
+    if (seen.insert(key).second)
+      fresh.push_back(key);
+  return fresh;
+}
+
+void logNewCoverage(
+    const std::vector<std::pair<std::string, std::string>> &keys) {
   double now = std::chrono::duration<double>(
                    std::chrono::system_clock::now().time_since_epoch())
                    .count();
-  bool wrote = false;
-  for (const auto &[key, count] : coverage)
-    if (seen.insert(key).second) {
-      std::fprintf(coverageLog, "%.3f\t%s\t%s\n", now, key.first.c_str(),
-                   key.second.c_str());
-      wrote = true;
-    }
-  if (wrote)
+  for (const auto &[kind, name] : keys)
+    std::fprintf(coverageLog, "%.3f\t%s\t%s\n", now, kind.c_str(),
+                 name.c_str());
+  if (!keys.empty())
     std::fflush(coverageLog);
+}
+
+bool envIs(const char *name, const char *value) {
+  const char *v = std::getenv(name);
+  return v && std::strcmp(v, value) == 0;
 }
 
 [[noreturn]] void die(const std::string &msg) {
@@ -61,8 +79,7 @@ void logNewCoverage(const cc::PassCoverage &coverage) {
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  const char *mutants = std::getenv("CC_FUZZ_LOAD_MUTANTS");
-  if (mutants && std::strcmp(mutants, "1") == 0)
+  if (envIs("CC_FUZZ_LOAD_MUTANTS", "1"))
     cc::registerMutantPasses();
   auto config = cc::fuzz::configFromEnv();
   if (!config)
@@ -71,10 +88,9 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   if (!t)
     die(t.error().message());
   target = t->release();
-  const char *counters = std::getenv("CC_FUZZ_COUNTERS");
-  useCounters = !(counters && std::strcmp(counters, "0") == 0);
-  const char *abortEnv = std::getenv("CC_FUZZ_ABORT");
-  abortOnFinding = !(abortEnv && std::strcmp(abortEnv, "0") == 0);
+  useCounters = !envIs("CC_FUZZ_COUNTERS", "0");
+  abortOnFinding = !envIs("CC_FUZZ_ABORT", "0");
+  useSchedule = !envIs("CC_FUZZ_SCHEDULE", "0");
   if (const char *log = std::getenv("CC_FUZZ_COVERAGE_LOG"); log && *log) {
     coverageLog = std::fopen(log, "a");
     if (!coverageLog)
@@ -87,8 +103,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cc::fuzz::Execution e = target->run(data, size);
   if (useCounters)
     cc::fuzz::fillCounters(e, extraCounters, kCounters);
+  auto fresh = newCoverage(e.passCoverage);
   if (coverageLog)
-    logNewCoverage(e.passCoverage);
+    logNewCoverage(fresh);
+  schedule.credit(!fresh.empty());
+  // Now and then, where the schedule stands (libFuzzer's log).
+  static uint64_t executions = 0;
+  if (useSchedule && ++executions % 2000 == 0)
+    std::fprintf(stderr, "cc_fuzz_pipeline: %llu executions, strategies: %s\n",
+                 (unsigned long long)executions,
+                 schedule.describe(false).c_str());
   if (e.findings.empty())
     return 0;
   auto paths = target->saveFindings(e);
@@ -112,7 +136,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned int seed) {
-  return cc::fuzz::mutateBytes(data, size, maxSize, seed);
+  return cc::fuzz::mutateBytes(data, size, maxSize, seed,
+                               useSchedule ? &schedule : nullptr);
 }
 
 extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
@@ -120,5 +145,5 @@ extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
                                             uint8_t *out, size_t maxOutSize,
                                             unsigned int seed) {
   return cc::fuzz::crossOverBytes(data1, size1, data2, size2, out, maxOutSize,
-                                  seed);
+                                  seed, useSchedule ? &schedule : nullptr);
 }

@@ -88,6 +88,12 @@ Execution Target::run(const FuzzCase &c) {
     DType d = n.operands.empty() ? c.graph.typeOf(n.results.at(0)).dtype
                                  : c.graph.typeOf(n.operands[0]).dtype;
     e.opCoverage[{n.op, std::string(dtypeName(d))}]++;
+    for (ValueId v : n.operands) {
+      int32_t p = c.graph.values[size_t(v)].producer;
+      e.edgeCoverage.insert(
+          (p < 0 ? std::string("input") : c.graph.nodes[size_t(p)].op) + ":" +
+          std::string(dtypeName(c.graph.typeOf(v).dtype)) + ">" + n.op);
+    }
   }
   TestCase tc;
   tc.graph = c.graph;
@@ -162,6 +168,11 @@ void fillCounters(const Execution &e, uint8_t *counters, size_t n) {
   // Which (op, dtype) pairs ran, likewise.
   for (const auto &[key, count] : e.opCoverage)
     add("op", key.first + ":" + key.second);
+  // Which def-use pairs the graph has: most rewrite patterns match a
+  // producer and its consumer (slice of pad, reshape of reshape, mul of
+  // negates), so a new pair is a step towards a pattern not fired yet.
+  for (const std::string &edge : e.edgeCoverage)
+    add("edge", edge);
   add("cut", e.cut);
   if (e.skipped)
     add("skipped", "");

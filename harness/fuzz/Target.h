@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct Execution {
   std::vector<FindingRecord> findings;
   PassCoverage passCoverage;
   std::map<std::pair<std::string, std::string>, int64_t> opCoverage;
+  // The graph's def-use pairs: "producer:dtype>consumer" ("input" for a
+  // graph input).
+  std::set<std::string> edgeCoverage;
 };
 
 class Target {
@@ -66,7 +70,7 @@ private:
 
 // The execution as libFuzzer extra counters: each feature (a pass that
 // changed the IR, a pattern that fired, the lowering path, an (op, dtype)
-// pair of the graph, the compiler) adds 1 to counters[hash(feature) % n],
+// pair and a def-use pair of the graph, the compiler) adds 1 to counters[hash(feature) % n],
 // however often it fired: a new feature is new coverage, more of a known
 // one is not. counters is cleared first.
 void fillCounters(const Execution &e, uint8_t *counters, size_t n);

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <filesystem>
 #include <unistd.h>
 
@@ -120,6 +122,23 @@ TEST(TargetTest, ExtraCountersCountFeaturesNotFirings) {
   once.passCoverage[{"pattern", "ClampIsNoOp"}] = 1;
   fillCounters(once, a.data(), kN);
   EXPECT_NE(a, b);
+}
+
+// A new def-use pair of the graph (an add feeding a reshape) is new
+// coverage, though every op and dtype ran before.
+TEST(TargetTest, ExtraCountersChangeWithANewDefUsePair) {
+  Execution e = makeTarget({"mlir:tosa-O0"})->run(addCase(true));
+  ASSERT_FALSE(e.skipped) << e.skipReason;
+  EXPECT_EQ(
+      e.edgeCoverage,
+      (std::set<std::string>{"input:f32>add", "const:f32>add", "add:f32>add"}));
+  constexpr size_t kN = 1 << 14;
+  std::vector<uint8_t> before(kN), after(kN);
+  fillCounters(e, before.data(), kN);
+  e.edgeCoverage.insert("add:f32>reshape");
+  fillCounters(e, after.data(), kN);
+  EXPECT_NE(before, after);
+  EXPECT_EQ(after[counterSlot("edge", "add:f32>reshape", kN)], 1);
 }
 
 // Inputs mutated from a few starts run through the straight lowering: the
