@@ -15,6 +15,7 @@
 #include "generators/Topology.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -451,6 +452,79 @@ bool swapConstInput(Graph &e, Rng &rng) {
   return true;
 }
 
+// A constant, or an input that becomes one, turns into a splat of an edge
+// value (0, -0, 1, -1, 0.5, 2, the integer extremes, true, false). Folders
+// and canonical forms key on splat constants (x + 0, x * 1, select on a
+// constant condition, linalg folding a splat operand into its generic),
+// which the generator's per-element constants almost never are. A value
+// outside a consumer's domain (a zero divisor) is not chosen.
+bool fitsDomain(double x, Domain d, DType t) {
+  switch (d) {
+  case Domain::Any:
+  case Domain::Finite:
+    return true;
+  case Domain::Positive:
+    return x > 0;
+  case Domain::NonZero:
+    return x != 0;
+  case Domain::NonNegative:
+    return x >= 0 && !std::signbit(x);
+  case Domain::ShiftAmount:
+    return x >= 0 && x < bitWidth(t);
+  case Domain::Index:
+    return x == 0;
+  }
+  return false;
+}
+
+bool splatConst(Graph &e, Rng &rng) {
+  std::vector<ValueId> leaves = e.inputs;
+  for (const Node &n : e.nodes)
+    if (n.op == "const")
+      leaves.push_back(n.results[0]);
+  if (leaves.empty())
+    return false;
+  ValueId v = rng.pick(leaves);
+  const TensorType t = e.values[size_t(v)].type;
+  std::vector<double> edges;
+  if (isBool(t.dtype))
+    edges = {0, 1};
+  else if (isFloat(t.dtype))
+    edges = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0};
+  else
+    edges = {0, 1, -1, 2, double(intMin(t.dtype)), double(intMax(t.dtype))};
+  std::vector<double> fits;
+  for (double x : edges) {
+    bool ok = true;
+    for (const Node &n : e.nodes) {
+      const OpDef *op = findOp(n.op);
+      for (size_t k = 0; k < n.operands.size(); ++k)
+        if (n.operands[k] == v && op && !fitsDomain(x, op->domain(k), t.dtype))
+          ok = false;
+    }
+    if (ok)
+      fits.push_back(x);
+  }
+  if (fits.empty())
+    return false;
+  double x = rng.pick(fits);
+  Tensor value = Tensor::splat(t, x);
+  for (Node &n : e.nodes)
+    if (n.op == "const" && n.results[0] == v) {
+      if (n.attrs.getTensor("value") == value)
+        return false; // already this splat
+      n.attrs.set("value", value);
+      return true;
+    }
+  Attrs a;
+  a.set("value", value);
+  Node n{"const", {}, {freshResult(e)}, a};
+  e.nodes.insert(e.nodes.begin(), n);
+  replaceUses(e, v, n.results[0], 1);
+  dropInput(e, v);
+  return true;
+}
+
 // A few ops placed the generator's way on the graph's values (a family
 // block: a conv stack, an attention head, a residual, ...): one edit that
 // brings several new def-use pairs at once, mostly on the graph's values.
@@ -575,7 +649,7 @@ std::optional<Graph> editOnce(const Graph &g, Rng &rng) {
       {replaceOp, Redraw::None, 4},      {changeAttrs, Redraw::None, 2},
       {retypeInput, Redraw::None, 1},    {castInput, Redraw::None, 1},
       {resizeDim, Redraw::Constants, 1}, {swapConstInput, Redraw::None, 2},
-      {growOps, Redraw::None, 4},
+      {growOps, Redraw::None, 4},        {splatConst, Redraw::None, 2},
   };
   static const std::vector<double> weights = [] {
     std::vector<double> w;
@@ -657,21 +731,17 @@ FuzzCase mutateCase(const FuzzCase &c, uint64_t seed, Strategy strategy,
   int edits = 1;
   while (edits < kMaxEdits && rng.chance(kMoreEditsChance))
     ++edits;
-  bool edited = false;
   if (int(opNodes(out.graph).size()) > kGrowLimit) {
     Graph e = out.graph;
     if (removeOp(e, rng))
-      if (auto g = finish(e, Redraw::None, rng)) {
+      if (auto g = finish(e, Redraw::None, rng))
         out.graph = std::move(*g);
-        edited = true;
-      }
   }
   for (int i = 0; i < edits; ++i)
-    if (auto g = editOnce(out.graph, rng)) {
+    if (auto g = editOnce(out.graph, rng))
       out.graph = std::move(*g);
-      edited = true;
-    }
-  if (!edited) {
+  // Edits may undo each other (an input made a constant and back).
+  if (out.graph == c.graph) {
     out.inputSeed = rng.next();
     return done(Strategy::InputSeed);
   }

@@ -26,6 +26,17 @@ size_t opCount(const Graph &g) {
   return n;
 }
 
+// Constants of two or more elements that are all the same.
+size_t splatConsts(const Graph &g) {
+  size_t n = 0;
+  for (const Node &node : g.nodes)
+    if (node.op == "const") {
+      const Tensor &t = node.attrs.getTensor("value");
+      n += t.size() > 1 && t == Tensor::splat(t.type(), t.asDouble(0));
+    }
+  return n;
+}
+
 FuzzCase fromBytes(const std::string &bytes) {
   return decodeCase(reinterpret_cast<const uint8_t *>(bytes.data()),
                     bytes.size());
@@ -69,7 +80,8 @@ TEST(FuzzCaseTest, EncodingRoundTrips) {
 // Chains of mutations from many starting graphs: each step is acceptable,
 // survives encoding, and the steps change ops, dtypes and shapes.
 TEST(FuzzCaseTest, MutationsAlwaysYieldValidGraphs) {
-  int grew = 0, grewMany = 0, shrank = 0, changedOps = 0, unchanged = 0;
+  int grew = 0, grewMany = 0, shrank = 0, changedOps = 0, unchanged = 0,
+      splatted = 0;
   std::set<std::string> dtypes;
   for (int start = 0; start < 40; ++start) {
     FuzzCase c = fromBytes("start " + std::to_string(start));
@@ -87,6 +99,7 @@ TEST(FuzzCaseTest, MutationsAlwaysYieldValidGraphs) {
       shrank += m.graph.nodes.size() < c.graph.nodes.size();
       changedOps += opsOf(m.graph) != opsOf(c.graph);
       unchanged += m.graph == c.graph;
+      splatted += splatConsts(m.graph) > splatConsts(c.graph);
       for (const ValueInfo &v : m.graph.values)
         dtypes.insert(std::string(dtypeName(v.type.dtype)));
       c = std::move(m);
@@ -97,6 +110,7 @@ TEST(FuzzCaseTest, MutationsAlwaysYieldValidGraphs) {
   EXPECT_GT(shrank, 20);
   EXPECT_GT(changedOps, 300);
   EXPECT_LT(unchanged, 400); // only the input seed or the compiler changed
+  EXPECT_GT(splatted, 20);    // edge-value splats for the folders
   EXPECT_GE(dtypes.size(), 5u);
 }
 
