@@ -11,7 +11,7 @@ namespace {
 
 FunctionCheck check(const std::string &src, const std::string &tgt) {
   TvOptions o;
-  o.timeoutMs = 5000;
+  o.timeoutMs = 60000; // wall-clock: generous for a loaded ctest -j
   auto r = checkRefinement(src, tgt, o);
   EXPECT_TRUE(r) << r.error().message();
   if (!r || r->empty())

@@ -115,7 +115,7 @@ TEST(Tv, MutantsAreCaught) {
     ASSERT_TRUE(module) << module.error().message();
     for (const MutantInfo &m : mutantPasses()) {
       TvOptions o;
-      o.timeoutMs = 5000;
+      o.timeoutMs = 60000; // wall-clock: generous for a loaded ctest -j
       auto steps = verifyPipeline(*module, "func.func(" + m.name + ")", o);
       ASSERT_TRUE(steps) << steps.error().message();
       if (steps->empty())
@@ -184,7 +184,7 @@ func.func @f(%x: tensor<1x5x5x2xf32>, %w: tensor<3x2x2x2xf32>,
   return %c, %d, %a, %qc : tensor<1x5x4x3xf32>, tensor<1x5x5x2xf32>, tensor<1x3x3x2xf32>, tensor<1x3x3x2xi32>
 })";
   TvOptions o;
-  o.timeoutMs = 5000;
+  o.timeoutMs = 60000; // wall-clock: generous for a loaded ctest -j
   auto steps = verifyPipeline(module, "func.func(tosa-to-linalg-named,tosa-to-linalg)", o);
   ASSERT_TRUE(steps) << steps.error().message();
   ASSERT_FALSE(steps->empty());
