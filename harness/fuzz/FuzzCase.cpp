@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <numeric>
 #include <optional>
 #include <set>
 
@@ -354,6 +355,63 @@ bool changeAttrs(Graph &e, Rng &rng) {
   return true;
 }
 
+// One attribute set to an edge value, where an op often becomes a no-op or
+// a canonical form applies: a bound at the dtype's extreme or infinity
+// (clamp to the full range), 0, 1 or -1 for a scalar, and for a list the
+// identity, its reverse, all zeros or all ones (a permutation, padding,
+// multiples, a start). sampleAttrs draws typical values; the type rules
+// reject the edges that do not fit.
+bool edgeAttr(Graph &e, Rng &rng) {
+  std::vector<size_t> withAttrs;
+  for (size_t i : opNodes(e))
+    if (!e.nodes[i].attrs.all().empty())
+      withAttrs.push_back(i);
+  if (withAttrs.empty())
+    return false;
+  Node &n = e.nodes[rng.pick(withAttrs)];
+  std::vector<std::string> names;
+  for (const auto &[name, value] : n.attrs.all())
+    names.push_back(name);
+  const std::string name = rng.pick(names);
+  const AttrValue old = *n.attrs.find(name);
+  DType t = n.operands.empty() ? DType::f32
+                               : e.values[size_t(n.operands[0])].type.dtype;
+  AttrValue edge;
+  if (std::holds_alternative<int64_t>(old)) {
+    edge = rng.pick(std::vector<int64_t>{0, 1, -1});
+  } else if (std::holds_alternative<double>(old)) {
+    edge = isFloat(t) ? rng.pick(std::vector<double>{-INFINITY, INFINITY,
+                                                     -maxFinite(t), maxFinite(t),
+                                                     0.0, 1.0, -1.0})
+                      : rng.pick(std::vector<double>{double(intMin(t)),
+                                                     double(intMax(t)), 0.0,
+                                                     1.0, -1.0});
+  } else if (std::holds_alternative<bool>(old)) {
+    edge = !std::get<bool>(old);
+  } else if (auto *list = std::get_if<std::vector<int64_t>>(&old)) {
+    std::vector<int64_t> v(list->size());
+    switch (rng.uniformInt(0, 3)) {
+    case 0:
+      std::iota(v.begin(), v.end(), 0);
+      break;
+    case 1:
+      std::iota(v.rbegin(), v.rend(), 0);
+      break;
+    case 2:
+      break; // zeros
+    default:
+      std::fill(v.begin(), v.end(), 1);
+    }
+    edge = v;
+  } else {
+    return false;
+  }
+  if (edge == old)
+    return false;
+  n.attrs.set(name, edge);
+  return true;
+}
+
 // An input's dtype changes; everything downstream is re-derived.
 bool retypeInput(Graph &e, Rng &rng) {
   if (e.inputs.empty())
@@ -650,6 +708,7 @@ std::optional<Graph> editOnce(const Graph &g, Rng &rng) {
       {retypeInput, Redraw::None, 1},    {castInput, Redraw::None, 1},
       {resizeDim, Redraw::Constants, 1}, {swapConstInput, Redraw::None, 2},
       {growOps, Redraw::None, 4},        {splatConst, Redraw::None, 2},
+      {edgeAttr, Redraw::None, 2},
   };
   static const std::vector<double> weights = [] {
     std::vector<double> w;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 namespace cc::fuzz {
@@ -34,6 +35,17 @@ size_t splatConsts(const Graph &g) {
       const Tensor &t = node.attrs.getTensor("value");
       n += t.size() > 1 && t == Tensor::splat(t.type(), t.asDouble(0));
     }
+  return n;
+}
+
+// Op attributes at an infinity (clamp to the full float range): only
+// edge-attribute mutations set them.
+size_t infiniteAttrs(const Graph &g) {
+  size_t n = 0;
+  for (const Node &node : g.nodes)
+    for (const auto &[name, value] : node.attrs.all())
+      n += std::holds_alternative<double>(value) &&
+           std::isinf(std::get<double>(value));
   return n;
 }
 
@@ -81,7 +93,7 @@ TEST(FuzzCaseTest, EncodingRoundTrips) {
 // survives encoding, and the steps change ops, dtypes and shapes.
 TEST(FuzzCaseTest, MutationsAlwaysYieldValidGraphs) {
   int grew = 0, grewMany = 0, shrank = 0, changedOps = 0, unchanged = 0,
-      splatted = 0;
+      splatted = 0, infinite = 0;
   std::set<std::string> dtypes;
   for (int start = 0; start < 40; ++start) {
     FuzzCase c = fromBytes("start " + std::to_string(start));
@@ -100,6 +112,7 @@ TEST(FuzzCaseTest, MutationsAlwaysYieldValidGraphs) {
       changedOps += opsOf(m.graph) != opsOf(c.graph);
       unchanged += m.graph == c.graph;
       splatted += splatConsts(m.graph) > splatConsts(c.graph);
+      infinite += infiniteAttrs(m.graph) > infiniteAttrs(c.graph);
       for (const ValueInfo &v : m.graph.values)
         dtypes.insert(std::string(dtypeName(v.type.dtype)));
       c = std::move(m);
@@ -111,6 +124,7 @@ TEST(FuzzCaseTest, MutationsAlwaysYieldValidGraphs) {
   EXPECT_GT(changedOps, 300);
   EXPECT_LT(unchanged, 400); // only the input seed or the compiler changed
   EXPECT_GT(splatted, 20);    // edge-value splats for the folders
+  EXPECT_GT(infinite, 0) << "edge attributes";
   EXPECT_GE(dtypes.size(), 5u);
 }
 
