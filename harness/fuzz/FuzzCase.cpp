@@ -695,28 +695,34 @@ FuzzCase decodeCase(const uint8_t *data, size_t size) {
 }
 
 namespace {
+bool edgeMutations = true;
+
 // One structural edit of g (tried up to 24 times); nullopt when none fits.
 std::optional<Graph> editOnce(const Graph &g, Rng &rng) {
   struct Entry {
     Mutation mutate;
     Redraw redraw;
     double weight;
+    bool edge = false; // an edge-value mutation (setEdgeMutations)
   };
   static const std::vector<Entry> kMutations = {
       {insertOp, Redraw::None, 4},       {removeOp, Redraw::None, 2},
       {replaceOp, Redraw::None, 4},      {changeAttrs, Redraw::None, 2},
       {retypeInput, Redraw::None, 1},    {castInput, Redraw::None, 1},
       {resizeDim, Redraw::Constants, 1}, {swapConstInput, Redraw::None, 2},
-      {growOps, Redraw::None, 4},        {splatConst, Redraw::None, 2},
-      {edgeAttr, Redraw::None, 2},
+      {growOps, Redraw::None, 4},        {splatConst, Redraw::None, 2, true},
+      {edgeAttr, Redraw::None, 2, true},
   };
-  static const std::vector<double> weights = [] {
+  auto weightsFor = [](bool edges) {
     std::vector<double> w;
     for (const Entry &m : kMutations)
-      w.push_back(m.weight);
+      w.push_back(edges || !m.edge ? m.weight : 0);
     w.push_back(1); // precision variant
     return w;
-  }();
+  };
+  static const std::vector<double> withEdges = weightsFor(true),
+                                   withoutEdges = weightsFor(false);
+  const std::vector<double> &weights = edgeMutations ? withEdges : withoutEdges;
   for (int attempt = 0; attempt < 24; ++attempt) {
     size_t k = rng.weighted(weights);
     std::optional<Graph> out;
@@ -735,6 +741,8 @@ std::optional<Graph> editOnce(const Graph &g, Rng &rng) {
   return std::nullopt;
 }
 } // namespace
+
+void setEdgeMutations(bool on) { edgeMutations = on; }
 
 FuzzCase mutateCase(const FuzzCase &c, uint64_t seed) {
   Rng rng(seed);

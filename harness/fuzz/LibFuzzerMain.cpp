@@ -18,7 +18,8 @@
 // "UNIXTIME\tKIND\tNAME" for each pass, pattern or path the first time
 // this process sees it (measurements; fork-mode jobs append to one file);
 // CC_FUZZ_SCHEDULE=0 keeps the mutator's strategies at their fixed shares
-// instead of following which ones find new coverage (Schedule.h).
+// instead of following which ones find new coverage (Schedule.h);
+// CC_FUZZ_EDGES=0 turns the edge-value mutations off (FuzzCase.h).
 #include "harness/fuzz/Target.h"
 #include "tests/mutants/Mutants.h"
 
@@ -91,6 +92,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   useCounters = !envIs("CC_FUZZ_COUNTERS", "0");
   abortOnFinding = !envIs("CC_FUZZ_ABORT", "0");
   useSchedule = !envIs("CC_FUZZ_SCHEDULE", "0");
+  cc::fuzz::setEdgeMutations(!envIs("CC_FUZZ_EDGES", "0"));
   if (const char *log = std::getenv("CC_FUZZ_COVERAGE_LOG"); log && *log) {
     coverageLog = std::fopen(log, "a");
     if (!coverageLog)

@@ -59,11 +59,15 @@ if [ "$sanitize" = --sanitize ]; then
   exit 0
 fi
 
+# Without the edge-value mutations: splats of 0 and -0 reach two upstream
+# bugs of this pipeline within a few hundred executions (the tosa.mul x*0
+# fold, corpus/regressions/tosa-mul-by-zero-fold, and arith-expand's
+# maximumf on signed zeros; README, "Bugs found").
 echo "--- 1,000 executions on a correct pipeline"
 rm -rf "$work/corpus" "$work/findings" "$work/artifacts"
 mkdir -p "$work/corpus" "$work/artifacts"
 CC_FUZZ_CUTS="mlir:pipeline=$o0" CC_FUZZ_FINDINGS_DIR="$work/findings" \
-  CC_FUZZ_ISOLATE=0 "$fuzzer" -runs=1000 -seed=1 -max_len=65536 \
+  CC_FUZZ_EDGES=0 CC_FUZZ_ISOLATE=0 "$fuzzer" -runs=1000 -seed=1 -max_len=65536 \
   -artifact_prefix="$work/artifacts/" "$work/corpus" > "$work/runs.log" 2>&1 ||
   { tail -n 40 "$work/runs.log"; echo "FAIL: the target stopped"; exit 1; }
 grep -E "^Done 1000 runs" "$work/runs.log"
