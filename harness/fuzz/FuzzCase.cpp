@@ -12,6 +12,7 @@
 #include "core/Rng.h"
 #include "generators/Inputs.h"
 #include "generators/Precision.h"
+#include "generators/Ranges.h"
 #include "generators/Topology.h"
 
 #include <algorithm>
@@ -516,25 +517,6 @@ bool swapConstInput(Graph &e, Rng &rng) {
 // constant condition, linalg folding a splat operand into its generic),
 // which the generator's per-element constants almost never are. A value
 // outside a consumer's domain (a zero divisor) is not chosen.
-bool fitsDomain(double x, Domain d, DType t) {
-  switch (d) {
-  case Domain::Any:
-  case Domain::Finite:
-    return true;
-  case Domain::Positive:
-    return x > 0;
-  case Domain::NonZero:
-    return x != 0;
-  case Domain::NonNegative:
-    return x >= 0 && !std::signbit(x);
-  case Domain::ShiftAmount:
-    return x >= 0 && x < bitWidth(t);
-  case Domain::Index:
-    return x == 0;
-  }
-  return false;
-}
-
 bool splatConst(Graph &e, Rng &rng) {
   std::vector<ValueId> leaves = e.inputs;
   for (const Node &n : e.nodes)
@@ -557,7 +539,8 @@ bool splatConst(Graph &e, Rng &rng) {
     for (const Node &n : e.nodes) {
       const OpDef *op = findOp(n.op);
       for (size_t k = 0; k < n.operands.size(); ++k)
-        if (n.operands[k] == v && op && !fitsDomain(x, op->domain(k), t.dtype))
+        if (n.operands[k] == v && op &&
+            !inDomain(Interval{x, x, false}, op->domain(k), typesOf(e, n)))
           ok = false;
     }
     if (ok)
