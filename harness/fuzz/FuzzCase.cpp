@@ -213,6 +213,19 @@ constexpr int kMaxSpliceOps = 4;
 
 using Mutation = std::function<bool(Graph &e, Rng &rng)>;
 
+// A new op on v in the middle of a chain: users of v from node `first` on
+// read its result r instead, where they accept any value (the types are
+// checked by rebuild).
+void intoChain(Graph &e, ValueId v, ValueId r, size_t first) {
+  for (size_t i = first; i < e.nodes.size(); ++i) {
+    const OpDef *user = findOp(e.nodes[i].op);
+    for (size_t k = 0; k < e.nodes[i].operands.size(); ++k)
+      if (e.nodes[i].operands[k] == v && user &&
+          user->domain(k) == Domain::Any)
+        e.nodes[i].operands[k] = r;
+  }
+}
+
 bool insertOp(Graph &e, Rng &rng) {
   if (e.values.empty())
     return false;
@@ -276,17 +289,8 @@ bool insertOp(Graph &e, Rng &rng) {
   for (int r = 0; r < op.numResults; ++r)
     n.results.push_back(freshResult(e));
   e.nodes.insert(e.nodes.begin() + position, n);
-  // In the middle of a chain: later users of v use the new result (where
-  // they accept any value; the types are checked by rebuild).
-  if (op.numResults == 1 && rng.chance(0.5)) {
-    for (size_t i = size_t(position) + 1; i < e.nodes.size(); ++i) {
-      const OpDef *user = findOp(e.nodes[i].op);
-      for (size_t k = 0; k < e.nodes[i].operands.size(); ++k)
-        if (e.nodes[i].operands[k] == v && user &&
-            user->domain(k) == Domain::Any)
-          e.nodes[i].operands[k] = n.results[0];
-    }
-  }
+  if (op.numResults == 1 && rng.chance(0.5))
+    intoChain(e, v, n.results[0], size_t(position) + 1);
   return true;
 }
 
@@ -566,6 +570,230 @@ bool splatConst(Graph &e, Rng &rng) {
   return true;
 }
 
+// Values defined before node `before` (graph inputs and results of earlier
+// nodes) of type t.
+std::vector<ValueId> valuesBefore(const Graph &e, size_t before,
+                                  const TensorType &t) {
+  std::vector<ValueId> out;
+  for (ValueId v : e.inputs)
+    if (e.values[size_t(v)].type == t)
+      out.push_back(v);
+  for (size_t i = 0; i < before; ++i)
+    for (ValueId r : e.nodes[i].results)
+      if (e.values[size_t(r)].type == t)
+        out.push_back(r);
+  return out;
+}
+
+// Another operand of an op gets a twin of the unary op that feeds one:
+// mul of two negates, and/or/xor of two casts from bool, max of two abs.
+// Canonical forms match such pairs (MulFOfNegF, AndOfExtUI, ...), which a
+// random DAG makes once in thousands of graphs. The twin reads an earlier
+// value of its original's operand type, or a new input.
+bool twinOperands(Graph &e, Rng &rng) {
+  struct Site {
+    size_t node, from, to;
+  };
+  std::vector<Site> sites;
+  for (size_t i : opNodes(e)) {
+    const Node &n = e.nodes[i];
+    const OpDef *op = findOp(n.op);
+    for (size_t j = 0; j < n.operands.size(); ++j) {
+      int p = producerIndex(e, n.operands[j]);
+      if (p < 0 || e.nodes[size_t(p)].op == "const" ||
+          e.nodes[size_t(p)].operands.size() != 1 ||
+          e.nodes[size_t(p)].results.size() != 1)
+        continue;
+      for (size_t k = 0; k < n.operands.size(); ++k)
+        if (k != j && op && op->domain(k) == Domain::Any &&
+            e.values[size_t(n.operands[k])].type ==
+                e.values[size_t(n.operands[j])].type)
+          sites.push_back({i, j, k});
+    }
+  }
+  if (sites.empty())
+    return false;
+  const Site s = rng.pick(sites);
+  Node twin = e.nodes[size_t(producerIndex(e, e.nodes[s.node].operands[s.from]))];
+  const TensorType in = e.values[size_t(twin.operands[0])].type;
+  std::vector<ValueId> earlier = valuesBefore(e, s.node, in);
+  bool leaf = findOp(twin.op)->domain(0) != Domain::Any;
+  twin.operands = {!leaf && !earlier.empty() && rng.chance(0.5)
+                       ? rng.pick(earlier)
+                       : freshInput(e, in)};
+  twin.results = {freshResult(e)};
+  e.nodes.insert(e.nodes.begin() + long(s.node), twin);
+  e.nodes[s.node + 1].operands[s.to] = twin.results[0];
+  return true;
+}
+
+// An operand of an op becomes one of its producer's operands: select(p,
+// select(p, a, b), c), x - (x + y), max(max(x, y), y). Canonical forms
+// fold such shared operands (RedundantSelectTrue, ...); same position
+// first where the producer is the same op.
+bool shareOperand(Graph &e, Rng &rng) {
+  struct Site {
+    size_t node, at;
+    ValueId by;
+  };
+  std::vector<Site> sites, samePosition;
+  for (size_t i : opNodes(e)) {
+    const Node &n = e.nodes[i];
+    const OpDef *op = findOp(n.op);
+    for (ValueId v : n.operands) {
+      int p = producerIndex(e, v);
+      if (p < 0 || e.nodes[size_t(p)].op == "const")
+        continue;
+      const Node &m = e.nodes[size_t(p)];
+      for (size_t k = 0; k < n.operands.size(); ++k)
+        for (size_t q = 0; q < m.operands.size(); ++q) {
+          ValueId by = m.operands[q];
+          if (n.operands[k] == v || n.operands[k] == by ||
+              e.values[size_t(by)].type != e.values[size_t(n.operands[k])].type ||
+              (op && op->domain(k) != Domain::Any && !isLeaf(e, by)))
+            continue;
+          sites.push_back({i, k, by});
+          if (m.op == n.op && q == k)
+            samePosition.push_back(sites.back());
+        }
+    }
+  }
+  if (sites.empty())
+    return false;
+  const Site s = !samePosition.empty() && rng.chance(0.5)
+                     ? rng.pick(samePosition)
+                     : rng.pick(sites);
+  e.nodes[s.node].operands[s.at] = s.by;
+  return true;
+}
+
+// Places op(v, c) or op(c, v) after v's producer, with c a new splat of a
+// small constant and op a binary elementwise op, often v's producer's own;
+// later users of v may read the result instead. The op's node index, or -1.
+int placeConstOp(Graph &e, Rng &rng, ValueId v) {
+  const int prod = producerIndex(e, v);
+  const TensorType t = e.values[size_t(v)].type;
+  std::vector<const OpDef *> fits;
+  for (const OpDef *op : placeableOps())
+    if (op->minOperands <= 2 && op->maxOperands == 2 && op->numResults == 1 &&
+        op->allows(t.dtype))
+      fits.push_back(op);
+  if (fits.empty())
+    return -1;
+  const OpDef *chosen = rng.pick(fits);
+  // On integers mostly add and sub, whose chains with constants arith
+  // reassociates in every combination (x + c0) - c1, c1 - (c0 - x), ...;
+  // else often v's producer's own op.
+  const bool integer = isInt(t.dtype) && !isBool(t.dtype);
+  if (integer && rng.chance(0.6))
+    chosen = findOp(rng.chance(0.5) ? "add" : "sub");
+  else if (prod >= 0 && rng.chance(0.5))
+    for (const OpDef *op : fits)
+      if (op->name == e.nodes[size_t(prod)].op)
+        chosen = op;
+  if (!chosen->allows(t.dtype))
+    return -1;
+  const OpDef &op = *chosen;
+  std::vector<TensorType> types = {t, t};
+  if (op.sampleOperands) {
+    auto s = op.sampleOperands(rng, t.dtype, t.shape);
+    if (!s || s->types.size() != 2 || !(s->types[0] == t))
+      return -1;
+    types = s->types;
+  }
+  // The constant on either side; broadcast from ones now and then.
+  const size_t at = rng.chance(0.7) ? 1 : 0;
+  std::swap(types[0], types[at]);
+  TensorType ct = types[at];
+  if (rng.chance(0.3))
+    std::fill(ct.shape.begin(), ct.shape.end(), int64_t(1));
+  types[at] = ct;
+  std::vector<double> small;
+  if (isBool(ct.dtype))
+    small = {0, 1};
+  else if (isFloat(ct.dtype))
+    small = {0.5, 2.0, -1.0, 1.0, 0.0, 3.0, -0.25};
+  else
+    small = {1, 2, 3, -1, 5, 0, -7};
+  std::vector<double> values;
+  for (double x : small)
+    if (inDomain(Interval{x, x, false}, op.domain(at), types))
+      values.push_back(x);
+  if (values.empty() || (!isLeaf(e, v) && op.domain(1 - at) != Domain::Any))
+    return -1;
+  Attrs ca;
+  ca.set("value", Tensor::splat(ct, rng.pick(values)));
+  Node c{"const", {}, {freshResult(e)}, ca};
+  Node n;
+  n.op = op.name;
+  n.operands = {v, v};
+  n.operands[at] = c.results[0];
+  if (op.sampleAttrs)
+    n.attrs = op.sampleAttrs(rng, types);
+  n.results = {freshResult(e)};
+  e.nodes.insert(e.nodes.begin(), c);
+  const size_t position = size_t(prod + 2); // after the constant too
+  e.nodes.insert(e.nodes.begin() + long(position), n);
+  if (rng.chance(0.5))
+    intoChain(e, v, n.results[0], position + 1);
+  return int(position);
+}
+
+// The number of nodes where the ranges of g's values, from tame inputs, show
+// a hazard (an overflow, a value outside a consumer's domain).
+size_t hazards(const Graph &edited) {
+  auto g = rebuild(edited);
+  if (!g)
+    return SIZE_MAX;
+  std::vector<Interval> inputs;
+  for (ValueId v : g->inputs)
+    inputs.push_back(tameRange(g->values[size_t(v)].type.dtype));
+  return findHazards(*g, inputs).size();
+}
+
+// One or two binary elementwise ops with small splat constants after a
+// value, mostly an integer one: x + 3, (x + 3) - 5, (x * 2) * 4, 7 - x,
+// max(x, 0), as bias adds, scales and activations are in real models.
+// Folders and arith's canonical forms (AddIAddConstant, SubIRHSAddConstant,
+// MulIMulIConstant, ...) match such chains; float arithmetic does not
+// reassociate, and the generator never makes them: its constants differ
+// per element, and its integer arithmetic reads only leaves (an
+// intermediate may overflow). Here an intermediate operand is allowed where
+// the value ranges from tame inputs show no new hazard.
+bool constOperandOps(Graph &e, Rng &rng) {
+  std::vector<ValueId> values = e.inputs;
+  for (size_t i : opNodes(e))
+    for (ValueId r : e.nodes[i].results)
+      values.push_back(r);
+  std::vector<double> weights;
+  bool anyInt = false;
+  for (ValueId v : values) {
+    DType d = e.values[size_t(v)].type.dtype;
+    anyInt |= isInt(d) && !isBool(d);
+    weights.push_back(isInt(d) ? 4 : 1);
+  }
+  if (values.empty())
+    return false;
+  const size_t before = hazards(e);
+  ValueId v = values[rng.weighted(weights)];
+  // Most graphs compute in floats: now and then (always when no integer
+  // value is there) the chain starts from a new i32 input of a shape the
+  // graph has.
+  if (!anyInt ? rng.chance(0.5) : rng.chance(0.2))
+    v = freshInput(e, TensorType{DType::i32, e.values[size_t(v)].type.shape});
+  int at = placeConstOp(e, rng, v);
+  if (at < 0)
+    return false;
+  if (rng.chance(0.7)) { // a chain: the first result needs its type
+    auto g = rebuild(e);
+    if (!g)
+      return false;
+    e = std::move(*g);
+    placeConstOp(e, rng, e.nodes[size_t(at)].results[0]);
+  }
+  return hazards(e) <= before;
+}
+
 // A few ops placed the generator's way on the graph's values (a family
 // block: a conv stack, an attention head, a residual, ...): one edit that
 // brings several new def-use pairs at once, mostly on the graph's values.
@@ -694,7 +922,8 @@ std::optional<Graph> editOnce(const Graph &g, Rng &rng) {
       {retypeInput, Redraw::None, 1},    {castInput, Redraw::None, 1},
       {resizeDim, Redraw::Constants, 1}, {swapConstInput, Redraw::None, 2},
       {growOps, Redraw::None, 4},        {splatConst, Redraw::None, 2, true},
-      {edgeAttr, Redraw::None, 2, true},
+      {edgeAttr, Redraw::None, 2, true}, {twinOperands, Redraw::None, 2},
+      {shareOperand, Redraw::None, 2},   {constOperandOps, Redraw::None, 5, true},
   };
   auto weightsFor = [](bool edges) {
     std::vector<double> w;

@@ -19,7 +19,8 @@
 // this process sees it (measurements; fork-mode jobs append to one file);
 // CC_FUZZ_SCHEDULE=0 keeps the mutator's strategies at their fixed shares
 // instead of following which ones find new coverage (Schedule.h);
-// CC_FUZZ_EDGES=0 turns the edge-value mutations off (FuzzCase.h).
+// CC_FUZZ_EDGES=0 turns the edge-value and splat-constant mutations off
+// (FuzzCase.h).
 #include "harness/fuzz/Target.h"
 #include "tests/mutants/Mutants.h"
 

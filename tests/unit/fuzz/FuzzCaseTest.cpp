@@ -147,6 +147,95 @@ TEST(FuzzCaseTest, EdgeAttributesReachNoOpForms) {
   setEdgeMutations(true);
 }
 
+// Edits of one graph make the pairs canonical forms match and random DAGs
+// rarely do: both operands of an add from a negate (twins), and a select
+// whose true branch is a select on the same condition (a shared operand).
+TEST(FuzzCaseTest, EditsMakeTwinAndSharedOperands) {
+  auto g = parseGraph(R"({"format": "crosscheck-graph", "version": 1,
+    "name": "pairs", "inputs": [{"name": "x", "type": "f32[2,3]"},
+      {"name": "y", "type": "f32[2,3]"}, {"name": "p", "type": "i1[2,3]"},
+      {"name": "q", "type": "i1[2,3]"}],
+    "nodes": [
+      {"op": "negate", "operands": ["x"], "results": ["n"]},
+      {"op": "add", "operands": ["n", "y"], "results": ["a"]},
+      {"op": "select", "operands": ["p", "a", "y"], "results": ["s"]},
+      {"op": "select", "operands": ["q", "s", "x"], "results": ["t"]}],
+    "outputs": ["t"]})");
+  ASSERT_TRUE(g) << g.error().message();
+  FuzzCase c;
+  c.graph = *g;
+  auto producer = [](const Graph &h, ValueId v) -> const Node * {
+    int32_t p = h.values[size_t(v)].producer;
+    return p < 0 ? nullptr : &h.nodes[size_t(p)];
+  };
+  int twins = 0, shared = 0;
+  for (uint64_t seed = 0; seed < 2000; ++seed) {
+    FuzzCase m = mutateCase(c, seed, Strategy::Edit);
+    ASSERT_TRUE(acceptableGraph(m.graph));
+    for (const Node &n : m.graph.nodes) {
+      if (n.op == "add") {
+        const Node *l = producer(m.graph, n.operands[0]),
+                   *r = producer(m.graph, n.operands[1]);
+        twins += l && r && l->op == "negate" && r->op == "negate";
+      }
+      if (n.op == "select")
+        if (const Node *inner = producer(m.graph, n.operands[1]))
+          shared += inner->op == "select" &&
+                    inner->operands[0] == n.operands[0];
+    }
+  }
+  EXPECT_GT(twins, 20);
+  EXPECT_GT(shared, 20);
+}
+
+// Edits of an integer graph make chains of ops with splat constants, such
+// as (x + 3) - 5, which arith's canonical forms reassociate; the generator
+// feeds i32 arithmetic only from leaves, so no other mutation makes them.
+TEST(FuzzCaseTest, EditsMakeConstantChains) {
+  auto g = parseGraph(R"({"format": "crosscheck-graph", "version": 1,
+    "name": "ints", "inputs": [{"name": "x", "type": "i32[2,3]"},
+      {"name": "y", "type": "i32[2,3]"}],
+    "nodes": [{"op": "add", "operands": ["x", "y"], "results": ["a"]}],
+    "outputs": ["a"]})");
+  ASSERT_TRUE(g) << g.error().message();
+  FuzzCase c;
+  c.graph = *g;
+  // An i32 add or sub with a splat constant operand.
+  auto withSplat = [](const Graph &h, const Node *n) {
+    if (!n || (n->op != "add" && n->op != "sub") ||
+        h.typeOf(n->results[0]).dtype != DType::i32)
+      return false;
+    for (ValueId v : n->operands) {
+      int32_t p = h.values[size_t(v)].producer;
+      if (p < 0 || h.nodes[size_t(p)].op != "const")
+        continue;
+      const Tensor &t = h.nodes[size_t(p)].attrs.getTensor("value");
+      if (t == Tensor::splat(t.type(), t.asDouble(0)))
+        return true;
+    }
+    return false;
+  };
+  auto chains = [&] {
+    int n = 0;
+    FuzzCase m = c;
+    for (uint64_t seed = 0; seed < 2000; ++seed) {
+      m = mutateCase(seed % 20 == 0 ? c : m, seed, Strategy::Edit);
+      EXPECT_TRUE(acceptableGraph(m.graph));
+      for (const Node &node : m.graph.nodes)
+        if (withSplat(m.graph, &node))
+          for (ValueId v : node.operands) {
+            int32_t p = m.graph.values[size_t(v)].producer;
+            n += p >= 0 && withSplat(m.graph, &m.graph.nodes[size_t(p)]);
+          }
+    }
+    return n;
+  };
+  EXPECT_GT(chains(), 100);
+  setEdgeMutations(false); // CC_FUZZ_EDGES=0: no chains at all
+  EXPECT_EQ(chains(), 0);
+  setEdgeMutations(true);
+}
+
 TEST(FuzzCaseTest, MutationIsDeterministicInItsSeed) {
   FuzzCase c = fromBytes("deterministic");
   for (uint64_t seed = 0; seed < 10; ++seed)

@@ -62,19 +62,41 @@ fi
 # Without the edge-value mutations: splats of 0 and -0 reach two upstream
 # bugs of this pipeline within a few hundred executions (the tosa.mul x*0
 # fold, corpus/regressions/tosa-mul-by-zero-fold, and arith-expand's
-# maximumf on signed zeros; README, "Bugs found").
+# maximumf on signed zeros; README, "Bugs found"). Findings are written but
+# do not stop the run; each must be a known upstream bug of this pipeline
+# (a pattern of the kind, stage and detail of its signature), with its
+# reproducer under corpus/regressions: those stay expected findings, as in
+# KnownBugs.h.
+known_bugs=(
+  "pass-failure|tosa-optional-decompositions|'tosa.pad' op expect input and output to have same element type, got 'i#' and 'i#'|tosa-depthwise-conv2d-decomposition-pad-type"
+  "miscompile||pow:*:nan-inf|tosa-pow-one-to-nan"
+)
 echo "--- 1,000 executions on a correct pipeline"
 rm -rf "$work/corpus" "$work/findings" "$work/artifacts"
 mkdir -p "$work/corpus" "$work/artifacts"
 CC_FUZZ_CUTS="mlir:pipeline=$o0" CC_FUZZ_FINDINGS_DIR="$work/findings" \
-  CC_FUZZ_EDGES=0 CC_FUZZ_ISOLATE=0 "$fuzzer" -runs=1000 -seed=1 -max_len=65536 \
-  -artifact_prefix="$work/artifacts/" "$work/corpus" > "$work/runs.log" 2>&1 ||
+  CC_FUZZ_EDGES=0 CC_FUZZ_ABORT=0 CC_FUZZ_ISOLATE=0 "$fuzzer" -runs=1000 \
+  -seed=1 -max_len=65536 -artifact_prefix="$work/artifacts/" "$work/corpus" \
+  > "$work/runs.log" 2>&1 ||
   { tail -n 40 "$work/runs.log"; echo "FAIL: the target stopped"; exit 1; }
 grep -E "^Done 1000 runs" "$work/runs.log"
-if [ -n "$(ls -A "$work/findings" 2>/dev/null)" ]; then
-  echo "FAIL: findings on a correct pipeline:" "$work"/findings/*
-  exit 1
-fi
+for f in "$work"/findings/*.json; do
+  [ -e "$f" ] || continue
+  signature=$(python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["signature"]
+print("|".join([s["kind"], s["stage"], s["detail"]]))' "$f")
+  known=""
+  for bug in "${known_bugs[@]}"; do
+    # shellcheck disable=SC2053 # the known signature is a pattern
+    [[ "$signature" == ${bug%|*} ]] && known="${bug##*|}"
+  done
+  if [ -z "$known" ] || [ ! -f "$src/corpus/regressions/$known/README.md" ]; then
+    echo "FAIL: a finding on a correct pipeline: $f"
+    echo "  $signature"
+    exit 1
+  fi
+  echo "known upstream bug (corpus/regressions/$known): $signature"
+done
 
 echo "--- crosscheck fuzz --engine libfuzzer on a mutant pass"
 mutant="${o0/func.func(tosa-optional-decompositions,/func.func(cc-mutant-tile-tail,tosa-optional-decompositions,}"
