@@ -62,7 +62,7 @@ fi
 # Without the edge-value mutations: splats of 0 and -0 reach two upstream
 # bugs of this pipeline within a few hundred executions (the tosa.mul x*0
 # fold, corpus/regressions/tosa-mul-by-zero-fold, and arith-expand's
-# maximumf on signed zeros; README, "Bugs found"). Findings are written but
+# maximumf on signed zeros, corpus/regressions/arith-expand-maximumf-signed-zero). Findings are written but
 # do not stop the run; each must be a known upstream bug of this pipeline
 # (a pattern of the kind, stage and detail of its signature), with its
 # reproducer under corpus/regressions: those stay expected findings, as in
