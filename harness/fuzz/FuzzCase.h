@@ -10,10 +10,10 @@
 // dtypes, shapes, attributes and constants, make the pairs that canonical
 // forms match: twin operands, shared operands, chains with splat
 // constants; now and then it draws a fresh graph as the generator campaign
-// does) and re-derives every type from the
-// op table, so a mutation is local and its result is always a graph that
-// passes cc::verify and the limits below (acceptableGraph). It keeps graphs
-// near the generator's size: executions slow down with every op.
+// does) and re-derives every type from the op table, so a mutation is
+// local and its result is always a graph that passes cc::verify and the
+// limits below (acceptableGraph). It keeps graphs near the generator's
+// size: executions slow down with every op.
 #pragma once
 
 #include "core/Graph.h"
@@ -48,10 +48,11 @@ FuzzCase decodeCase(const uint8_t *data, size_t size);
 bool acceptableGraph(const Graph &g, std::string *why = nullptr);
 
 // Edge-value mutations (splat constants of 0, -0, 1, ..., ops with small
-// splat constants; attributes at their extremes) on or off, for the whole process (on by default). They
-// reach known upstream bugs within a few hundred executions (the tosa.mul
-// x*0 fold, arith-expand's maximumf on signed zeros), so a run that must
-// stay free of findings on tosa-O0 turns them off (CC_FUZZ_EDGES=0).
+// splat constants; attributes at their extremes) on or off, for the whole
+// process (on by default). They reach known upstream bugs within a few
+// hundred executions (the tosa.mul x*0 fold, arith-expand's maximumf on
+// signed zeros), so a run that must stay free of findings on tosa-O0 turns
+// them off (CC_FUZZ_EDGES=0).
 void setEdgeMutations(bool on);
 
 // One random structure-aware mutation (a few edits at once), deterministic

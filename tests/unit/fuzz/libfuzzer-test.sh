@@ -62,11 +62,11 @@ fi
 # Without the edge-value mutations: splats of 0 and -0 reach two upstream
 # bugs of this pipeline within a few hundred executions (the tosa.mul x*0
 # fold, corpus/regressions/tosa-mul-by-zero-fold, and arith-expand's
-# maximumf on signed zeros, corpus/regressions/arith-expand-maximumf-signed-zero). Findings are written but
-# do not stop the run; each must be a known upstream bug of this pipeline
-# (a pattern of the kind, stage and detail of its signature), with its
-# reproducer under corpus/regressions: those stay expected findings, as in
-# KnownBugs.h.
+# maximumf on signed zeros, corpus/regressions/arith-expand-maximumf-signed-zero).
+# Findings are written but do not stop the run; each must be a known
+# upstream bug of this pipeline (a pattern of the kind, stage and detail of
+# its signature), with its reproducer under corpus/regressions: those stay
+# expected findings, as in KnownBugs.h.
 known_bugs=(
   "pass-failure|tosa-optional-decompositions|'tosa.pad' op expect input and output to have same element type, got 'i#' and 'i#'|tosa-depthwise-conv2d-decomposition-pad-type"
   "miscompile||pow:*:nan-inf|tosa-pow-one-to-nan"
