@@ -32,6 +32,7 @@ Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
 
   RunOptions run;
   run.timeoutSeconds = options.timeoutSeconds;
+  run.memoryLimitBytes = options.memoryLimitBytes;
   run.times = &result.times;
   auto actual = cut.run(g, inputs, run);
   if (!actual) {

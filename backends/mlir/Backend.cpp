@@ -77,6 +77,11 @@ private:
                                        options.memoryLimitBytes));
     std::string who = "'" + command + "'" +
                       mlirbackend::memoryNote(r, options.memoryLimitBytes);
+    if (r.outputOverflow)
+      return Error::failure(who + " wrote more than " +
+                                std::to_string(mlirbackend::kMaxExternalOutputBytes >> 20) +
+                                " MiB to standard output",
+                            ErrorCode::CompilerFailure);
     if (r.timedOut)
       return Error::failure(who + " timed out after " +
                                 std::to_string(timeoutSeconds) + " s",

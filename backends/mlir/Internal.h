@@ -70,6 +70,7 @@ struct ProcessResult {
   int signal = 0;    // when it was killed by a signal (0 if not)
   bool timedOut = false;
   bool outOfMemory = false; // it died of, or reported, memory exhaustion
+  bool outputOverflow = false; // killed for writing past maxOutputBytes
   std::string out, err;
 };
 
@@ -81,13 +82,21 @@ struct ChildOptions {
   std::string stdinText;
   bool ownProcessGroup = true; // a shell's whole command line dies with it
   uint64_t memoryLimitBytes = 0; // RLIMIT_AS of the child (not under ASan); 0: none
+  // The child is killed when its stdout passes this (0: no bound); stderr is
+  // always cut to its last kKeptStderrBytes, since only its tail is shown.
+  size_t maxOutputBytes = 0;
 };
+inline constexpr size_t kKeptStderrBytes = size_t(1) << 20;
+// What an external compiler may write to stdout: far above any module a
+// graph lowers to, far below what would exhaust crosscheck's own memory.
+inline constexpr size_t kMaxExternalOutputBytes = size_t(256) << 20;
 Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
                                  const ChildOptions &options,
                                  double timeoutSeconds);
 
 // Runs `/bin/sh -c command` with stdinText on its standard input, capturing
-// stdout and stderr; kills its process group after timeoutSeconds.
+// stdout (up to kMaxExternalOutputBytes) and stderr; kills its process group
+// after timeoutSeconds.
 Expected<ProcessResult> runShell(const std::string &command,
                                  const std::string &stdinText,
                                  double timeoutSeconds,

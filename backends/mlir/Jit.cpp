@@ -1,6 +1,7 @@
 // Parsing, lowering and JIT execution with MLIR. The only translation unit
 // of the backend that includes MLIR headers (they cost 10-30 s each).
 #include "backends/mlir/Coverage.h"
+#include "backends/mlir/MlirBackend.h"
 #include "backends/mlir/MlirSupport.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -292,6 +293,7 @@ std::string takeLlvmError(llvm::Error e) {
 Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 parseModule(mlir::MLIRContext &ctx, DiagnosticCapture &diags,
             const std::string &text, const std::string &what) {
+  CC_TRY(checkMlirNesting(text, "the " + what));
   mlir::ParserConfig config(&ctx, /*verifyAfterParse=*/false);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(text, config, what);
@@ -321,6 +323,39 @@ Error runPipeline(mlir::ModuleOp module, const LowerRequest &req,
   return Error::success();
 }
 
+// Parses and verifies the module and checks that it defines the function.
+// A compiler's output that fails here (garbage, nothing at all, the graph's
+// function gone) is the compiler's failure: a broken compiler must never
+// pass as "skipped". Another signature may be a legitimate lowering that
+// the runner cannot call, so checkTypes stays a plain error.
+Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+loadModule(mlir::MLIRContext &ctx, DiagnosticCapture &diags,
+           const LowerRequest &req, const Inputs &inputs,
+           const std::vector<TensorType> &resultTypes) {
+  auto load = [&]() -> Expected<mlir::OwningOpRef<mlir::ModuleOp>> {
+    if (req.module->find_first_not_of(" \t\r\n") == std::string::npos)
+      return makeError("the " + req.originName + " is empty");
+    CC_ASSIGN(module, parseModule(ctx, diags, *req.module, req.originName));
+    if (mlir::failed(mlir::verify(*module)))
+      return makeError("the " + req.originName +
+                       " fails the verifier: " + diags.take());
+    mlir::Operation *fn =
+        mlir::SymbolTable::lookupSymbolIn(*module, req.funcName);
+    if (!fn)
+      return makeError("the " + req.originName + " has no function @" +
+                       req.funcName);
+    return std::move(module);
+  };
+  auto module = load();
+  if (!module && req.origin == Origin::External)
+    return compilerFailure(module.error().message());
+  if (module) {
+    auto fn = mlir::SymbolTable::lookupSymbolIn(**module, req.funcName);
+    CC_TRY(checkTypes(fn, inputs, resultTypes));
+  }
+  return module;
+}
+
 Error checkPipeline(const std::string &pipeline) {
   auto ctx = makeContext();
   DiagnosticCapture diags(*ctx);
@@ -337,18 +372,8 @@ Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
   auto ctx = makeContext();
   DiagnosticCapture diags(*ctx);
 
-  CC_ASSIGN(module, parseModule(*ctx, diags, *req.module, req.originName));
-  if (mlir::failed(mlir::verify(*module))) {
-    std::string msg = "the " + req.originName + " fails the verifier: " +
-                      diags.take();
-    return req.origin == Origin::External ? compilerFailure(msg)
-                                          : makeError(msg);
-  }
+  CC_ASSIGN(module, loadModule(*ctx, diags, req, inputs, resultTypes));
   mlir::Operation *fn = mlir::SymbolTable::lookupSymbolIn(*module, req.funcName);
-  if (!fn)
-    return makeError("the " + req.originName + " has no function @" +
-                     req.funcName);
-  CC_TRY(checkTypes(fn, inputs, resultTypes));
   // The JIT calls the function through its C interface wrapper.
   fn->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(ctx.get()));
 

@@ -22,6 +22,13 @@ Expected<std::string> emitModule(const Graph &g, int syntaxVersion = 22);
 // error carries MLIR's diagnostics.
 Error verifyMlir(const std::string &module);
 
+// MLIR's parser recurses once per nested bracket, so text nested thousands
+// deep overflows the stack. Every parse of MLIR text from outside goes
+// through this first: deeper than kMaxMlirNesting brackets is an error
+// naming `what`. Real modules stay far below it.
+inline constexpr int kMaxMlirNesting = 256;
+Error checkMlirNesting(const std::string &text, const std::string &what);
+
 struct NamedPipeline {
   std::string name;     // "tosa-O0"
   std::string summary;  // one line for --help

@@ -86,6 +86,19 @@ public:
 private:
   sigset_t old;
 };
+// Appends a read to stdout (stream 0) or stderr (stream 1): stdout up to
+// maxOut (0: no bound) and then it flags the overflow, stderr cut to its tail.
+void appendBounded(ProcessResult &r, int stream, const char *data, size_t n,
+                   size_t maxOut) {
+  if (stream == 0) {
+    r.out.append(data, n);
+    r.outputOverflow = maxOut && r.out.size() > maxOut;
+    return;
+  }
+  r.err.append(data, n);
+  if (r.err.size() > 2 * kKeptStderrBytes)
+    r.err.erase(0, r.err.size() - kKeptStderrBytes);
+}
 } // namespace
 
 Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
@@ -139,6 +152,8 @@ Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
       result.timedOut = true;
       break;
     }
+    if (result.outputOverflow)
+      break;
     pollfd fds[3] = {{out.fd[0], POLLIN, 0},
                      {err.fd[0], POLLIN, 0},
                      {in.fd[1], POLLOUT, 0}};
@@ -159,19 +174,19 @@ Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
       if (written == stdinText.size())
         in.close(1);
     }
-    std::string *sinks[2] = {&result.out, &result.err};
     Pipe *pipes[2] = {&out, &err};
     for (int i = 0; i < 2; ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
         continue;
       ssize_t n = read(pipes[i]->fd[0], buf, sizeof buf);
       if (n > 0)
-        sinks[i]->append(buf, size_t(n));
+        appendBounded(result, i, buf, size_t(n), options.maxOutputBytes);
       else if (n == 0 || (errno != EINTR && errno != EAGAIN))
         pipes[i]->close(0);
     }
   }
-  if (result.timedOut)
+  bool killed = result.timedOut || result.outputOverflow;
+  if (killed)
     killChild();
   // The outputs are closed; the command may still be running (it closed
   // them early), so wait for it within the deadline too.
@@ -180,7 +195,7 @@ Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
   // closing its pipes, and every run pays this wait.
   useconds_t pause = 100;
   while (true) {
-    pid_t r = waitpid(pid, &status, result.timedOut ? 0 : WNOHANG);
+    pid_t r = waitpid(pid, &status, killed ? 0 : WNOHANG);
     if (r == pid)
       break;
     if (r < 0 && errno != EINTR)
@@ -193,11 +208,11 @@ Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
       pause = std::min<useconds_t>(pause * 2, 10000);
     }
   }
-  if (WIFSIGNALED(status) && !result.timedOut)
+  if (WIFSIGNALED(status) && !killed)
     result.signal = WTERMSIG(status);
   else if (WIFEXITED(status))
     result.exitCode = WEXITSTATUS(status);
-  result.outOfMemory = options.memoryLimitBytes && !result.timedOut &&
+  result.outOfMemory = options.memoryLimitBytes && !killed &&
                        (result.signal || result.exitCode) &&
                        reportsOutOfMemory(result.err);
   return result;
@@ -220,7 +235,8 @@ Expected<ProcessResult> runShell(const std::string &command,
     return 127;
   };
   return runChild(shell,
-                  {stdinText, /*ownProcessGroup=*/true, memoryLimitBytes},
+                  {stdinText, /*ownProcessGroup=*/true, memoryLimitBytes,
+                   kMaxExternalOutputBytes},
                   timeoutSeconds);
 }
 

@@ -1,6 +1,8 @@
 #include "tools/crosscheck/Options.h"
 
+#include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <cmath>
 
 namespace cc::cli {
@@ -99,6 +101,20 @@ Expected<uint64_t> parseUnsigned(const std::string &flag, const std::string &tex
     return makeError("flag '" + flag + "': '" + text +
                      "' is not a non-negative integer");
   return v;
+}
+
+Expected<uint64_t> parseSize(const std::string &flag, const std::string &text) {
+  int shift = 0;
+  std::string number = text;
+  if (!text.empty() && std::string("KkMmGg").find(text.back()) != std::string::npos) {
+    char u = char(std::toupper(uint8_t(text.back())));
+    shift = u == 'K' ? 10 : u == 'M' ? 20 : 30;
+    number.pop_back();
+  }
+  CC_ASSIGN(v, parseUnsigned(flag, number));
+  if (v > (UINT64_MAX >> shift))
+    return makeError("flag '" + flag + "': '" + text + "' is too large");
+  return v << shift;
 }
 
 } // namespace cc::cli

@@ -47,5 +47,7 @@ std::string helpText(const Command &cmd);
 // Number parsing with a message naming the flag.
 Expected<double> parseNumber(const std::string &flag, const std::string &text);
 Expected<uint64_t> parseUnsigned(const std::string &flag, const std::string &text);
+// A byte count with an optional unit: 512M, 4G, 64k.
+Expected<uint64_t> parseSize(const std::string &flag, const std::string &text);
 
 } // namespace cc::cli

@@ -19,7 +19,8 @@ namespace {
 const Command kRun{
     "run",
     "crosscheck run GRAPH.json [--cut=SPEC] [--ref=ref] [--inputs=DIR] "
-    "[--seed=N] [--edge-rate=P] [--special-rate=P] [--json] [--timeout=S]",
+    "[--seed=N] [--edge-rate=P] [--special-rate=P] [--json] [--timeout=S]\n"
+    "       [--memory-limit=SIZE]",
     "Runs the graph through the compiler under test and through the reference\n"
     "interpreter (in f64, and in the graph's own precision to calibrate the\n"
     "tolerance) and judges the outputs with the numeric oracle. Prints a\n"
@@ -54,6 +55,9 @@ const Command kRun{
         {"--timeout", "", "S",
          "seconds the compiler under test may take before it counts as hung "
          "(default 30)"},
+        {"--memory-limit", "", "SIZE",
+         "address space of the compiler under test, in-process (isolated) or "
+         "external: 512M, 4G (default 4G); exceeding it is a finding"},
         {"--load-mutants", "", "",
          "testing only: register the deliberately wrong cc-mutant-* passes so "
          "that a pipeline can name them"},
@@ -136,6 +140,12 @@ int runCommand(const Argv &argv) {
   if (*timeout <= 0)
     return fail("flag '--timeout': must be positive");
   options.timeoutSeconds = *timeout;
+  auto memory = parseSize("--memory-limit", args->get("--memory-limit", "4G"));
+  if (!memory)
+    return fail(memory.error());
+  if (*memory < (64u << 20))
+    return fail("flag '--memory-limit': at least 64M");
+  options.memoryLimitBytes = *memory;
   InputOptions inputOptions;
   for (auto [flag, rate] : {std::pair{"--edge-rate", &inputOptions.edgeRate},
                             std::pair{"--special-rate", &inputOptions.specialRate}}) {
