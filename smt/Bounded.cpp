@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -68,6 +69,9 @@ void writeLine(int fd, const json &j) {
   auto steps = verifyPipeline(module, pipeline, options, perRewrite,
                               [&](const StepCheck &s) {
                                 writeLine(fd, {{"step", stepToJson(s)}});
+                              },
+                              [&](const std::string &pass) {
+                                writeLine(fd, {{"pass", pass}});
                               });
   if (steps)
     writeLine(fd, {{"end", "ok"}});
@@ -104,7 +108,10 @@ BoundedCheck verifyPipelineBounded(const std::string &module,
   }
   ::close(fds[1]);
 
-  auto deadline = start + std::chrono::duration<double>(budgetSeconds);
+  // An infinite budget is about 30 years (a time_point cannot hold inf).
+  auto deadline =
+      start + std::chrono::duration_cast<Clock::duration>(
+                  std::chrono::duration<double>(std::min(budgetSeconds, 1e9)));
   std::string buf;
   bool outOfTime = false;
   for (;;) {
@@ -112,7 +119,10 @@ BoundedCheck verifyPipelineBounded(const std::string &module,
                     deadline - Clock::now())
                     .count();
     pollfd p{fds[0], POLLIN, 0};
-    int rc = left > 0 ? ::poll(&p, 1, int(left)) : 0;
+    int rc = left > 0 ? ::poll(&p, 1, int(std::min<long long>(left, 60000)))
+                      : 0;
+    if (rc == 0 && Clock::now() < deadline)
+      continue; // a long budget is waited for in slices
     if (rc < 0 && errno == EINTR)
       continue;
     if (rc == 0) {
@@ -140,7 +150,9 @@ BoundedCheck verifyPipelineBounded(const std::string &module,
     json j = json::parse(line, nullptr, false);
     if (!j.is_object())
       continue; // a line cut short by the kill
-    if (j.contains("step")) {
+    if (j.contains("pass")) {
+      r.pass = j.value("pass", "");
+    } else if (j.contains("step")) {
       r.steps.push_back(stepFromJson(j["step"]));
     } else if (j.value("end", "") == "ok") {
       ended = true;

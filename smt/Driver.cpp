@@ -78,16 +78,24 @@ std::unique_ptr<MLIRContext> makeContext() {
   return ctx;
 }
 
-// Parses MLIR text; diagnostics become the error message.
+// Parses MLIR text; diagnostics, located in `file`, become the error
+// message.
 Expected<OwningOpRef<ModuleOp>> parse(MLIRContext &ctx, const std::string &text,
-                                      const std::string &what) {
+                                      const std::string &what,
+                                      const std::string &file) {
+  CC_TRY(checkMlirNesting(text, what));
   std::string diags;
   ScopedDiagnosticHandler h(&ctx, [&](Diagnostic &d) {
     llvm::raw_string_ostream os(diags);
-    os << d.getLocation() << ": " << d.str() << "\n";
+    if (auto at = dyn_cast<FileLineColLoc>(d.getLocation()))
+      os << at.getFilename().getValue() << ":" << at.getLine() << ":"
+         << at.getColumn();
+    else
+      os << d.getLocation();
+    os << ": " << d.str() << "\n";
     return success();
   });
-  auto m = parseSourceString<ModuleOp>(text, &ctx);
+  auto m = parseSourceString<ModuleOp>(text, &ctx, file);
   if (!m) {
     while (!diags.empty() && diags.back() == '\n')
       diags.pop_back();
@@ -334,8 +342,8 @@ Expected<std::vector<FunctionCheck>>
 checkRefinement(const std::string &src, const std::string &tgt,
                 const TvOptions &options) {
   auto ctx = makeContext();
-  CC_ASSIGN(ms, parse(*ctx, src, "the source"));
-  CC_ASSIGN(mt, parse(*ctx, tgt, "the target"));
+  CC_ASSIGN(ms, parse(*ctx, src, "the source", options.sourceName));
+  CC_ASSIGN(mt, parse(*ctx, tgt, "the target", options.targetName));
   auto fs = functions(*ms), ft = functions(*mt);
   std::vector<FunctionCheck> out;
   if (!options.function.empty() && !ft.count(options.function))
@@ -357,22 +365,59 @@ checkRefinement(const std::string &src, const std::string &tgt,
   return out;
 }
 
-Expected<std::vector<StepCheck>> verifyPipeline(const std::string &module,
-                                                const std::string &pipeline,
-                                                const TvOptions &options,
-                                                bool perRewrite,
-                                                const StepCallback &onStep) {
-  auto ctx = makeContext();
-  CC_ASSIGN(m, parse(*ctx, module, "the input"));
+namespace {
+// Parses a textual pipeline, with or without its builtin.module(...).
+Error parsePipeline(const std::string &pipeline, PassManager &pm) {
   std::string text = pipeline;
   const std::string wrap = "builtin.module(";
   if (text.rfind(wrap, 0) == 0 && !text.empty() && text.back() == ')')
     text = text.substr(wrap.size(), text.size() - wrap.size() - 1);
-  PassManager pm(ctx.get());
   std::string err;
   llvm::raw_string_ostream es(err);
   if (failed(parsePassPipeline(text, pm, es)))
     return makeError("invalid --pass-pipeline '" + pipeline + "': " + err);
+  return Error::success();
+}
+
+// Tells `onPass` the name of every pass about to run, and "" when it ends.
+// Added after VerifyEach, so that its end comes before the pass is checked
+// (MLIR runs runAfterPass hooks in reverse order).
+struct PassAnnouncer : public PassInstrumentation {
+  explicit PassAnnouncer(PassCallback cb) : onPass(std::move(cb)) {}
+  void runBeforePass(Pass *pass, Operation *) override {
+    if (!pass->getArgument().empty())
+      onPass(pass->getArgument().str());
+  }
+  void runAfterPass(Pass *pass, Operation *) override {
+    if (!pass->getArgument().empty())
+      onPass("");
+  }
+  void runAfterPassFailed(Pass *pass, Operation *op) override {
+    runAfterPass(pass, op);
+  }
+  PassCallback onPass;
+};
+} // namespace
+
+Error checkPipelineInput(const std::string &module, const std::string &pipeline,
+                         const TvOptions &options) {
+  auto ctx = makeContext();
+  if (auto m = parse(*ctx, module, "the input", options.sourceName); !m)
+    return m.error();
+  PassManager pm(ctx.get());
+  return parsePipeline(pipeline, pm);
+}
+
+Expected<std::vector<StepCheck>> verifyPipeline(const std::string &module,
+                                                const std::string &pipeline,
+                                                const TvOptions &options,
+                                                bool perRewrite,
+                                                const StepCallback &onStep,
+                                                const PassCallback &onPass) {
+  auto ctx = makeContext();
+  CC_ASSIGN(m, parse(*ctx, module, "the input", options.sourceName));
+  PassManager pm(ctx.get());
+  CC_TRY(parsePipeline(pipeline, pm));
   std::vector<StepCheck> out;
   addVerifyEachInstrumentation(pm, options, perRewrite,
                                [&](const StepCheck &s) {
@@ -380,6 +425,8 @@ Expected<std::vector<StepCheck>> verifyPipeline(const std::string &module,
                                  if (onStep)
                                    onStep(s);
                                });
+  if (onPass)
+    pm.addInstrumentation(std::make_unique<PassAnnouncer>(onPass));
   std::string diags;
   ScopedDiagnosticHandler h(ctx.get(), [&](Diagnostic &d) {
     llvm::raw_string_ostream os(diags);

@@ -36,6 +36,9 @@ struct TvOptions {
   // Dynamic dimensions are instantiated with these sizes (bounded check;
   // the reason says so).
   std::vector<int64_t> dynamicSizes = {2, 3};
+  // The files the MLIR came from, for the locations in parse errors.
+  std::string sourceName = "source.mlir";
+  std::string targetName = "target.mlir";
 };
 
 // The result of validating one function pair.
@@ -76,21 +79,32 @@ struct StepCheck {
 // patterns is not a program). Bad input or an invalid pipeline is an Error; a pass that
 // fails is an Error naming it. onStep sees each step as soon as it is
 // checked.
+// onPass hears the name of each pass before it runs, and "" after it (before
+// its check).
 using StepCallback = std::function<void(const StepCheck &)>;
+using PassCallback = std::function<void(const std::string &pass)>;
 Expected<std::vector<StepCheck>> verifyPipeline(const std::string &module,
                                                 const std::string &pipeline,
                                                 const TvOptions &options,
                                                 bool perRewrite = false,
-                                                const StepCallback &onStep = {});
+                                                const StepCallback &onStep = {},
+                                                const PassCallback &onPass = {});
 
-// verifyPipeline in a forked child killed after budgetSeconds: Z3 and the
-// pipeline cannot be interrupted, and neither may hang or crash the caller.
+// Parses the module and the pipeline without running anything: the errors
+// verifyPipeline would give for bad input.
+Error checkPipelineInput(const std::string &module, const std::string &pipeline,
+                         const TvOptions &options);
+
+// verifyPipeline in a forked child killed after budgetSeconds (no limit when
+// infinite): Z3 and the pipeline cannot be interrupted, and neither may hang
+// or crash the caller.
 // The steps checked before the end are kept in every case. The caller must
 // be single-threaded (it forks).
 struct BoundedCheck {
   enum class End { Finished, OutOfTime, Crashed, Failed };
   End end = End::Finished;
   std::string error; // Failed: verifyPipeline's error; Crashed: the signal
+  std::string pass;  // OutOfTime, Crashed: the pass that was running, if any
   std::vector<StepCheck> steps;
   double seconds = 0;
 };

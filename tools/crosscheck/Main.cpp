@@ -1,7 +1,9 @@
 // crosscheck: differential testing of deep-learning compilers.
 #include "tools/crosscheck/Commands.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 namespace cc::cli {
@@ -58,6 +60,18 @@ const Subcommand kSubcommands[] = {
      reportCommand},
 };
 
+// Output that never reached its file (a full disk, a closed pipe) must not
+// pass for success: the command's status stands only if stdout flushes.
+int finish(int status) {
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+    int err = errno;
+    return fail(std::string("cannot write to standard output: ") +
+                std::strerror(err ? err : EIO));
+  }
+  return status;
+}
+
 void printHelp() {
   std::cout << "USAGE: crosscheck <command> [flags]\n\n"
                "Differential testing of deep-learning compilers: runs graphs "
@@ -77,12 +91,12 @@ int main(int argc, char **argv) {
   using namespace cc::cli;
   Argv args(argv + 1, argv + argc);
   if (args.empty())
-    return printHelp(), kExitError;
+    return printHelp(), finish(kExitError);
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help")
-    return printHelp(), kExitPass;
+    return printHelp(), finish(kExitPass);
   for (const Subcommand &s : kSubcommands)
     if (args[0] == s.name)
-      return s.main(Argv(args.begin() + 1, args.end()));
+      return finish(s.main(Argv(args.begin() + 1, args.end())));
   if (args[0].starts_with("-"))
     return fail("unknown flag '" + args[0] + "' (see crosscheck --help)");
   return fail("unknown command '" + args[0] + "' (see crosscheck --help)");

@@ -4,6 +4,7 @@
 #include "core/Json.h"
 #ifdef CC_HAVE_SMT
 #include "oracles/Tv.h"
+#include "smt/Validate.h"
 #endif
 #include "generators/Inputs.h"
 #include "reducers/Reduce.h"
@@ -130,9 +131,10 @@ std::string joined(const std::vector<std::string> &v) {
   return s;
 }
 
-// `CMD FILE` exits 0 within the time limit.
-bool interesting(const std::string &cmd, const std::string &file,
-                 double timeoutSeconds) {
+// The exit status of `CMD FILE` within the time limit; -1 when it was
+// killed or died of a signal.
+int testStatus(const std::string &cmd, const std::string &file,
+               double timeoutSeconds) {
   auto quote = [](const std::string &s) {
     std::string q = "'";
     for (char c : s)
@@ -143,7 +145,26 @@ bool interesting(const std::string &cmd, const std::string &file,
                      " sh -c " + quote(cmd + " \"$0\"") + " " + quote(file) +
                      " >/dev/null 2>&1";
   int status = std::system(line.c_str());
-  return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The test command must run on the input itself: a shell that cannot find
+// or execute it (126, 127) is a usage error, not an uninteresting input.
+Error checkTestCommand(const std::string &cmd, const std::string &file,
+                       const std::string &module, double timeoutSeconds) {
+  CC_TRY(writeFile(file, module));
+  int status = testStatus(cmd, file, timeoutSeconds);
+  if (status == 126 || status == 127)
+    return makeError("--test command '" + cmd + "' cannot be run (" +
+                     (status == 127 ? "command not found" : "not executable") +
+                     ")");
+  if (status != 0)
+    return makeError("the input is not interesting: `" + cmd +
+                     " FILE` exits " +
+                     (status < 0 ? "by a signal or the time limit"
+                                 : "with " + std::to_string(status)) +
+                     " on it (it must exit 0)");
+  return Error::success();
 }
 
 // crosscheck reduce INPUT.mlir: the MLIR-level reducer.
@@ -167,14 +188,20 @@ int reduceMlirCommand(const Args &args, const ReduceOptions &options) {
       return fail(timeout.error());
     std::string cmd = args.get("--test"), file = options.outDir + "/candidate.mlir";
     target = "the test command exits 0";
+    if (Error e = checkTestCommand(cmd, file, *module, *timeout))
+      return fail(e);
     stillFails = [cmd, file, t = *timeout](const std::string &text) {
-      return !writeFile(file, text) && interesting(cmd, file, t);
+      return !writeFile(file, text) && testStatus(cmd, file, t) == 0;
     };
   } else {
 #ifdef CC_HAVE_SMT
     TvCaseOptions tv;
     tv.perRewrite = args.has("--per-rewrite");
     std::string pipeline = args.get("--pass-pipeline");
+    smt::TvOptions check;
+    check.sourceName = args.positional[0];
+    if (Error e = smt::checkPipelineInput(*module, pipeline, check))
+      return fail(e);
     target = mlirTvFailure(*module, pipeline, tv);
     if (target.empty())
       return fail("the module does not fail: no pass of the pipeline is "

@@ -1,4 +1,5 @@
 // crosscheck tv and crosscheck verify-pass: translation validation with Z3.
+#include "core/Json.h"
 #include "smt/Validate.h"
 #include "tests/mutants/Mutants.h"
 #include "tools/crosscheck/Commands.h"
@@ -6,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <fstream>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -32,15 +33,6 @@ std::vector<Flag> commonFlags() {
        "report counterexamples without replaying them (testing only)"},
       {"--json", "", "", "print the result as JSON"},
   };
-}
-
-Expected<std::string> readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return makeError("cannot read '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 Expected<smt::TvOptions> tvOptions(const Args &args) {
@@ -70,6 +62,57 @@ void printIndented(const std::string &text) {
     std::cout << "    " << line << "\n";
 }
 
+// One checked step: a line (with the IR of an incorrect one), or an entry
+// of *json when it is given.
+void printStep(const smt::StepCheck &s, nlohmann::json *json) {
+  if (json) {
+    json->push_back({{"pass", s.pass},
+                     {"pattern", s.pattern},
+                     {"function", s.function},
+                     {"verdict", smt::verdictName(s.verdict)},
+                     {"reason", s.reason},
+                     {"seconds", s.seconds},
+                     {"cached", s.cached},
+                     {"before", s.before},
+                     {"after", s.after},
+                     {"counterexample", s.counterexample}});
+    return;
+  }
+  std::printf("%s%s%s on @%s: %s", s.pass.c_str(),
+              s.pattern.empty() ? "" : " / ", s.pattern.c_str(),
+              s.function.c_str(), smt::verdictName(s.verdict));
+  if (!s.reason.empty())
+    std::printf(" (%s)", s.reason.c_str());
+  std::printf(" [%.3f s%s]\n", s.seconds, s.cached ? ", cached" : "");
+  if (s.verdict == smt::TvVerdict::Incorrect) {
+    std::cout << "  before:\n";
+    printIndented(s.before);
+    std::cout << "  after:\n";
+    printIndented(s.after);
+    std::cout << "  counterexample:\n";
+    printIndented(s.counterexample);
+  }
+}
+
+// A pass that crashed is a finding (exit 1); a crash outside any pass is
+// crosscheck's own failure, reported as an error.
+int reportCrash(const smt::BoundedCheck &r, bool json,
+                const nlohmann::json &steps) {
+  if (r.pass.empty())
+    return fail("translation validation crashed (" + r.error +
+                "); this is a bug of crosscheck");
+  std::string line = "pass " + r.pass + " crashed with " + r.error;
+  if (json)
+    std::cout << nlohmann::json{{"steps", steps},
+                                {"verdict", "crash"},
+                                {"crash", {{"pass", r.pass}, {"signal", r.error}}}}
+                     .dump(2)
+              << "\n";
+  else
+    std::cout << "CRASH: " << line << "\n";
+  return kExitFinding;
+}
+
 } // namespace
 
 int tvCommand(const Argv &argv) {
@@ -94,6 +137,8 @@ int tvCommand(const Argv &argv) {
   auto tgt = readFile(args->positional[1]);
   if (!tgt)
     return fail(tgt.error());
+  opts->sourceName = args->positional[0];
+  opts->targetName = args->positional[1];
   auto checks = smt::checkRefinement(*src, *tgt, *opts);
   if (!checks)
     return fail(checks.error());
@@ -139,7 +184,11 @@ int verifyPassCommand(const Argv &argv) {
               "[flags]",
               "Runs the pipeline and validates with Z3 every pass that "
               "changed a function\n(through MLIR's pass instrumentation).",
-              flags, kVerdictEpilog};
+              flags,
+              std::string(kVerdictEpilog) +
+                  "A pass that crashes is a finding (exit 1): the steps "
+                  "checked before it\nare printed, then CRASH: pass NAME "
+                  "crashed with signal N.\n"};
   auto args = parseArgs(cmd, argv);
   if (!args)
     return fail(args.error());
@@ -158,45 +207,28 @@ int verifyPassCommand(const Argv &argv) {
   auto input = readFile(args->positional[0]);
   if (!input)
     return fail(input.error());
-  auto steps = smt::verifyPipeline(*input, args->get("--pass-pipeline"), *opts,
-                                   args->has("--per-rewrite"));
-  if (!steps)
-    return fail(steps.error());
+  opts->sourceName = args->positional[0];
+  std::string pipeline = args->get("--pass-pipeline");
+  if (Error e = smt::checkPipelineInput(*input, pipeline, *opts))
+    return fail(e);
+  // In a forked child, so that a pass that crashes is a finding of this
+  // run, not a crash of crosscheck.
+  smt::BoundedCheck r = smt::verifyPipelineBounded(
+      *input, pipeline, *opts, args->has("--per-rewrite"), INFINITY);
+  if (r.end == smt::BoundedCheck::End::Failed)
+    return fail(r.error);
+  bool json = args->has("--json");
   smt::TvVerdict worst = smt::TvVerdict::Correct;
   nlohmann::json j = nlohmann::json::array();
-  for (const smt::StepCheck &s : *steps) {
+  for (const smt::StepCheck &s : r.steps) {
     worst = smt::worstVerdict(worst, s.verdict);
-    if (args->has("--json")) {
-      j.push_back({{"pass", s.pass},
-                   {"pattern", s.pattern},
-                   {"function", s.function},
-                   {"verdict", smt::verdictName(s.verdict)},
-                   {"reason", s.reason},
-                   {"seconds", s.seconds},
-                   {"cached", s.cached},
-                   {"before", s.before},
-                   {"after", s.after},
-                   {"counterexample", s.counterexample}});
-      continue;
-    }
-    std::printf("%s%s%s on @%s: %s", s.pass.c_str(),
-                s.pattern.empty() ? "" : " / ", s.pattern.c_str(),
-                s.function.c_str(), smt::verdictName(s.verdict));
-    if (!s.reason.empty())
-      std::printf(" (%s)", s.reason.c_str());
-    std::printf(" [%.3f s%s]\n", s.seconds, s.cached ? ", cached" : "");
-    if (s.verdict == smt::TvVerdict::Incorrect) {
-      std::cout << "  before:\n";
-      printIndented(s.before);
-      std::cout << "  after:\n";
-      printIndented(s.after);
-      std::cout << "  counterexample:\n";
-      printIndented(s.counterexample);
-    }
+    printStep(s, json ? &j : nullptr);
   }
-  if (args->has("--json"))
+  if (r.end == smt::BoundedCheck::End::Crashed)
+    return reportCrash(r, json, j);
+  if (json)
     printJson("steps", j, worst);
-  else if (steps->empty())
+  else if (r.steps.empty())
     std::cout << "no pass changed a function\n";
   return smt::verdictExitCode(worst);
 }
