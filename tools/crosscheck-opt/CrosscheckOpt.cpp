@@ -1,6 +1,7 @@
 // crosscheck-opt: an mlir-opt (same flags, all upstream dialects and passes)
 // whose --crosscheck-verify-each validates every pass with Z3 and fails on
 // an `incorrect` verdict, so it can stand in for mlir-opt in a lit suite.
+#include "backends/mlir/MlirBackend.h"
 #include "smt/OptHook.h"
 #include "tests/mutants/Mutants.h"
 
@@ -73,6 +74,11 @@ int main(int argc, char **argv) {
   auto in = mlir::openInputFile(inputFile, &err);
   if (!in) {
     llvm::errs() << "crosscheck-opt: error: " << err << "\n";
+    return 2;
+  }
+  if (cc::Error e = cc::checkMlirNesting(in->getBuffer().str(),
+                                         "'" + inputFile + "'")) {
+    llvm::errs() << "crosscheck-opt: error: " << e.message() << "\n";
     return 2;
   }
   auto out = mlir::openOutputFile(outputFile, &err);

@@ -1,0 +1,2 @@
+# An external "compiler" that floods its standard output without end.
+exec yes garbage
