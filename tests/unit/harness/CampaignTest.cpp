@@ -12,8 +12,13 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <set>
 #include <sqlite3.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -452,6 +457,153 @@ TEST(Campaign, FailingExternalCompilersAreFindingsAndTheCampaignGoesOn) {
   ASSERT_EQ(hung.size(), 1u);
   EXPECT_EQ(hung[hang].signature.kind, Kind::Timeout);
   fs::remove_all(dir);
+}
+
+// The fake compiler, except that each run first announces itself (creates
+// `started`) and waits until `release` exists: the test acts while the
+// campaign is certainly running, whatever the machine's speed.
+class BlockingCompiler : public FakeCompiler {
+public:
+  BlockingCompiler(std::string started, std::string release)
+      : FakeCompiler("blocking", "add"), started(std::move(started)),
+        release(std::move(release)) {}
+  Expected<Outputs> run(const Graph &g, const Inputs &inputs,
+                        const RunOptions &options) override {
+    std::ofstream(started).flush();
+    while (!fs::exists(release))
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return FakeCompiler::run(g, inputs, options);
+  }
+
+private:
+  std::string started, release;
+};
+
+TEST(Campaign, ASecondWriterOfARunningCampaignIsRefused) {
+  std::string dir = tempDir("locked");
+  std::string started = dir + ".started", release = dir + ".release";
+  fs::remove(started);
+  fs::remove(release);
+  auto options = [&] {
+    CampaignOptions o = fakeCampaign(dir, "add", 6);
+    o.cutBackends = {std::make_shared<BlockingCompiler>(started, release)};
+    return o;
+  };
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0)
+    _exit(runCampaign(options()) ? 0 : 3);
+  int status = 0;
+  while (!fs::exists(started)) {
+    ASSERT_EQ(waitpid(child, &status, WNOHANG), 0) << "the campaign ended";
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  // A resume, a fresh campaign and a merge into the directory are refused
+  // as such (not as "already holds a campaign"); reading it is fine.
+  std::string inUse = "is in use by another crosscheck process (pid " +
+                      std::to_string(child) + ")";
+  CampaignOptions fresh = options(), resume = options();
+  // These would run (and fail) rather than block, were they let in.
+  fresh.cutBackends = {std::make_shared<FakeCompiler>("blocking", "add")};
+  resume.cutBackends = fresh.cutBackends;
+  resume.resume = true;
+  for (auto r : {runCampaign(resume), runCampaign(fresh),
+                 mergeCampaigns({dir}, dir)}) {
+    ASSERT_FALSE(bool(r));
+    EXPECT_NE(r.error().message().find(inUse), std::string::npos)
+        << r.error().message();
+  }
+  EXPECT_TRUE(bool(Store::open(Store::dbPath(dir))));
+  // The running campaign is unaffected.
+  std::ofstream(release).flush();
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(recordedIndices(dir), iota(6));
+  expectCountsMatchLinks(dir);
+  // Its lock ended with it.
+  resume.maxCases = 8;
+  auto more = runCampaign(resume);
+  ASSERT_TRUE(bool(more)) << more.error().message();
+  EXPECT_EQ(more->cases, 2u);
+  for (const std::string &f : {dir, started, release})
+    fs::remove_all(f);
+}
+
+bool canCreateFileIn(const std::string &dir) {
+  std::string probe = dir + "/.probe";
+  int fd = ::open(probe.c_str(), O_CREAT | O_WRONLY, 0644);
+  if (fd < 0)
+    return false;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return true;
+}
+
+void setImmutable(const std::string &dir, bool on) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  int flags = 0;
+  if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+    flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+    ioctl(fd, FS_IOC_SETFLAGS, &flags);
+  }
+  if (fd >= 0)
+    ::close(fd);
+}
+
+// A directory nobody may write, as a downloaded CI artifact: chmod, and
+// where that does not stop us (root) the immutable attribute. `frozen` is
+// false where neither can (root without CAP_LINUX_IMMUTABLE, tmpfs).
+struct ReadOnlyDir {
+  explicit ReadOnlyDir(std::string d) : dir(std::move(d)) {
+    fs::permissions(dir, fs::perms::all, fs::perm_options::remove);
+    fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec,
+                    fs::perm_options::add);
+    if (canCreateFileIn(dir))
+      setImmutable(dir, true);
+    frozen = !canCreateFileIn(dir);
+  }
+  ~ReadOnlyDir() {
+    setImmutable(dir, false);
+    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::add);
+  }
+  std::string dir;
+  bool frozen = false;
+};
+
+std::set<std::string> listing(const std::string &dir) {
+  std::set<std::string> names;
+  for (const auto &e : fs::directory_iterator(dir))
+    names.insert(e.path().filename().string());
+  return names;
+}
+
+TEST(Campaign, AReadOnlyCampaignIsReadMergedAndABaseline) {
+  std::string dir = tempDir("frozen"), merged = tempDir("frozen-merged"),
+              next = tempDir("frozen-next");
+  auto a = runCampaign(fakeCampaign(dir, "add", 12));
+  ASSERT_TRUE(bool(a)) << a.error().message();
+  ASSERT_GT(a->newSignatures(), 0u);
+  std::set<std::string> before = listing(dir);
+  {
+    ReadOnlyDir readOnly(dir);
+    if (!readOnly.frozen)
+      GTEST_SKIP() << "no way to make a directory read-only here (root, "
+                      "and no immutable attribute on this file system)";
+    auto store = Store::open(Store::dbPath(dir));
+    ASSERT_TRUE(bool(store)) << store.error().message();
+    EXPECT_EQ(*(*store)->caseCount(), 12u);
+    auto m = mergeCampaigns({dir}, merged);
+    ASSERT_TRUE(bool(m)) << m.error().message();
+    EXPECT_EQ(m->totalCases, 12u);
+    CampaignOptions o = fakeCampaign(next, "add", 12);
+    o.baseline = dir;
+    auto b = runCampaign(o);
+    ASSERT_TRUE(bool(b)) << b.error().message();
+    EXPECT_EQ(b->newSignatures(), 0u);
+  }
+  EXPECT_EQ(listing(dir), before);
+  for (const std::string &d : {dir, merged, next})
+    fs::remove_all(d);
 }
 
 TEST(Campaign, BadOptionsAreClearErrors) {
