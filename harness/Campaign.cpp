@@ -158,11 +158,18 @@ std::string summaryText(const CiRun &run, const CampaignSummary &s) {
   text += std::to_string(run.findings.size()) + " distinct findings, " +
           std::to_string(fresh) + " new, " +
           std::to_string(run.findings.size() - fresh) + " known\n";
+  std::vector<Signature> signatures;
+  for (const CiFinding &f : run.findings)
+    signatures.push_back(f.record.finding.signature);
+  CompilerLegend legend(signatures);
+  if (!legend.empty())
+    text += "compilers:\n" + legend.lines("  ");
   for (const CiFinding &f : run.findings)
     text += std::string(f.known ? "  known " : "  NEW   ") +
             std::to_string(f.count) + "x " +
-            f.record.finding.signature.str() + "\n        " +
-            f.record.finding.message.substr(0, 300) + "\n        " + f.file +
+            legend.shorten(f.record.finding.signature.str()) + "\n        " +
+            legend.shorten(f.record.finding.message).substr(0, 300) +
+            "\n        " + f.file +
             (f.reducedFile.empty()
                  ? ""
                  : "\n        reduced to " + std::to_string(f.reducedOps) +

@@ -4,6 +4,7 @@
 // target precision, deliberately wrong on graphs with a chosen op) so that
 // they exercise the harness, not the JIT.
 #include "backends/ref/Interpreter.h"
+#include "core/Json.h"
 #include "harness/CaseStream.h"
 #include "harness/Store.h"
 
@@ -527,6 +528,29 @@ TEST(Campaign, ASecondWriterOfARunningCampaignIsRefused) {
   EXPECT_EQ(more->cases, 2u);
   for (const std::string &f : {dir, started, release})
     fs::remove_all(f);
+}
+
+// A summary of many findings of one compiler with a long name (a pass
+// pipeline) names it once and every finding by its number.
+TEST(Campaign, TheSummaryNamesALongCompilerOnce) {
+  std::string dir = tempDir("legend");
+  std::string name = "mlir:pipeline=" + std::string(200, 'p');
+  CampaignOptions o = fakeCampaign(dir, "", 30);
+  o.cutBackends = {std::make_shared<FakeCompiler>(name, "add")};
+  auto s = runCampaign(o);
+  ASSERT_TRUE(bool(s)) << s.error().message();
+  ASSERT_GE(s->signatures.size(), 2u);
+  auto text = readFile(dir + "/summary.txt");
+  ASSERT_TRUE(bool(text));
+  size_t at = text->find(name), lines = 0;
+  ASSERT_NE(at, std::string::npos) << *text;
+  EXPECT_EQ(text->find(name, at + 1), std::string::npos) << *text;
+  EXPECT_NE(text->find("compilers:\n  [1] " + name + "\n"), std::string::npos);
+  for (size_t i = text->find("x miscompile|[1]|"); i != std::string::npos;
+       i = text->find("x miscompile|[1]|", i + 1))
+    ++lines;
+  EXPECT_EQ(lines, s->signatures.size()) << *text;
+  fs::remove_all(dir);
 }
 
 bool canCreateFileIn(const std::string &dir) {
