@@ -449,7 +449,9 @@ Expected<CampaignSummary> mergeCampaigns(const std::vector<std::string> &dirs,
     inputs.push_back(std::move(s));
   }
   identity["shard"] = "merged";
-  CC_ASSIGN(out, Store::create(outDir, identity));
+  CC_ASSIGN(out, Store::create(outDir, identity,
+                               "merge writes a new campaign directory: "
+                               "choose another -o"));
   if (!baseline.empty()) {
     CC_ASSIGN(known, loadBaseline(baseline));
     out->setKnown(std::move(known));
