@@ -158,11 +158,18 @@ std::string summaryText(const CiRun &run, const CampaignSummary &s) {
   text += std::to_string(run.findings.size()) + " distinct findings, " +
           std::to_string(fresh) + " new, " +
           std::to_string(run.findings.size() - fresh) + " known\n";
+  std::vector<Signature> signatures;
+  for (const CiFinding &f : run.findings)
+    signatures.push_back(f.record.finding.signature);
+  CompilerLegend legend(signatures);
+  if (!legend.empty())
+    text += "compilers:\n" + legend.lines("  ");
   for (const CiFinding &f : run.findings)
     text += std::string(f.known ? "  known " : "  NEW   ") +
             std::to_string(f.count) + "x " +
-            f.record.finding.signature.str() + "\n        " +
-            f.record.finding.message.substr(0, 300) + "\n        " + f.file +
+            legend.shorten(f.record.finding.signature.str()) + "\n        " +
+            legend.shorten(f.record.finding.message).substr(0, 300) +
+            "\n        " + f.file +
             (f.reducedFile.empty()
                  ? ""
                  : "\n        reduced to " + std::to_string(f.reducedOps) +
@@ -442,7 +449,9 @@ Expected<CampaignSummary> mergeCampaigns(const std::vector<std::string> &dirs,
     inputs.push_back(std::move(s));
   }
   identity["shard"] = "merged";
-  CC_ASSIGN(out, Store::create(outDir, identity));
+  CC_ASSIGN(out, Store::create(outDir, identity,
+                               "merge writes a new campaign directory: "
+                               "choose another -o"));
   if (!baseline.empty()) {
     CC_ASSIGN(known, loadBaseline(baseline));
     out->setKnown(std::move(known));

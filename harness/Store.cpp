@@ -3,8 +3,10 @@
 #include "core/Json.h"
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <sqlite3.h>
+#include <unistd.h>
 
 namespace cc {
 
@@ -88,17 +90,40 @@ Error run(sqlite3 *db, Stmt &st, const std::string &what) {
   return rc == SQLITE_DONE ? Error() : sqlError(db, what);
 }
 
-Expected<sqlite3 *> openDb(const std::string &path, bool create) {
+Expected<sqlite3 *> openDb(const std::string &uri, int flags) {
   sqlite3 *db = nullptr;
-  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) |
-              SQLITE_OPEN_NOMUTEX;
-  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+  flags |= SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
+  if (sqlite3_open_v2(uri.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
-    return makeError("cannot open campaign store '" + path + "': " + msg);
+    return makeError("cannot open campaign store '" + uri + "': " + msg);
   }
   sqlite3_busy_timeout(db, 5000);
   return db;
+}
+
+// The URI that opens `path` for reading only. "mode=ro" sees a running
+// campaign's latest commits, but SQLite must create the WAL index beside
+// the file; in a directory we cannot write (a downloaded CI artifact) that
+// fails, and with no WAL left over "immutable=1" reads the file as it is.
+std::string readOnlyUri(const std::string &path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  uintmax_t wal = fs::file_size(path + "-wal", ec);
+  bool walLeft = !ec && wal > 0;
+  std::string dir = fs::path(path).parent_path().string();
+  bool frozen = access(dir.empty() ? "." : dir.c_str(), W_OK) != 0;
+  std::string uri = "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", unsigned(c));
+      uri += hex;
+    } else {
+      uri += c;
+    }
+  }
+  return uri + (frozen && !walLeft ? "?immutable=1" : "?mode=ro");
 }
 } // namespace
 
@@ -163,56 +188,77 @@ Error Store::exec(const std::string &sql) {
   return makeError("campaign store: " + msg);
 }
 
-Expected<std::unique_ptr<Store>> Store::open(const std::string &dbPath) {
-  if (!std::filesystem::is_regular_file(dbPath))
-    return makeError("no campaign store at '" + dbPath + "'");
-  CC_ASSIGN(db, openDb(dbPath, /*create=*/false));
-  std::unique_ptr<Store> store(new Store(db));
-  // WAL: readers (reports) never block the campaign's writer; a commit
-  // survives the process being killed at any point.
-  CC_TRY(store->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
+Error Store::checkFormat(const std::string &dbPath) {
   Stmt st(db, "SELECT value FROM meta WHERE key = 'format'");
   if (!st.ok() || st.step() != SQLITE_ROW ||
       st.text(0) != "crosscheck-campaign")
     return makeError("'" + dbPath + "' is not a crosscheck campaign store");
+  return Error();
+}
+
+Expected<std::unique_ptr<Store>> Store::open(const std::string &dbPath) {
+  if (!std::filesystem::is_regular_file(dbPath))
+    return makeError("no campaign store at '" + dbPath + "'");
+  std::string uri = readOnlyUri(dbPath);
+  CC_ASSIGN(db, openDb(uri, SQLITE_OPEN_READONLY));
+  std::unique_ptr<Store> store(new Store(db, uri));
+  CC_TRY(store->checkFormat(dbPath));
+  return store;
+}
+
+// Opens (or creates) the store of DIR, whose lock the caller holds, to
+// write it.
+Expected<std::unique_ptr<Store>>
+Store::openToWrite(const std::string &dir, std::unique_ptr<DirLock> lock,
+                   bool create) {
+  std::string path = dbPath(dir);
+  CC_ASSIGN(db, openDb(path, SQLITE_OPEN_READWRITE |
+                                 (create ? SQLITE_OPEN_CREATE : 0)));
+  std::unique_ptr<Store> store(new Store(db, path));
+  store->lock = std::move(lock);
+  // WAL: readers (reports) never block the campaign's writer; a commit
+  // survives the process being killed at any point.
+  CC_TRY(store->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
+  if (!create)
+    CC_TRY(store->checkFormat(path));
   return store;
 }
 
 Expected<std::unique_ptr<Store>> Store::create(const std::string &dir,
-                                               const json &identity) {
-  std::string path = dbPath(dir);
-  if (std::filesystem::exists(path))
-    return makeError("'" + dir +
-                     "' already holds a campaign; pass --resume to continue "
-                     "it, or choose another --out");
+                                               const json &identity,
+                                               const std::string &advice) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec)
     return makeError("cannot create '" + dir + "': " + ec.message());
-  CC_ASSIGN(db, openDb(path, /*create=*/true));
-  std::unique_ptr<Store> store(new Store(db));
-  CC_TRY(store->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
-  CC_TRY(store->exec(std::string("BEGIN;") + kSchema));
+  // Locked first: a campaign that starts at the same moment is refused as
+  // one in use, never mistaken for an existing one.
+  CC_ASSIGN(lock, DirLock::acquire(dir));
+  if (std::filesystem::exists(dbPath(dir)))
+    return makeError("'" + dir + "' already holds a campaign; " + advice);
+  CC_ASSIGN(opened, openToWrite(dir, std::move(lock), /*create=*/true));
+  Store &store = *opened;
+  CC_TRY(store.exec(std::string("BEGIN;") + kSchema));
   for (auto [key, value] :
        {std::pair<std::string, std::string>{"format", "crosscheck-campaign"},
         {"version", std::to_string(kStoreVersion)},
         {"identity", identity.dump()},
         {"created", std::to_string(unixNow())}}) {
-    Stmt st(db, "INSERT INTO meta(key, value) VALUES (?, ?)");
+    Stmt st(store.db, "INSERT INTO meta(key, value) VALUES (?, ?)");
     st.bind(1, key).bind(2, value);
-    CC_TRY(run(db, st, "writing the campaign's identity"));
+    CC_TRY(run(store.db, st, "writing the campaign's identity"));
   }
-  CC_TRY(store->exec("COMMIT;"));
-  return store;
+  CC_TRY(store.exec("COMMIT;"));
+  return std::move(opened);
 }
 
 Expected<std::unique_ptr<Store>> Store::resume(const std::string &dir,
                                                const json &identity) {
-  std::string path = dbPath(dir);
-  if (!std::filesystem::exists(path))
+  if (!std::filesystem::exists(dbPath(dir)))
     return makeError("nothing to resume: '" + dir +
                      "' holds no campaign (campaign.db)");
-  CC_ASSIGN(store, open(path));
+  CC_ASSIGN(lock, DirLock::acquire(dir));
+  CC_ASSIGN(store, openToWrite(dir, std::move(lock), /*create=*/false));
   CC_ASSIGN(stored, store->identity());
   // The case stream must be the same one, or resuming would mix streams.
   for (const auto &[key, value] : identity.items())
@@ -436,12 +482,11 @@ Expected<std::vector<Store::Stored>> Store::findings() {
 }
 
 Error Store::mergeFrom(Store &other) {
-  std::string path = sqlite3_db_filename(other.db, "main");
   CC_TRY(exec("PRAGMA synchronous=FULL; BEGIN IMMEDIATE;"));
   auto body = [&]() -> Error {
     Stmt attach(db, "ATTACH DATABASE ? AS other");
-    attach.bind(1, path);
-    CC_TRY(run(db, attach, "attaching '" + path + "'"));
+    attach.bind(1, other.uri);
+    CC_TRY(run(db, attach, "attaching '" + other.uri + "'"));
     // Findings first: a case already present keeps its own links.
     CC_TRY(exec(R"sql(
       INSERT INTO findings(signature, kind, backend, stage, detail, message,

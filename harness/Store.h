@@ -1,11 +1,13 @@
 // The campaign's findings store: one SQLite database per campaign directory
 // (WAL mode). A case and its findings are written in one transaction, so a
 // campaign killed at any moment has either recorded a case completely or
-// not at all; findings are deduplicated by signature.
+// not at all; findings are deduplicated by signature. A store opened to
+// write holds its directory's lock (DirLock) for its whole life.
 #pragma once
 
 #include "core/Error.h"
 #include "harness/Campaign.h"
+#include "harness/DirLock.h"
 #include "oracles/TestCase.h"
 
 #include <map>
@@ -48,11 +50,15 @@ class Store {
 public:
   // Creates DIR/campaign.db with the campaign's identity (the options that
   // define its case stream), or opens it to resume, checking that identity.
-  static Expected<std::unique_ptr<Store>> create(const std::string &dir,
-                                                 const nlohmann::json &identity);
+  // `advice` says what to do when DIR already holds a campaign.
+  static Expected<std::unique_ptr<Store>>
+  create(const std::string &dir, const nlohmann::json &identity,
+         const std::string &advice =
+             "pass --resume to continue it, or choose another --out");
   static Expected<std::unique_ptr<Store>> resume(const std::string &dir,
                                                  const nlohmann::json &identity);
-  // Opens an existing store (merge, baseline, reports).
+  // Opens an existing store to read it (merge, baseline, reports): nothing
+  // is written to it or beside it, so its directory may be read-only.
   static Expected<std::unique_ptr<Store>> open(const std::string &dbPath);
   ~Store();
 
@@ -112,9 +118,15 @@ public:
   Expected<nlohmann::json> identity();
 
 private:
-  explicit Store(sqlite3 *db) : db(db) {}
+  Store(sqlite3 *db, std::string uri) : db(db), uri(std::move(uri)) {}
+  static Expected<std::unique_ptr<Store>>
+  openToWrite(const std::string &dir, std::unique_ptr<DirLock> lock,
+              bool create);
   Error exec(const std::string &sql);
+  Error checkFormat(const std::string &dbPath);
   sqlite3 *db;
+  std::string uri; // what it was opened with (ATTACHed the same way)
+  std::unique_ptr<DirLock> lock;
   std::set<std::string> known;
 };
 

@@ -64,6 +64,38 @@ std::string signatureFingerprint(const Signature &s) {
   return hex;
 }
 
+CompilerLegend::CompilerLegend(const std::vector<Signature> &signatures) {
+  constexpr size_t kLongName = 40;
+  for (const Signature &s : signatures)
+    if (s.backend.size() > kLongName &&
+        std::find(names.begin(), names.end(), s.backend) == names.end())
+      names.push_back(s.backend);
+}
+
+std::string CompilerLegend::shorten(std::string text) const {
+  // Longest first: one pipeline may begin with another's text.
+  std::vector<size_t> order(names.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return names[a].size() > names[b].size();
+  });
+  for (size_t i : order) {
+    std::string ref = "[" + std::to_string(i + 1) + "]";
+    for (size_t at = text.find(names[i]); at != std::string::npos;
+         at = text.find(names[i], at + ref.size()))
+      text.replace(at, names[i].size(), ref);
+  }
+  return text;
+}
+
+std::string CompilerLegend::lines(const std::string &indent) const {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += indent + "[" + std::to_string(i + 1) + "] " + names[i] + "\n";
+  return out;
+}
+
 std::string junitXml(const CiRun &run) {
   size_t failures = 0, skipped = 0;
   for (const CiFinding &f : run.findings)

@@ -29,6 +29,21 @@ struct CiRun {
   std::vector<CiFinding> findings;
 };
 
+// Compilers with long names (a whole pass pipeline) listed once and
+// numbered, so that a summary of many findings names each by its number.
+class CompilerLegend {
+public:
+  explicit CompilerLegend(const std::vector<Signature> &signatures);
+  // `text` with each listed compiler's name replaced by "[n]".
+  std::string shorten(std::string text) const;
+  // One "[n] NAME" line per listed compiler, after `indent`.
+  std::string lines(const std::string &indent) const;
+  bool empty() const { return names.empty(); }
+
+private:
+  std::vector<std::string> names; // [n] is names[n - 1]
+};
+
 std::string junitXml(const CiRun &run);
 std::string sarifJson(const CiRun &run);
 std::string findingsJson(const CiRun &run);

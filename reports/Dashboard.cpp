@@ -401,11 +401,15 @@ std::string summaryMarkdown(const DashboardData &d) {
      << " cases (" << d.skippedCases << " skipped), " << pairs.size()
      << " op x dtype pairs, " << d.passCoverage.size()
      << " passes/patterns covered.\n\n";
+  std::vector<Signature> signatures;
+  for (const DashboardData::Finding &f : d.findings)
+    signatures.push_back(f.signature);
+  CompilerLegend legend(signatures);
   if (!d.findings.empty()) {
     os << "| status | kind | cases | signature | culprit | bundle |\n"
           "|---|---|---|---|---|---|\n";
     for (const DashboardData::Finding &f : d.findings) {
-      std::string sig = f.signature.str();
+      std::string sig = legend.shorten(f.signature.str());
       for (char &c : sig)
         if (c == '|')
           c = '/'; // a table cell cannot hold '|'
@@ -417,6 +421,8 @@ std::string summaryMarkdown(const DashboardData &d) {
     }
     os << "\n";
   }
+  if (!legend.empty())
+    os << "Compilers:\n\n" << legend.lines("- ") << "\n";
   os << "Dashboard: `report/index.html`.\n";
   return os.str();
 }

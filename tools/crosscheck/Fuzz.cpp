@@ -46,8 +46,8 @@ const Command kFuzz{
          "time budget: 90, 30s, 10m, 2h (default 10m); running cases "
          "finish after it"},
         {"--max-cases", "", "N",
-         "stop after the first N cases of the stream (with --shard: the "
-         "shard's share of them)"},
+         "stop after the first N cases of the stream, N >= 1 (with --shard: "
+         "the shard's share of them; default: no limit, --time ends it)"},
         {"--jobs", "-j", "N", "worker processes (default 1)"},
         {"--seed", "", "S", "campaign seed (default 0)"},
         {"--out", "-o", "DIR", "campaign directory (created)"},
@@ -180,8 +180,15 @@ Expected<CampaignOptions> campaignOptions(const Args &args) {
   o.gen = gen;
   CC_ASSIGN(budget, parseDuration(args.get("--time", "10m")));
   o.timeBudgetSeconds = budget;
-  CC_ASSIGN(maxCases, parseUnsigned("--max-cases", args.get("--max-cases", "0")));
-  o.maxCases = maxCases;
+  if (args.has("--max-cases")) {
+    CC_ASSIGN(maxCases, parseUnsigned("--max-cases", args.get("--max-cases")));
+    // 0 reads as "no case" or as "no limit": leaving the flag out is the
+    // latter, and a campaign of no case is never meant.
+    if (maxCases < 1)
+      return makeError("flag '--max-cases': must be at least 1 (leave it "
+                       "out for no limit)");
+    o.maxCases = maxCases;
+  }
   CC_ASSIGN(jobs, parseUnsigned("--jobs", args.get("--jobs", "1")));
   if (jobs < 1 || jobs > 256)
     return makeError("flag '--jobs': must be between 1 and 256");

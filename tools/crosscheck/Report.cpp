@@ -173,6 +173,10 @@ int reportCommand(const Argv &argv) {
   fs::create_directories(out, ec);
   if (ec)
     return fail("cannot create '" + out + "': " + ec.message());
+  // Two reports writing one directory would mix their bundles.
+  auto lock = DirLock::acquire(out);
+  if (!lock)
+    return fail(lock.error());
   size_t index = 0;
   for (const Store::Stored &s : *findings) {
     DashboardData::Finding f;

@@ -112,7 +112,9 @@ if [ "$status" != 1 ]; then
   tail -n 30 "$work/campaign/libfuzzer.log" || true
   exit 1
 fi
-grep -q "NEW .*miscompile|mlir:pipeline=builtin.module(func.func(cc-mutant-tile-tail" \
+# The summary names the long pipeline once ([1]) and the finding by it.
+grep -q "\[1\] mlir:pipeline=builtin.module(func.func(cc-mutant-tile-tail" \
   "$work/campaign.txt"
+grep -q "NEW .*miscompile|\[1\]|" "$work/campaign.txt"
 ls "$work"/campaign/findings/*.json >/dev/null
 echo "PASS"

@@ -1,6 +1,9 @@
 // The store's pass and pattern coverage: carried through a worker's outcome
-// JSON, summed per (kind, name) with the lowest case index that showed it, and added up by merge.
+// JSON, summed per (kind, name) with the lowest case index that showed it,
+// and added up by merge. A store opened to read writes nothing.
 #include "harness/Store.h"
+
+#include "core/Json.h"
 
 #include <gtest/gtest.h>
 
@@ -62,6 +65,28 @@ TEST(Store, PassCoverageSurvivesTheWorkerPipeAndAddsUp) {
   EXPECT_EQ(cov["pattern:FoldMulByOne"].firstCase, 1u);
   fs::remove_all(a);
   fs::remove_all(b);
+}
+
+// Reading a store (a report, a merge's input, a baseline) writes nothing to
+// it: a write through it fails, and the file keeps its bytes.
+TEST(Store, OpenIsReadOnly) {
+  std::string dir = freshDir("read");
+  {
+    auto s = Store::create(dir, {{"seed", 1}});
+    ASSERT_TRUE(bool(s)) << s.error().message();
+    ASSERT_FALSE((*s)->record(outcome(3, 1), 0));
+  }
+  auto bytes = [&] { return *readFile(Store::dbPath(dir)); };
+  std::string before = bytes();
+  {
+    auto s = Store::open(Store::dbPath(dir));
+    ASSERT_TRUE(bool(s)) << s.error().message();
+    EXPECT_EQ(*(*s)->caseCount(), 1u);
+    EXPECT_TRUE(bool((*s)->record(outcome(4, 1), 0)));
+    EXPECT_TRUE(bool((*s)->saveReduced({}, FindingRecord{}, 1)));
+  }
+  EXPECT_TRUE(bytes() == before) << "reading changed the store's file";
+  fs::remove_all(dir);
 }
 
 } // namespace

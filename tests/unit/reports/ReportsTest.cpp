@@ -340,4 +340,27 @@ TEST(Dashboard, SummaryCountsNewAndKnown) {
   EXPECT_NE(dashboardHtml(empty).find("No cases recorded"), std::string::npos);
 }
 
+// Many findings of one long pipeline: the summary names it once and refers
+// to it by number, keeping every finding.
+TEST(Dashboard, SummaryNamesALongPipelineOnce) {
+  std::string pipeline = "mlir:pipeline=builtin.module(" +
+                         std::string(500, 'x') + ")";
+  DashboardData d = sampleData();
+  d.findings.clear();
+  for (int i = 0; i < 50; ++i) {
+    DashboardData::Finding f;
+    f.signature = {Kind::Miscompile, pipeline, "", "op" + std::to_string(i)};
+    d.findings.push_back(f);
+  }
+  std::string md = summaryMarkdown(d);
+  size_t at = md.find(pipeline);
+  ASSERT_NE(at, std::string::npos) << md;
+  EXPECT_EQ(md.find(pipeline, at + 1), std::string::npos);
+  EXPECT_NE(md.find("- [1] " + pipeline + "\n"), std::string::npos);
+  for (int i = 0; i < 50; ++i)
+    EXPECT_NE(md.find("`miscompile/[1]//op" + std::to_string(i) + "`"),
+              std::string::npos)
+        << i;
+}
+
 } // namespace
