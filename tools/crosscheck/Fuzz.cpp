@@ -141,21 +141,6 @@ Expected<double> parseDuration(const std::string &text,
   return v * unit;
 }
 
-Expected<uint64_t> parseSize(const std::string &text) {
-  uint64_t unit = 1;
-  std::string number = text;
-  if (!text.empty()) {
-    switch (text.back()) {
-    case 'K': case 'k': unit = 1ull << 10; number.pop_back(); break;
-    case 'M': case 'm': unit = 1ull << 20; number.pop_back(); break;
-    case 'G': case 'g': unit = 1ull << 30; number.pop_back(); break;
-    default: break;
-    }
-  }
-  CC_ASSIGN(v, parseUnsigned("--memory-limit", number));
-  return v * unit;
-}
-
 Error parseShard(const std::string &text, CampaignOptions &o) {
   size_t slash = text.find('/');
   if (slash == std::string::npos)
@@ -222,7 +207,7 @@ Expected<CampaignOptions> campaignOptions(const Args &args) {
   if (timeout <= 0)
     return makeError("flag '--timeout': must be positive");
   o.caseTimeoutSeconds = timeout;
-  CC_ASSIGN(memory, parseSize(args.get("--memory-limit", "4G")));
+  CC_ASSIGN(memory, parseSize("--memory-limit", args.get("--memory-limit", "4G")));
   if (memory < (64ull << 20))
     return makeError("flag '--memory-limit': at least 64M");
   o.memoryLimitBytes = memory;
