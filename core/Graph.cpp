@@ -1,4 +1,5 @@
 #include "core/Graph.h"
+#include "core/Limits.h"
 #include "core/OpTable.h"
 
 #include <set>
@@ -83,6 +84,7 @@ bool validName(const std::string &n) {
 
 Error verify(const Graph &g) {
   std::set<std::string> names;
+  int64_t total = 0;
   for (size_t i = 0; i < g.values.size(); ++i) {
     const ValueInfo &v = g.values[i];
     if (!validName(v.name))
@@ -94,6 +96,16 @@ Error verify(const Graph &g) {
       if (d <= 0)
         return makeError("value '" + v.name + "' has type " + v.type.str() +
                          " with a non-positive dimension");
+    auto count = checkedNumElements(v.type.shape);
+    if (!count)
+      return count.error().withContext("value '" + v.name + "' has type " +
+                                       v.type.str());
+    // Each count is at most kMaxTensorElements: the sum cannot overflow.
+    total += *count;
+    if (total > kMaxGraphElements)
+      return makeError("the graph's values hold more than " +
+                       std::to_string(kMaxGraphElements) +
+                       " elements (the limit per graph)");
     if (v.type.dtype == DType::f64 || v.type.dtype == DType::i64)
       return makeError("value '" + v.name + "' has type " + v.type.str() +
                        ": " + std::string(dtypeName(v.type.dtype)) +

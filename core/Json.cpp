@@ -1,23 +1,36 @@
 #include "core/Json.h"
+#include "core/Limits.h"
 #include "core/OpTable.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace cc {
 
 using nlohmann::json;
 
 Expected<std::string> readFile(const std::string &path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return makeError("'" + path + "' is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return makeError("cannot open '" + path + "': " + std::strerror(errno));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, size_t(in.gcount()));
+    // Also ends reading an endless device such as /dev/zero.
+    if (int64_t(text.size()) > kMaxFileBytes)
+      return makeError("'" + path + "' is larger than " +
+                       std::to_string(kMaxFileBytes >> 20) + " MiB");
+  }
+  if (in.bad())
+    return makeError("cannot read '" + path + "': " + std::strerror(errno));
+  return text;
 }
 
 Error writeFile(const std::string &path, const std::string &contents) {
@@ -28,6 +41,13 @@ Error writeFile(const std::string &path, const std::string &contents) {
 }
 
 namespace {
+
+// nlohmann's message without its "[json.exception.type_error.302] " tag.
+std::string jsonReason(const json::exception &e) {
+  std::string what = e.what();
+  size_t p = what.find("] ");
+  return p == std::string::npos ? what : what.substr(p + 2);
+}
 
 Expected<double> floatFromJson(const json &j) {
   if (j.is_number())
@@ -211,7 +231,8 @@ Expected<Tensor> tensorFromJson(const json &j) {
   return t;
 }
 
-Expected<Graph> graphFromJson(const json &j) {
+namespace {
+Expected<Graph> buildGraph(const json &j) {
   if (!j.is_object())
     return makeError("a graph must be a JSON object");
   if (j.value("format", "") != "crosscheck-graph")
@@ -332,14 +353,29 @@ Expected<Graph> graphFromJson(const json &j) {
   CC_TRY(verify(g));
   return g;
 }
+} // namespace
+
+Expected<Graph> graphFromJson(const json &j) {
+  // A value of a type that no check above expects may still reach
+  // nlohmann's accessors (j.value("format", "") on a number): their
+  // exceptions are bad input too.
+  try {
+    return buildGraph(j);
+  } catch (const json::exception &e) {
+    return makeError("bad graph: " + jsonReason(e));
+  }
+}
 
 namespace {
-// Parses JSON text, or an error saying where it breaks.
+// Parses JSON text, or an error saying where it breaks. Numbers beyond a
+// double (1e999) are nlohmann's out_of_range, not a parse_error.
 Expected<json> parseJson(const std::string &text) {
   try {
     return json::parse(text);
   } catch (const json::parse_error &e) {
     return makeError("malformed JSON at byte " + std::to_string(e.byte));
+  } catch (const json::exception &e) {
+    return makeError("malformed JSON: " + jsonReason(e));
   }
 }
 } // namespace

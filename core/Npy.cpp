@@ -1,6 +1,8 @@
 #include "core/Npy.h"
 #include "core/Json.h"
+#include "core/Limits.h"
 
+#include <charconv>
 #include <cstring>
 
 namespace cc {
@@ -129,21 +131,28 @@ Expected<Tensor> parseNpy(const std::string &bytes) {
     size_t a = item.find_first_not_of(' ');
     if (a != std::string::npos) {
       item = item.substr(a);
-      if (item.find_first_not_of("0123456789 L") != std::string::npos)
+      int64_t d = 0;
+      auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), d);
+      if (ec != std::errc() ||
+          item.find_first_not_of(" L", size_t(end - item.data())) != std::string::npos)
         return makeError("bad .npy shape '" + shapeText + "'");
-      shape.push_back(std::stoll(item));
+      shape.push_back(d);
     }
     if (c == std::string::npos)
       break;
     p = c + 1;
   }
-  Tensor t(*dt, shape);
-  size_t data = offset + headerLen;
-  if (bytes.size() - data != t.byteCount())
+  auto n = checkedNumElements(shape);
+  if (!n)
+    return n.error().withContext(".npy shape " + shapeText);
+  // Checked before allocating: a small file cannot claim a large tensor.
+  size_t data = offset + headerLen, need = size_t(*n) * byteSize(*dt);
+  if (bytes.size() - data != need)
     return makeError(".npy data holds " + std::to_string(bytes.size() - data) +
-                     " bytes, shape " + shapeText + " needs " +
-                     std::to_string(t.byteCount()));
-  std::memcpy(t.data(), bytes.data() + data, t.byteCount());
+                     " bytes, shape " + shapeText + " needs " + std::to_string(need));
+  Tensor t(*dt, shape);
+  if (t.byteCount()) // an empty tensor's data() may be null
+    std::memcpy(t.data(), bytes.data() + data, t.byteCount());
   if (*dt == DType::i1)
     for (int64_t i = 0; i < t.size(); ++i)
       if (t.data()[i] > 1)

@@ -1,4 +1,5 @@
 #include "core/Tensor.h"
+#include "core/Limits.h"
 
 #include <cmath>
 #include <cstring>
@@ -10,6 +11,22 @@ int64_t numElements(const Shape &shape) {
   int64_t n = 1;
   for (int64_t d : shape)
     n *= d;
+  return n;
+}
+
+Expected<int64_t> checkedNumElements(const Shape &shape) {
+  if (int64_t(shape.size()) > kMaxTensorRank)
+    return makeError("rank " + std::to_string(shape.size()) +
+                     " exceeds the limit of " + std::to_string(kMaxTensorRank));
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
+      return makeError("dimension " + std::to_string(d) + " is negative");
+    // Stops at the first product beyond the limit, so it cannot overflow.
+    if (__builtin_mul_overflow(n, d, &n) || n > kMaxTensorElements)
+      return makeError("more than " + std::to_string(kMaxTensorElements) +
+                       " elements (the limit per tensor)");
+  }
   return n;
 }
 
@@ -59,6 +76,8 @@ Expected<TensorType> parseTensorType(const std::string &text) {
       return bad("dimension '" + item + "' is too large");
     t.shape.push_back(std::stoll(item));
   }
+  if (auto n = checkedNumElements(t.shape); !n)
+    return n.error().withContext("tensor type '" + text + "'");
   return t;
 }
 

@@ -103,10 +103,18 @@ Expected<ConformanceReport> runOnnxConformance(const std::string &dir,
     backend = std::move(b);
   }
   std::vector<std::string> names;
-  for (const auto &e : fs::directory_iterator(dir))
+  std::error_code ec;
+  for (const auto &e : fs::directory_iterator(dir, ec))
     if (fs::exists(e.path() / "model.onnx") &&
         std::regex_search(e.path().filename().string(), filter))
       names.push_back(e.path().filename().string());
+  if (ec)
+    return makeError("cannot list '" + dir + "': " + ec.message());
+  // Zero cases run is not a pass: the directory or the filter is wrong.
+  if (names.empty())
+    return makeError("no ONNX test case (a folder with model.onnx) in '" + dir +
+                     "'" + (options.filter.empty() ? "" : " matches --filter '" +
+                                                          options.filter + "'"));
   std::sort(names.begin(), names.end());
 
   ConformanceReport report;

@@ -2,6 +2,7 @@
 #include "backends/onnx/Importer.h"
 #include "backends/onnx/Onnx.h"
 #include "core/Json.h"
+#include "core/Limits.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -204,6 +205,8 @@ Expected<Graph> Importer::run() {
     if (auto k = known.find(v.name); k != known.end())
       constants[v.name] = k->second; // folded where a constant is needed
     TensorType t = *v.type;
+    if (auto n = checkedNumElements(t.shape); !n)
+      return n.error().withContext("graph input '" + v.name + "' " + t.str());
     if (t.dtype == DType::f64)
       return unsupported("graph input '" + v.name + "': f64 has no op-table dtype");
     if (t.dtype == DType::i64)

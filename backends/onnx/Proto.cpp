@@ -1,5 +1,6 @@
 // The one translation unit that includes ONNX's generated protobuf classes.
 #include "backends/onnx/Proto.h"
+#include "core/Limits.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -39,6 +40,18 @@ std::string elemTypeName(int elemType) {
              : "type " + std::to_string(elemType);
 }
 
+// Elements the tensor's data holds: raw bytes, or the typed field of its dtype.
+int64_t heldElements(const pb::TensorProto &p, DType dt) {
+  if (p.has_raw_data())
+    return int64_t(p.raw_data().size() / byteSize(dt));
+  switch (dt) {
+  case DType::f32: return p.float_data_size();
+  case DType::f64: return p.double_data_size();
+  case DType::i64: return p.int64_data_size();
+  default: return p.int32_data_size(); // f16 and bf16 as bit patterns too
+  }
+}
+
 Expected<Tensor> fromProto(const pb::TensorProto &p) {
   std::string what = "tensor '" + p.name() + "'";
   std::optional<DType> dt = dtypeOfOnnx(p.data_type());
@@ -49,63 +62,38 @@ Expected<Tensor> fromProto(const pb::TensorProto &p) {
   if (p.data_location() == pb::TensorProto::EXTERNAL)
     return makeError(what + ": external data is not supported");
   Shape shape(p.dims().begin(), p.dims().end());
-  int64_t count = 1;
-  for (int64_t d : shape) {
-    if (d < 0)
-      return makeError(what + ": negative dimension");
-    // Dimensions come from the file: refuse absurd sizes before allocating.
-    if (d > 0 && count > (int64_t(1) << 32) / d)
-      return makeError(what + ": more than 2^32 elements");
-    count *= d;
-  }
-  Tensor t(*dt, shape);
-  int64_t n = t.size();
-  auto sizeError = [&](int64_t got) {
-    return makeError(what + ": holds " + std::to_string(got) +
+  // Dimensions come from the file: refuse absurd sizes, and sizes the data
+  // does not hold, before allocating.
+  auto count = checkedNumElements(shape);
+  if (!count)
+    return count.error().withContext(what);
+  int64_t n = *count;
+  size_t raw = p.raw_data().size();
+  if (heldElements(p, *dt) != n || raw % byteSize(*dt) != 0)
+    return makeError(what + ": holds " + std::to_string(heldElements(p, *dt)) +
                      " elements, its shape needs " + std::to_string(n));
-  };
+  Tensor t(*dt, shape);
   if (p.has_raw_data()) {
-    if (p.raw_data().size() != t.byteCount())
-      return sizeError(int64_t(p.raw_data().size() / byteSize(*dt)));
-    std::memcpy(t.data(), p.raw_data().data(), t.byteCount());
+    if (raw) // an empty tensor's data() may be null
+      std::memcpy(t.data(), p.raw_data().data(), raw);
     if (*dt == DType::i1)
       for (int64_t i = 0; i < n; ++i)
         t.data()[i] = t.data()[i] != 0;
     return t;
   }
-  switch (*dt) {
-  case DType::f32:
-    if (p.float_data_size() != n)
-      return sizeError(p.float_data_size());
-    for (int64_t i = 0; i < n; ++i)
-      t.setF(i, p.float_data(int(i)));
-    break;
-  case DType::f64:
-    if (p.double_data_size() != n)
-      return sizeError(p.double_data_size());
-    for (int64_t i = 0; i < n; ++i)
-      t.setF(i, p.double_data(int(i)));
-    break;
-  case DType::i64:
-    if (p.int64_data_size() != n)
-      return sizeError(p.int64_data_size());
-    for (int64_t i = 0; i < n; ++i)
-      t.setI(i, p.int64_data(int(i)));
-    break;
-  case DType::f16:
-  case DType::bf16: // bit patterns in int32_data
-    if (p.int32_data_size() != n)
-      return sizeError(p.int32_data_size());
-    for (int64_t i = 0; i < n; ++i) {
+  for (int64_t i = 0; i < n; ++i) {
+    switch (*dt) {
+    case DType::f32: t.setF(i, p.float_data(int(i))); break;
+    case DType::f64: t.setF(i, p.double_data(int(i))); break;
+    case DType::i64: t.setI(i, p.int64_data(int(i))); break;
+    case DType::f16:
+    case DType::bf16: { // bit patterns in int32_data
       uint16_t bits = uint16_t(p.int32_data(int(i)));
       std::memcpy(t.data() + 2 * i, &bits, 2);
+      break;
     }
-    break;
-  default:
-    if (p.int32_data_size() != n)
-      return sizeError(p.int32_data_size());
-    for (int64_t i = 0; i < n; ++i)
-      t.setI(i, p.int32_data(int(i)));
+    default: t.setI(i, p.int32_data(int(i)));
+    }
   }
   return t;
 }

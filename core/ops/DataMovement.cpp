@@ -1,6 +1,7 @@
 // reshape transpose slice concat pad tile reverse gather (TOSA 1.0).
 #include "core/ops/Families.h"
 #include "core/ops/Indexing.h"
+#include "core/Limits.h"
 
 #include <cstring>
 
@@ -109,6 +110,8 @@ Result inferReshape(const Types &ops, const Attrs &at) {
   for (int64_t d : shape)
     if (d < 1)
       return makeError("shape " + listStr(shape) + " has a non-positive dimension");
+  if (auto n = checkedNumElements(shape); !n)
+    return n.error().withContext("reshape to " + listStr(shape));
   if (numElements(shape) != ops[0].numElements())
     return makeError("reshape element count mismatch: " + ops[0].str() + " has " +
                      std::to_string(ops[0].numElements()) + " elements, shape " +
@@ -144,7 +147,8 @@ Result inferSlice(const Types &ops, const Attrs &at) {
     return makeError("start " + listStr(start) + " and size " + listStr(size) +
                      " must have one value per dimension of " + ops[0].str());
   for (size_t d = 0; d < r; ++d)
-    if (start[d] < 0 || size[d] < 1 || start[d] + size[d] > ops[0].shape[d])
+    // Written so that no start or size, however large, overflows.
+    if (start[d] < 0 || size[d] < 1 || start[d] > ops[0].shape[d] - size[d])
       return makeError("slice out of bounds in dimension " + std::to_string(d) +
                        ": start " + listStr(start) + ", size " + listStr(size) +
                        " on " + ops[0].str());

@@ -1,4 +1,7 @@
 #include "core/ops/Indexing.h"
+#include "core/Limits.h"
+
+#include <algorithm>
 
 namespace cc {
 
@@ -104,10 +107,14 @@ Error checkIntsAttr(const std::vector<int64_t> &v, size_t n, int64_t min,
   if (v.size() != n)
     return makeError(std::string(name) + " must have " + std::to_string(n) +
                      " values, got " + listStr(v));
+  // No sensible size, pad or stride is larger than a tensor: the bound
+  // keeps the shape arithmetic of every type rule far from overflow.
   for (int64_t x : v)
-    if (x < min)
-      return makeError(std::string(name) + " values must be >= " +
-                       std::to_string(min) + ", got " + listStr(v));
+    if (x < std::max(min, -kMaxTensorElements) || x > kMaxTensorElements)
+      return makeError(std::string(name) + " values must be in [" +
+                       std::to_string(std::max(min, -kMaxTensorElements)) +
+                       ", " + std::to_string(kMaxTensorElements) + "], got " +
+                       listStr(v));
   return Error();
 }
 

@@ -101,7 +101,8 @@ Expected<int64_t> windowExtent(int64_t in, int64_t padLo, int64_t padHi,
                                int64_t kernel, int64_t stride,
                                int64_t dilation, const std::string &dim);
 
-// Attribute checks shared by the 2-D window ops.
+// Attribute checks shared by the window and shape ops: `n` values, each at
+// least `min` and within +-kMaxTensorElements (core/Limits.h).
 Error checkIntsAttr(const std::vector<int64_t> &v, size_t n, int64_t min,
                     const char *name);
 

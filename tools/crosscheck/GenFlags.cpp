@@ -1,9 +1,14 @@
 // The generator's knobs as flags, shared by gen and fuzz.
 #include "tools/crosscheck/GenFlags.h"
+#include "core/Limits.h"
 
 namespace cc::cli {
 
 namespace {
+// Generating a graph takes time linear in its ops; far beyond this it takes
+// minutes and gives nothing a compiler test needs.
+constexpr int kMaxGenOps = 100000;
+
 std::string familyList() {
   std::string s;
   for (const std::string &n : familyNames())
@@ -40,27 +45,34 @@ std::vector<std::string> splitList(const std::string &text) {
   return out;
 }
 
-Expected<std::pair<int, int>> parseRange(const std::string &flag, const std::string &text) {
+Expected<std::pair<int, int>> parseRange(const std::string &flag,
+                                         const std::string &text, int max) {
   size_t dots = text.find("..");
   if (dots == std::string::npos)
     return makeError("flag '" + flag + "': expected MIN..MAX, got '" + text + "'");
   CC_ASSIGN(lo, parseUnsigned(flag, text.substr(0, dots)));
   CC_ASSIGN(hi, parseUnsigned(flag, text.substr(dots + 2)));
+  if (lo > uint64_t(max) || hi > uint64_t(max))
+    return makeError("flag '" + flag + "': '" + text + "' exceeds the limit of " +
+                     std::to_string(max));
   return std::pair<int, int>{int(lo), int(hi)};
 }
 
 Expected<GenOptions> generatorOptions(const Args &args) {
   GenOptions o;
   if (args.has("--ops")) {
-    CC_ASSIGN(r, parseRange("--ops", args.get("--ops")));
+    CC_ASSIGN(r, parseRange("--ops", args.get("--ops"), kMaxGenOps));
     o.minOps = r.first, o.maxOps = r.second;
   }
   if (args.has("--ranks")) {
-    CC_ASSIGN(r, parseRange("--ranks", args.get("--ranks")));
+    CC_ASSIGN(r, parseRange("--ranks", args.get("--ranks"), int(kMaxTensorRank)));
     o.minRank = r.first, o.maxRank = r.second;
   }
   if (args.has("--max-elements")) {
     CC_ASSIGN(n, parseUnsigned("--max-elements", args.get("--max-elements")));
+    if (n > uint64_t(kMaxTensorElements))
+      return makeError("flag '--max-elements': " + std::to_string(n) +
+                       " exceeds the limit of " + std::to_string(kMaxTensorElements));
     o.maxElements = int64_t(n);
   }
   if (args.has("--family")) {

@@ -15,7 +15,8 @@ std::vector<Flag> generatorFlags();
 Expected<GenOptions> generatorOptions(const Args &args);
 
 std::vector<std::string> splitList(const std::string &text);
+// MIN..MAX, each at most `max`.
 Expected<std::pair<int, int>> parseRange(const std::string &flag,
-                                         const std::string &text);
+                                         const std::string &text, int max);
 
 } // namespace cc::cli

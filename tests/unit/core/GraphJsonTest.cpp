@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 using namespace cc;
 
 namespace {
@@ -82,6 +84,25 @@ TEST(GraphJson, LoadGraphNamesTheFile) {
   auto g = loadGraph("/nonexistent/graph.json");
   ASSERT_FALSE(g);
   EXPECT_NE(g.error().message().find("/nonexistent/graph.json"), std::string::npos);
+}
+
+TEST(GraphJson, JsonExceptionsAreErrors) {
+  // nlohmann throws out_of_range (not parse_error) for 1e999.
+  std::string e = errorOf(replaced(kMlp, "1.5", "1e999"));
+  EXPECT_NE(e.find("malformed JSON: number overflow"), std::string::npos) << e;
+  // A number where a string belongs reaches nlohmann's type_error.
+  e = errorOf(R"({"format": 1, "version": 1})");
+  EXPECT_NE(e.find("bad graph: "), std::string::npos) << e;
+}
+
+TEST(GraphJson, ReadFileNamesADirectory) {
+  std::string dir = std::filesystem::temp_directory_path().string();
+  auto r = readFile(dir);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message(), "'" + dir + "' is a directory");
+  auto g = loadGraph(dir);
+  ASSERT_FALSE(g);
+  EXPECT_NE(g.error().message().find("is a directory"), std::string::npos);
 }
 
 TEST(Graph, BuilderInfersTypesAndVerifies) {

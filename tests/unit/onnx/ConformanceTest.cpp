@@ -6,7 +6,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <unistd.h>
 
 namespace cc {
 namespace {
@@ -48,6 +50,28 @@ TEST(OnnxConformanceTest, MappedNodeTestsPass) {
               report->count(1, CaseStatus::Pass), report->count(1, CaseStatus::Fail),
               report->count(1, CaseStatus::Unsupported));
   EXPECT_GE(imported, 100); // a broad share of ONNX's node tests maps
+}
+
+// Zero cases run is an error, not "0 pass".
+TEST(OnnxConformanceTest, NoCaseIsAnError) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() /
+                 ("cc-conformance-empty-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ConformanceOptions options;
+  options.cut.clear();
+  auto empty = runOnnxConformance(dir.string(), options);
+  ASSERT_FALSE(empty);
+  EXPECT_NE(empty.error().message().find("no ONNX test case"), std::string::npos);
+  fs::create_directories(dir / "test_x");
+  std::ofstream(dir / "test_x" / "model.onnx") << "";
+  options.filter = "no-such-test";
+  auto filtered = runOnnxConformance(dir.string(), options);
+  ASSERT_FALSE(filtered);
+  EXPECT_NE(filtered.error().message().find("matches --filter 'no-such-test'"),
+            std::string::npos) << filtered.error().message();
+  fs::remove_all(dir);
 }
 
 } // namespace

@@ -144,6 +144,14 @@ TEST(OnnxTest, DynamicShapesAreRefused) {
   EXPECT_EQ(ok->nodes[0].op, "abs");
 }
 
+TEST(OnnxTest, HugeInputsAreErrors) {
+  auto g = importOnnx(oneNodeModel("Abs", {1000000, 1000000}));
+  ASSERT_FALSE(g);
+  EXPECT_NE(g.error().message().find("graph input 'x' f32[1000000,1000000]: more "
+                                     "than 134217728 elements"),
+            std::string::npos) << g.error().message();
+}
+
 TEST(OnnxTest, FloatDivIsRefusedNotApproximated) {
   onnx::ModelProto m;
   m.opset = 13;
