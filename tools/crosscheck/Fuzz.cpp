@@ -207,9 +207,7 @@ Expected<CampaignOptions> campaignOptions(const Args &args) {
   if (timeout <= 0)
     return makeError("flag '--timeout': must be positive");
   o.caseTimeoutSeconds = timeout;
-  CC_ASSIGN(memory, parseSize("--memory-limit", args.get("--memory-limit", "4G")));
-  if (memory < (64ull << 20))
-    return makeError("flag '--memory-limit': at least 64M");
+  CC_ASSIGN(memory, parseMemoryLimit(args.get("--memory-limit", "4G")));
   o.memoryLimitBytes = memory;
   o.reduce = args.has("--reduce");
   CC_ASSIGN(reduceBudget, parseDuration(args.get("--reduce-budget", "60s"), "--reduce-budget"));

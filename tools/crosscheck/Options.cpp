@@ -117,4 +117,11 @@ Expected<uint64_t> parseSize(const std::string &flag, const std::string &text) {
   return v << shift;
 }
 
+Expected<uint64_t> parseMemoryLimit(const std::string &text) {
+  CC_ASSIGN(bytes, parseSize("--memory-limit", text));
+  if (bytes < (uint64_t(64) << 20))
+    return makeError("flag '--memory-limit': at least 64M");
+  return bytes;
+}
+
 } // namespace cc::cli

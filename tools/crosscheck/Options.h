@@ -49,5 +49,7 @@ Expected<double> parseNumber(const std::string &flag, const std::string &text);
 Expected<uint64_t> parseUnsigned(const std::string &flag, const std::string &text);
 // A byte count with an optional unit: 512M, 4G, 64k.
 Expected<uint64_t> parseSize(const std::string &flag, const std::string &text);
+// --memory-limit of the compiler under test (run, fuzz): at least 64M.
+Expected<uint64_t> parseMemoryLimit(const std::string &text);
 
 } // namespace cc::cli

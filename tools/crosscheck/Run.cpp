@@ -140,11 +140,9 @@ int runCommand(const Argv &argv) {
   if (*timeout <= 0)
     return fail("flag '--timeout': must be positive");
   options.timeoutSeconds = *timeout;
-  auto memory = parseSize("--memory-limit", args->get("--memory-limit", "4G"));
+  auto memory = parseMemoryLimit(args->get("--memory-limit", "4G"));
   if (!memory)
     return fail(memory.error());
-  if (*memory < (64u << 20))
-    return fail("flag '--memory-limit': at least 64M");
   options.memoryLimitBytes = *memory;
   InputOptions inputOptions;
   for (auto [flag, rate] : {std::pair{"--edge-rate", &inputOptions.edgeRate},
