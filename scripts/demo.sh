@@ -5,7 +5,9 @@
 # reference interpreter. The seed corpus opens the case stream, generated
 # graphs (and precision variants) follow. Results go to out/demo/: the
 # findings store campaign.db, junit.xml, findings.sarif, findings.json,
-# summary.txt and one reproducer per finding under findings/.
+# summary.txt and one reproducer per finding under findings/; then
+# crosscheck report writes its dashboard, out/demo/report/index.html, with a
+# bug bundle per finding.
 # Findings are results, not failures: the script fails only on an error
 # (exit status 2).
 set -euo pipefail
@@ -18,4 +20,6 @@ rc=0
 ./build/tools/crosscheck fuzz --cut mlir:tosa-O0 --cut mlir:tosa-O3 --ref ref \
   --seed-corpus corpus/seeds --precision f16,bf16,int8 \
   --time "${DEMO_TIME:-2m}" --jobs "$(nproc)" --seed 1 -o "$out" || rc=$?
-[ "$rc" -le 1 ]
+[ "$rc" -le 1 ] || exit "$rc"
+./build/tools/crosscheck report "$out" --max-bundles 5
+echo "demo: dashboard at $out/report/index.html"
