@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs every Debian package crosscheck needs (DESIGN.md, "Dependencies").
+# Installs every Debian package crosscheck needs (see docs/ARCHITECTURE.md).
 # Idempotent: packages already installed are skipped. Run as root on Debian 12.
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-  clang-22 libclang-rt-22-dev
+  clang-22 libclang-rt-22-dev clang-format-22
   libz3-dev
   libtorch-dev
   libonnx-dev libonnx-testdata libprotobuf-dev

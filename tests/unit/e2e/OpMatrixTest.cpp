@@ -2,7 +2,7 @@
 // pipeline: the compiled result must agree with the reference interpreter
 // under the numeric oracle (the differential check), except for the known
 // compiler bugs listed below, whose findings must still show up. This is the
-// op x dtype matrix of the README.
+// op x dtype matrix of docs/OPS.md.
 #include "backends/mlir/MlirBackend.h"
 #include "core/OpTable.h"
 #include "generators/Inputs.h"
