@@ -30,7 +30,8 @@ struct Reach {
   void add(const Graph &g) {
     for (const Node &n : g.nodes) {
       const ValueId first = n.operands.empty() ? n.results[0] : n.operands[0];
-      opDTypes.insert(n.op + ":" + std::string(dtypeName(g.typeOf(first).dtype)));
+      opDTypes.insert(n.op + ":" +
+                      std::string(dtypeName(g.typeOf(first).dtype)));
       for (size_t i = 0; i < n.operands.size(); ++i) {
         int32_t p = g.values[size_t(n.operands[i])].producer;
         edges.insert((p < 0 ? "input" : g.nodes[size_t(p)].op) + ">" + n.op +
@@ -47,43 +48,52 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
       .count();
 }
-} // namespace
 
-int main(int argc, char **argv) {
+struct Flags {
   int steps = 2000;
   uint64_t seed = 1;
   std::string seedsDir = CC_SEEDS_DIR;
+};
+
+// False (after saying why) on a flag it does not know or without a value.
+bool parseFlags(int argc, char **argv, Flags &f) {
   for (int i = 1; i < argc; i += 2) {
     if (i + 1 >= argc) {
       std::cerr << "mutation_bench: " << argv[i] << " needs a value\n";
-      return 2;
+      return false;
     } else if (!std::strcmp(argv[i], "--steps"))
-      steps = std::atoi(argv[i + 1]);
+      f.steps = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--seed"))
-      seed = std::strtoull(argv[i + 1], nullptr, 10);
+      f.seed = std::strtoull(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--seeds-dir"))
-      seedsDir = argv[i + 1];
+      f.seedsDir = argv[i + 1];
     else {
       std::cerr << "mutation_bench: unknown flag " << argv[i] << "\n";
-      return 2;
+      return false;
     }
   }
+  return true;
+}
+
+// The seed graphs within the fuzzer's limits.
+std::vector<fuzz::FuzzCase> loadSeeds(const std::string &dir) {
   std::vector<fuzz::FuzzCase> pool;
-  for (const auto &entry : std::filesystem::directory_iterator(seedsDir)) {
+  for (const auto &entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".json")
       continue;
     auto g = loadGraph(entry.path().string());
     if (g && fuzz::acceptableGraph(*g))
       pool.push_back({*g, 1, 0});
   }
-  if (pool.empty()) {
-    std::cerr << "mutation_bench: no seed graph within the fuzzer's limits in "
-              << seedsDir << "\n";
-    return 2;
-  }
-  const size_t seeds = pool.size();
+  return pool;
+}
 
-  Reach mutated, generated;
+// `steps` mutations and cross-overs of the pool's cases; every child joins
+// the pool.
+nlohmann::json mutate(std::vector<fuzz::FuzzCase> pool, int steps,
+                      uint64_t seed) {
+  const size_t seeds = pool.size();
+  Reach mutated;
   for (const fuzz::FuzzCase &c : pool)
     mutated.add(c.graph);
   Rng rng(seed);
@@ -109,7 +119,16 @@ int main(int argc, char **argv) {
   for (size_t i = seeds; i < pool.size(); ++i)
     for (const Node &n : pool[i].graph.nodes)
       ops += n.op != "const";
+  nlohmann::json j = mutated.json();
+  j["changed_share"] = double(changed) / steps;
+  j["mutations_per_s"] = steps / mutationSeconds;
+  j["mean_ops"] = ops / double(std::max(steps, 1));
+  return j;
+}
 
+// `steps` graphs from the generator, for comparison.
+nlohmann::json generate(int steps, uint64_t seed) {
+  Reach generated;
   GenOptions o;
   o.minOps = 3;
   o.maxOps = 12;
@@ -124,17 +143,28 @@ int main(int argc, char **argv) {
         generatedOps += n.op != "const";
     }
   }
+  nlohmann::json j = generated.json();
+  j["accepted_share"] = double(accepted) / steps;
+  j["mean_ops"] = generatedOps / double(std::max(accepted, 1));
+  return j;
+}
+} // namespace
 
+int main(int argc, char **argv) {
+  Flags f;
+  if (!parseFlags(argc, argv, f))
+    return 2;
+  std::vector<fuzz::FuzzCase> pool = loadSeeds(f.seedsDir);
+  if (pool.empty()) {
+    std::cerr << "mutation_bench: no seed graph within the fuzzer's limits in "
+              << f.seedsDir << "\n";
+    return 2;
+  }
   nlohmann::json j;
   j["bench"] = "mutation";
-  j["seed_graphs"] = seeds;
-  j["steps"] = steps;
-  j["mutated"] = mutated.json();
-  j["mutated"]["changed_share"] = double(changed) / steps;
-  j["mutated"]["mutations_per_s"] = steps / mutationSeconds;
-  j["mutated"]["mean_ops"] = ops / double(std::max(steps, 1));
-  j["generated"] = generated.json();
-  j["generated"]["accepted_share"] = double(accepted) / steps;
-  j["generated"]["mean_ops"] = generatedOps / double(std::max(accepted, 1));
+  j["seed_graphs"] = pool.size();
+  j["steps"] = f.steps;
+  j["mutated"] = mutate(std::move(pool), f.steps, f.seed);
+  j["generated"] = generate(f.steps, f.seed);
   std::cout << j.dump(1) << "\n";
 }

@@ -47,23 +47,26 @@ FuzzCase decodeCase(const uint8_t *data, size_t size);
 // values leave a domain is undefined on the reference and skipped.)
 bool acceptableGraph(const Graph &g, std::string *why = nullptr);
 
-// Edge-value mutations (splat constants of 0, -0, 1, ..., ops with small
-// splat constants; attributes at their extremes) on or off, for the whole
-// process (on by default). They reach known upstream bugs within a few
-// hundred executions (the tosa.mul x*0 fold, arith-expand's maximumf on
-// signed zeros), so a run that must stay free of findings on tosa-O0 turns
-// them off (CC_FUZZ_EDGES=0).
-void setEdgeMutations(bool on);
+struct MutationOptions {
+  // Edge-value mutations (splat constants of 0, -0, 1, ..., ops with small
+  // splat constants; attributes at their extremes). They reach known
+  // upstream bugs within a few hundred executions (the tosa.mul x*0 fold,
+  // arith-expand's maximumf on signed zeros), so a run that must stay free
+  // of findings on tosa-O0 turns them off (CC_FUZZ_EDGES=0).
+  bool edges = true;
+};
 
 // One random structure-aware mutation (a few edits at once), deterministic
 // in seed; the result is always acceptable (when no edit fits, only the
 // input seed changes).
-FuzzCase mutateCase(const FuzzCase &c, uint64_t seed);
+FuzzCase mutateCase(const FuzzCase &c, uint64_t seed,
+                    const MutationOptions &options = {});
 // The same with the strategy chosen (Schedule.h). A strategy that does not
 // apply falls back to edits, and edits that all fail to a new input seed;
 // *used says which ran.
 FuzzCase mutateCase(const FuzzCase &c, uint64_t seed, Strategy strategy,
-                    Strategy *used = nullptr);
+                    Strategy *used = nullptr,
+                    const MutationOptions &options = {});
 // Splices a window of b's ops (at most four, with the constants they read)
 // into a, feeding some of their other operands from a's values of the same
 // type; acceptable like mutateCase (a itself when nothing fits, or when a
@@ -78,9 +81,11 @@ FuzzCase crossOver(const FuzzCase &a, const FuzzCase &b, uint64_t seed);
 // is told which made the result (Schedule::chose); without, the fixed
 // tuning.
 size_t mutateBytes(uint8_t *data, size_t size, size_t maxSize, uint64_t seed,
-                   Schedule *schedule = nullptr);
+                   Schedule *schedule = nullptr,
+                   const MutationOptions &options = {});
 size_t crossOverBytes(const uint8_t *a, size_t sizeA, const uint8_t *b,
                       size_t sizeB, uint8_t *out, size_t maxOut, uint64_t seed,
-                      Schedule *schedule = nullptr);
+                      Schedule *schedule = nullptr,
+                      const MutationOptions &options = {});
 
 } // namespace cc::fuzz

@@ -44,6 +44,7 @@ bool abortOnFinding = true;
 FILE *coverageLog = nullptr;
 cc::fuzz::Schedule schedule;
 bool useSchedule = true;
+cc::fuzz::MutationOptions mutationOptions;
 
 // The passes, patterns and paths this process has seen; returns those of
 // coverage that are new.
@@ -93,7 +94,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   useCounters = !envIs("CC_FUZZ_COUNTERS", "0");
   abortOnFinding = !envIs("CC_FUZZ_ABORT", "0");
   useSchedule = !envIs("CC_FUZZ_SCHEDULE", "0");
-  cc::fuzz::setEdgeMutations(!envIs("CC_FUZZ_EDGES", "0"));
+  mutationOptions.edges = !envIs("CC_FUZZ_EDGES", "0");
   if (const char *log = std::getenv("CC_FUZZ_COVERAGE_LOG"); log && *log) {
     coverageLog = std::fopen(log, "a");
     if (!coverageLog)
@@ -140,7 +141,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned int seed) {
   return cc::fuzz::mutateBytes(data, size, maxSize, seed,
-                               useSchedule ? &schedule : nullptr);
+                               useSchedule ? &schedule : nullptr,
+                               mutationOptions);
 }
 
 extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
@@ -148,5 +150,6 @@ extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
                                             uint8_t *out, size_t maxOutSize,
                                             unsigned int seed) {
   return cc::fuzz::crossOverBytes(data1, size1, data2, size2, out, maxOutSize,
-                                  seed, useSchedule ? &schedule : nullptr);
+                                  seed, useSchedule ? &schedule : nullptr,
+                                  mutationOptions);
 }

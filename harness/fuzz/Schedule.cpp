@@ -1,6 +1,7 @@
 #include "harness/fuzz/Schedule.h"
 
 #include <cstdio>
+#include <iterator>
 #include <vector>
 
 namespace cc::fuzz {
@@ -18,31 +19,42 @@ constexpr double kFloor = 0.2;
 // In a cross-over call, a cross-over is this many times as likely as all
 // the mutations together before feedback.
 constexpr double kCrossOverWeight = 4;
+
+struct StrategyInfo {
+  Strategy strategy;
+  const char *name;
+  double share; // the mutator's tuning before the schedule
+};
+// One row per strategy, in the enum's order (checked below).
+constexpr StrategyInfo kStrategyTable[] = {
+    {Strategy::InputSeed, "input-seed", 0.10},
+    {Strategy::Cut, "cut", 0.045},
+    {Strategy::Fresh, "fresh", 0.214},
+    {Strategy::Splice, "splice", 0.128},
+    {Strategy::Edit, "edit", 0.513},
+    // Only in a cross-over call.
+    {Strategy::CrossOver, "cross-over", kCrossOverWeight},
+};
+
+constexpr bool rowsFollowTheEnum() {
+  for (size_t i = 0; i < std::size(kStrategyTable); ++i)
+    if (size_t(kStrategyTable[i].strategy) != i)
+      return false;
+  return std::size(kStrategyTable) == kStrategies;
+}
+static_assert(rowsFollowTheEnum(), "one row per Strategy, in its order");
 } // namespace
 
 const char *strategyName(Strategy s) {
-  switch (s) {
-  case Strategy::InputSeed:
-    return "input-seed";
-  case Strategy::Cut:
-    return "cut";
-  case Strategy::Fresh:
-    return "fresh";
-  case Strategy::Splice:
-    return "splice";
-  case Strategy::Edit:
-    return "edit";
-  case Strategy::CrossOver:
-    return "cross-over";
-  }
-  return "?";
+  return size_t(s) < std::size(kStrategyTable) ? kStrategyTable[size_t(s)].name
+                                               : "?";
 }
 
 Schedule::Shares Schedule::baseShares(bool crossOver) {
-  // The mutator's tuning before the schedule: input seed 10%, cut 4.5%, a
-  // fresh graph 21%, a splice 13%, edits the rest.
-  Shares s = {0.10,  0.045, 0.214,
-              0.128, 0.513, crossOver ? kCrossOverWeight : 0.0};
+  Shares s{};
+  for (const StrategyInfo &row : kStrategyTable)
+    s[size_t(row.strategy)] =
+        row.strategy != Strategy::CrossOver || crossOver ? row.share : 0.0;
   double sum = 0;
   for (double x : s)
     sum += x;

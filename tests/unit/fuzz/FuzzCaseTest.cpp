@@ -111,7 +111,7 @@ TEST(FuzzCaseTest, MutationsAlwaysYieldValidGraphs) {
   EXPECT_GT(shrank, 20);
   EXPECT_GT(changedOps, 300);
   EXPECT_LT(unchanged, 400); // only the input seed or the compiler changed
-  EXPECT_GT(splatted, 20);    // edge-value splats for the folders
+  EXPECT_GT(splatted, 20);   // edge-value splats for the folders
   EXPECT_GE(dtypes.size(), 5u);
 }
 
@@ -129,10 +129,10 @@ TEST(FuzzCaseTest, EdgeAttributesReachNoOpForms) {
   ASSERT_TRUE(g) << g.error().message();
   FuzzCase c;
   c.graph = *g;
-  auto fullRange = [&] {
+  auto fullRange = [&](MutationOptions o) {
     int n = 0;
     for (uint64_t seed = 0; seed < 5000; ++seed) {
-      FuzzCase m = mutateCase(c, seed, Strategy::Edit);
+      FuzzCase m = mutateCase(c, seed, Strategy::Edit, nullptr, o);
       EXPECT_TRUE(acceptableGraph(m.graph));
       for (const Node &node : m.graph.nodes)
         if (node.op == "clamp")
@@ -141,10 +141,8 @@ TEST(FuzzCaseTest, EdgeAttributesReachNoOpForms) {
     }
     return n;
   };
-  EXPECT_GT(fullRange(), 20);
-  setEdgeMutations(false); // CC_FUZZ_EDGES=0
-  EXPECT_EQ(fullRange(), 0);
-  setEdgeMutations(true);
+  EXPECT_GT(fullRange({}), 20);
+  EXPECT_EQ(fullRange({.edges = false}), 0); // CC_FUZZ_EDGES=0
 }
 
 // Edits of one graph make the pairs canonical forms match and random DAGs
@@ -180,8 +178,8 @@ TEST(FuzzCaseTest, EditsMakeTwinAndSharedOperands) {
       }
       if (n.op == "select")
         if (const Node *inner = producer(m.graph, n.operands[1]))
-          shared += inner->op == "select" &&
-                    inner->operands[0] == n.operands[0];
+          shared +=
+              inner->op == "select" && inner->operands[0] == n.operands[0];
     }
   }
   EXPECT_GT(twins, 20);
@@ -215,11 +213,11 @@ TEST(FuzzCaseTest, EditsMakeConstantChains) {
     }
     return false;
   };
-  auto chains = [&] {
+  auto chains = [&](MutationOptions o) {
     int n = 0;
     FuzzCase m = c;
     for (uint64_t seed = 0; seed < 2000; ++seed) {
-      m = mutateCase(seed % 20 == 0 ? c : m, seed, Strategy::Edit);
+      m = mutateCase(seed % 20 == 0 ? c : m, seed, Strategy::Edit, nullptr, o);
       EXPECT_TRUE(acceptableGraph(m.graph));
       for (const Node &node : m.graph.nodes)
         if (withSplat(m.graph, &node))
@@ -230,10 +228,8 @@ TEST(FuzzCaseTest, EditsMakeConstantChains) {
     }
     return n;
   };
-  EXPECT_GT(chains(), 100);
-  setEdgeMutations(false); // CC_FUZZ_EDGES=0: no chains at all
-  EXPECT_EQ(chains(), 0);
-  setEdgeMutations(true);
+  EXPECT_GT(chains({}), 100);
+  EXPECT_EQ(chains({.edges = false}), 0); // CC_FUZZ_EDGES=0: no chains at all
 }
 
 TEST(FuzzCaseTest, MutationIsDeterministicInItsSeed) {
