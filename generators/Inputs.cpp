@@ -31,20 +31,6 @@ struct Constraint {
 // Narrowing levels before giving up on a hazard.
 constexpr int kMaxLevel = 12;
 
-// Ops (and operand positions) on which integer minimum and maximum are
-// defined: no overflow, no REQUIRE on the value.
-bool extremesSafeFor(const std::string &op, size_t operand) {
-  static const std::vector<std::string> safe = {
-      "bitwise_and", "bitwise_or", "bitwise_xor", "equal", "greater",
-      "greater_equal", "maximum", "minimum", "clamp", "cast", "select",
-      "reshape", "transpose", "slice", "concat", "pad", "tile", "reverse",
-      "reduce_max", "reduce_min", "argmax", "max_pool2d", "logical_and",
-      "logical_or", "logical_not"};
-  if (op == "arithmetic_right_shift" || op == "logical_left_shift" || op == "gather")
-    return operand == 0;
-  return std::find(safe.begin(), safe.end(), op) != safe.end();
-}
-
 Constraint constraintOf(const Graph &g, ValueId input) {
   Constraint c;
   for (const Node &n : g.nodes) {
@@ -54,7 +40,7 @@ Constraint constraintOf(const Graph &g, ValueId input) {
     for (size_t p = 0; p < n.operands.size(); ++p) {
       if (n.operands[p] != input)
         continue;
-      c.extremesSafe &= extremesSafeFor(n.op, p);
+      c.extremesSafe &= def->allowsIntExtremes(p);
       switch (def->domain(p)) {
       case Domain::Any: break;
       case Domain::Positive: c.positive = true; break;

@@ -29,12 +29,6 @@ const std::vector<std::pair<PrecisionKind, std::string_view>> kNames = {
     {PrecisionKind::Mixed, "mixed"}, {PrecisionKind::Int8, "int8"},
     {PrecisionKind::Int16, "int16"}};
 
-bool isAccumulating(const std::string &op) {
-  return op == "matmul" || op == "conv2d" || op == "depthwise_conv2d" ||
-         op == "transpose_conv2d" || op == "reduce_sum" ||
-         op == "reduce_product" || op == "avg_pool2d";
-}
-
 Attrs attrsWith(Attrs a, const std::string &name, AttrValue v) {
   a.set(name, std::move(v));
   return a;
@@ -124,7 +118,7 @@ private:
   DType computeType(const Node &n) {
     if (kind != PrecisionKind::Mixed)
       return low;
-    if (isAccumulating(n.op))
+    if (const OpDef *def = findOp(n.op); def && def->accumulates)
       return DType::f32;
     for (ValueId v : n.operands)
       if (DType t = dst.typeOf(map[v]).dtype; isFloat(t))
@@ -401,11 +395,9 @@ private:
 
   // The op on integers; false (nothing added) where it has none here.
   Expected<bool> integerForm(const Node &n) {
-    static const std::vector<std::string> keepScale = {
-        "reshape", "transpose", "slice", "reverse", "tile", "max_pool2d", "gather"};
     const std::string &op = n.op;
     ValueId res = n.results[0];
-    if (std::find(keepScale.begin(), keepScale.end(), op) != keepScale.end()) {
+    if (const OpDef *def = findOp(op); def && def->keepsQuantScale) {
       CC_ASSIGN(a, get(n.operands[0]));
       std::vector<ValueId> ops = {a.id};
       for (size_t i = 1; i < n.operands.size(); ++i)

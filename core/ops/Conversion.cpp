@@ -334,6 +334,8 @@ void addConversionOps(std::vector<OpDef> &ops) {
                  "saturating float-to-int)";
   cast.dtypes = kAll;
   cast.rounding = Rounding::fixed(1); // rounds once to the target dtype
+  cast.intExtremes = IntExtremes::AllOperands; // wraps or saturates
+  cast.magnitude = Magnitude::OfOperands;
   cast.attrs = {{"to", AttrKind::Type, std::nullopt, "result dtype"}};
   cast.infer = [](const std::vector<TensorType> &ops, const Attrs &at)
       -> Expected<std::vector<TensorType>> {

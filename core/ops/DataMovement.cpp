@@ -313,6 +313,9 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     d.attrs = std::move(attrs);
     d.rounding = Rounding::fixed(0); // moves values, never rounds
     d.range = hullRange(); // values are moved, never changed
+    d.intExtremes = IntExtremes::AllOperands;
+    d.magnitude = Magnitude::OfOperands;
+    d.keepsQuantScale = true;
     ops.push_back(std::move(d));
     return ops.back();
   };
@@ -381,6 +384,7 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
 
   OpDef &concat = add("concat", "joins operands along an axis", kAll, {axisAttr});
   concat.maxOperands = -1;
+  concat.keepsQuantScale = false; // the operands' scales differ
   concat.infer = inferConcat;
   concat.eval = evalConcat;
   concat.emit = [](EmitContext &ctx, const Node &node) {
@@ -417,6 +421,7 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
                    {{"padding", AttrKind::Ints, std::nullopt, "[lo0,hi0,lo1,hi1,...]"},
                     {"pad_const", AttrKind::Float, 0.0, "pad value"}});
   pad.infer = inferPad;
+  pad.keepsQuantScale = false; // pad_const is a new value
   pad.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &t,
                  const Attrs &at) {
     double c = at.getFloat("pad_const");
@@ -486,6 +491,7 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
                       {});
   gather.minOperands = gather.maxOperands = 2;
   gather.domains = {Domain::Any, Domain::Index};
+  gather.intExtremes = IntExtremes::FirstOperand; // the values, not the indices
   gather.range = identityRange(); // the values, not the indices
   gather.infer = inferGather;
   gather.sampleOperands = [](Rng &rng, DType d, const Shape &hint) {

@@ -81,6 +81,7 @@ OpDef addOrSub(bool isAdd) {
                        2, kFloatI32, eval);
   // i32 overflow is undefined: only bounded (leaf) values are summed.
   op.sampleOperands = elementwiseOperands(2, 0b11, {i32});
+  op.magnitude = isAdd ? Magnitude::OfOperands : Magnitude::AsAdd;
   op.range = [isAdd](const std::vector<Interval> &x, const std::vector<TensorType> &,
                      const Attrs &) {
     return addRange(x[0], isAdd ? x[1] : negRange(x[1]));
@@ -92,6 +93,7 @@ OpDef mulOp() {
   OpDef op = elementwiseOp("mul", "elementwise product; i32 may round-shift right",
                            2, kFloatInt, nullptr);
   op.rounding = Rounding::fixed(1, {1, 1});
+  op.magnitude = Magnitude::OfOperands;
   // A shifted i32 product may overflow: bounded (leaf) factors only.
   op.sampleOperands = elementwiseOperands(2, 0b11, {i32});
   op.attrs = {{"shift", AttrKind::Int, AttrValue(int64_t(0)),
@@ -216,6 +218,7 @@ OpDef maxOrMin(bool isMax) {
       });
   op.attrs = {nanModeSpec()};
   op.rounding = Rounding::fixed(0);
+  op.intExtremes = IntExtremes::AllOperands;
   op.range = [isMax](const std::vector<Interval> &x, const std::vector<TensorType> &,
                      const Attrs &) {
     auto pick = [isMax](double p, double q) { return isMax ? std::max(p, q) : std::min(p, q); };
@@ -282,6 +285,7 @@ OpDef absOp() {
       });
   op.sampleOperands = elementwiseOperands(1, 0b1, {i32});
   op.rounding = Rounding::fixed(0);
+  op.magnitude = Magnitude::OfOperands;
   op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &,
                 const Attrs &) {
     const Interval &a = x[0];
@@ -314,6 +318,7 @@ OpDef negateOp() {
       });
   op.sampleOperands = elementwiseOperands(1, 0b1, {i32});
   op.rounding = Rounding::fixed(0);
+  op.magnitude = Magnitude::OfOperands;
   op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &t,
                 const Attrs &) {
     Interval r = negRange(x[0]);
@@ -466,6 +471,7 @@ OpDef clampOp() {
               nanModeSpec()};
   op.infer = inferClamp;
   op.rounding = Rounding::fixed(0);
+  op.intExtremes = IntExtremes::AllOperands; // saturates
   op.eval = [](const EvalArgs &args) {
     auto [lo, hi] = clampBounds(args.attrs(), args.resultTypes.at(0).dtype);
     bool ignore = ignoreNaN(args.attrs());
@@ -531,6 +537,8 @@ OpDef selectOp() {
     return s;
   };
   op.rounding = Rounding::fixed(0);
+  op.intExtremes = IntExtremes::AllOperands;
+  op.magnitude = Magnitude::OfOperands;
   op.range = hullRange(1);
   return op;
 }

@@ -583,6 +583,8 @@ void addLinalgOps(std::vector<OpDef> &ops) {
   mm.minOperands = mm.maxOperands = 2;
   mm.dtypes = {kF32, kF16, kBF16, kI8};
   mm.attrs = {zp("a_zp"), zp("b_zp")};
+  mm.accumulates = true;
+  mm.magnitude = Magnitude::OfOperands;
   mm.infer = inferMatmul;
   mm.eval = evalMatmul;
   mm.emit = emitMatmul;
@@ -626,6 +628,8 @@ void addLinalgOps(std::vector<OpDef> &ops) {
     d.minOperands = d.maxOperands = 3;
     d.dtypes = {kF32, kF16, kBF16, kI8};
     d.domains = {Domain::Any, Domain::Finite};
+    d.accumulates = true;
+    d.magnitude = Magnitude::OfOperands;
     if (kind == Conv::Transpose)
       d.attrs = {ints("out_pad", std::vector<int64_t>{0, 0, 0, 0}, "[top,bottom,left,right]"),
                  ints("stride", std::vector<int64_t>{1, 1}, "[y,x]")};
@@ -663,8 +667,12 @@ void addLinalgOps(std::vector<OpDef> &ops) {
     if (avg) {
       d.attrs.push_back(zp("input_zp"));
       d.attrs.push_back(zp("output_zp"));
+      d.accumulates = true;
+      d.magnitude = Magnitude::OfOperands;
     } else {
       d.attrs.push_back(nanModeSpec());
+      d.intExtremes = IntExtremes::AllOperands;
+      d.keepsQuantScale = true;
     }
     d.infer = [avg](const Types &ops, const Attrs &at) { return inferPool(avg, ops, at); };
     d.eval = [avg](const EvalArgs &e) { return evalPool(avg, e); };

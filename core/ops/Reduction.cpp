@@ -138,6 +138,11 @@ void addReductionOps(std::vector<OpDef> &ops) {
     d.attrs = {{"axis", AttrKind::Int, std::nullopt, "reduced axis"}};
     if (hasNanMode(fold))
       d.attrs.push_back(nanModeSpec());
+    // Sums and products accumulate; max, min and argmax only compare.
+    d.accumulates = fold == Fold::Sum || fold == Fold::Product;
+    d.intExtremes = hasNanMode(fold) ? IntExtremes::AllOperands : IntExtremes::None;
+    if (fold == Fold::Sum)
+      d.magnitude = Magnitude::OfOperands;
     d.infer = [fold](const std::vector<TensorType> &ops, const Attrs &at) {
       return inferReduce(fold, ops, at);
     };
