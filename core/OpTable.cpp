@@ -18,7 +18,7 @@ struct Table {
     addLogicalOps(ops);
     addConversionOps(ops);
     addReductionOps(ops);
-    addLinalgOps(ops);
+    addMatmulConvPoolOps(ops);
     addDataMovementOps(ops);
     for (size_t i = 0; i < ops.size(); ++i)
       index.emplace(ops[i].name, i);

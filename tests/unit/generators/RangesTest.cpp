@@ -86,7 +86,7 @@ TEST(Ranges, ArithmeticAndIntegerRules) {
   EXPECT_EQ(findHazards(h, {{1, 5, false}}).size(), 1u);
 }
 
-TEST(Ranges, FloatMathClampReductionsLinalgCasts) {
+TEST(Ranges, FloatMathClampReductionsMatmulCasts) {
   Graph g;
   ValueId x = g.addInput("x", {DType::f32, {1, 2, 3}});
   ValueId w = g.addInput("w", {DType::f32, {1, 3, 2}});

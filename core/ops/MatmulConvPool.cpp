@@ -1,5 +1,6 @@
 // matmul conv2d depthwise_conv2d transpose_conv2d avg_pool2d max_pool2d
-// (TOSA 1.0). The conv-like ops and the pools share one window walk.
+// (TOSA 1.0's tensor operators but argmax, which is a reduction here). The
+// conv-like ops and the pools share one window walk.
 #include "core/ops/Families.h"
 #include "core/ops/Indexing.h"
 
@@ -575,7 +576,7 @@ AttrSpec zp(const char *n) { return {n, AttrKind::Int, int64_t(0), "zero point (
 
 } // namespace
 
-void addLinalgOps(std::vector<OpDef> &ops) {
+void addMatmulConvPoolOps(std::vector<OpDef> &ops) {
   // dtypes: TOSA 1.0 PRO-INT, PRO-FP, EXT-INT16 and EXT-BF16.
   OpDef mm;
   mm.name = "matmul";

@@ -36,7 +36,7 @@ const std::vector<double> k1to9 = {1, 2, 3, 4, 5, 6, 7, 8, 9};
 
 } // namespace
 
-TEST(LinalgOps, MatmulFloatAndQuantized) {
+TEST(MatmulConvPoolOps, MatmulFloatAndQuantized) {
   Tensor f = run("matmul", {tensorOf("f32[1,2,2]", {1, 2, 3, 4}),
                             tensorOf("f32[1,2,2]", {5, 6, 7, 8})}, {});
   EXPECT_EQ(valuesOf(f), (std::vector<double>{19, 22, 43, 50}));
@@ -53,7 +53,7 @@ TEST(LinalgOps, MatmulFloatAndQuantized) {
             std::string::npos);
 }
 
-TEST(LinalgOps, MatmulBf16ResultIsF32) {
+TEST(MatmulConvPoolOps, MatmulBf16ResultIsF32) {
   Graph g;
   ValueId a = g.addInput("a", *parseTensorType("bf16[1,2,3]"));
   ValueId b = g.addInput("b", *parseTensorType("bf16[1,3,4]"));
@@ -62,7 +62,7 @@ TEST(LinalgOps, MatmulBf16ResultIsF32) {
   EXPECT_EQ(g.typeOf(*r).str(), "f32[1,2,4]");
 }
 
-TEST(LinalgOps, Conv2dPaddingStrideDilation) {
+TEST(MatmulConvPoolOps, Conv2dPaddingStrideDilation) {
   Tensor in = tensorOf("f32[1,3,3,1]", k1to9);
   Tensor w = tensorOf("f32[1,2,2,1]", {1, 1, 1, 1});
   Tensor bias = tensorOf("f32[1]", {0.5});
@@ -77,7 +77,7 @@ TEST(LinalgOps, Conv2dPaddingStrideDilation) {
   EXPECT_EQ(valuesOf(dilated), (std::vector<double>{20})); // 1 + 3 + 7 + 9
 }
 
-TEST(LinalgOps, Conv2dTypeRuleErrors) {
+TEST(MatmulConvPoolOps, Conv2dTypeRuleErrors) {
   std::vector<std::string> t = {"f32[1,3,3,1]", "f32[1,2,2,1]", "f32[1]"};
   EXPECT_NE(inferError("conv2d", t, convAttrs({1, 1, 1, 1}, {2, 2}, {1, 1}))
                 .find("not divisible by stride"),
@@ -94,7 +94,7 @@ TEST(LinalgOps, Conv2dTypeRuleErrors) {
             std::string::npos);
 }
 
-TEST(LinalgOps, Conv2dQuantizedZeroPoints) {
+TEST(MatmulConvPoolOps, Conv2dQuantizedZeroPoints) {
   Attrs a = convAttrs({0, 0, 0, 0}, {1, 1}, {1, 1});
   a.set("input_zp", int64_t(1));
   a.set("weight_zp", int64_t(-1));
@@ -104,7 +104,7 @@ TEST(LinalgOps, Conv2dQuantizedZeroPoints) {
   EXPECT_EQ(valuesOf(r), (std::vector<double>{26})); // (5-1)*(3+1) + 10
 }
 
-TEST(LinalgOps, Conv2dAccumulatesF16InF32) {
+TEST(MatmulConvPoolOps, Conv2dAccumulatesF16InF32) {
   Tensor in = tensorOf("f16[1,1,3,1]", {2048, 1, 1});
   Tensor w = tensorOf("f16[1,1,3,1]", {1, 1, 1});
   Tensor r = run("conv2d", {in, w, tensorOf("f16[1]", {0})},
@@ -113,7 +113,7 @@ TEST(LinalgOps, Conv2dAccumulatesF16InF32) {
   EXPECT_EQ(r.getF(0), 2050.0); // an f16 accumulator would give 2048
 }
 
-TEST(LinalgOps, ConvAddsBiasLastInTheResultType) {
+TEST(MatmulConvPoolOps, ConvAddsBiasLastInTheResultType) {
   // TOSA: out = static_cast<out_t>(acc); out = out + bias. The f32 product
   // 1 + 2^-11 - 2^-21 rounds to 1 in f16 before the bias -1 is added.
   Tensor in = tensorOf("f16[1,1,1,1]", {1 + 0x1p-10});
@@ -131,7 +131,7 @@ TEST(LinalgOps, ConvAddsBiasLastInTheResultType) {
             (std::vector<double>{0x1p-11 - 0x1p-21}));
 }
 
-TEST(LinalgOps, ConvNonFiniteWeightOnPaddingIsImplementationDefined) {
+TEST(MatmulConvPoolOps, ConvNonFiniteWeightOnPaddingIsImplementationDefined) {
   // Kernel 1x2 with one column of left padding: tap kx = 0 reads padding.
   // An implementation may multiply the zero padding by the weight
   // (tosa_extra_multiplies), and 0 * inf is NaN.
@@ -160,7 +160,7 @@ TEST(LinalgOps, ConvNonFiniteWeightOnPaddingIsImplementationDefined) {
   EXPECT_EQ(tr.error().code(), ErrorCode::Undefined);
 }
 
-TEST(LinalgOps, MatmulF16AccumulatesInF16) {
+TEST(MatmulConvPoolOps, MatmulF16AccumulatesInF16) {
   // TOSA 1.0 MATMUL accumulates in out_t: 1 + 2^-11 rounds back to 1 in f16
   // (ties to even) at each step, where f32 would reach 1 + 2^-10.
   Tensor r = run("matmul", {tensorOf("f16[1,1,3]", {1, 0x1p-11, 0x1p-11}),
@@ -174,7 +174,7 @@ TEST(LinalgOps, MatmulF16AccumulatesInF16) {
   EXPECT_EQ(valuesOf(b), (std::vector<double>{1 + 0x1p-10}));
 }
 
-TEST(LinalgOps, DepthwiseConv2d) {
+TEST(MatmulConvPoolOps, DepthwiseConv2d) {
   Tensor r = run("depthwise_conv2d",
                  {tensorOf("f32[1,1,1,2]", {2, 3}), tensorOf("f32[1,1,2,2]", {1, 2, 3, 4}),
                   tensorOf("f32[4]", {0, 0, 0, 1})},
@@ -183,7 +183,7 @@ TEST(LinalgOps, DepthwiseConv2d) {
   EXPECT_EQ(valuesOf(r), (std::vector<double>{2, 4, 9, 13}));
 }
 
-TEST(LinalgOps, TransposeConv2d) {
+TEST(MatmulConvPoolOps, TransposeConv2d) {
   Tensor in = tensorOf("f32[1,2,1,1]", {1, 2});
   Tensor w = tensorOf("f32[1,2,1,1]", {1, 10});
   Tensor bias = tensorOf("f32[1]", {0.5});
@@ -200,13 +200,13 @@ TEST(LinalgOps, TransposeConv2d) {
             (std::vector<double>{12.5, 20.5}));
 }
 
-TEST(LinalgOps, AvgPoolExcludesPaddingFromCount) {
+TEST(MatmulConvPoolOps, AvgPoolExcludesPaddingFromCount) {
   Tensor r = run("avg_pool2d", {tensorOf("f32[1,2,2,1]", {1, 2, 3, 4})},
                  poolAttrs({2, 2}, {1, 1}, {1, 0, 1, 0}));
   EXPECT_EQ(valuesOf(r), (std::vector<double>{1, 1.5, 2, 2.5}));
 }
 
-TEST(LinalgOps, AvgPoolIntegerRounding) {
+TEST(MatmulConvPoolOps, AvgPoolIntegerRounding) {
   Attrs a = poolAttrs({2, 2}, {1, 1}, {0, 0, 0, 0});
   // 11 / 4 = 2.75 rounds to 3; -11 / 4 = -2.75 rounds to -3.
   EXPECT_EQ(valuesOf(run("avg_pool2d", {tensorOf("i8[1,2,2,1]", {1, 2, 3, 5})}, a)),
@@ -225,7 +225,7 @@ TEST(LinalgOps, AvgPoolIntegerRounding) {
             (std::vector<double>{127}));
 }
 
-TEST(LinalgOps, AvgPoolIntegerAccumulatorOverflowIsUndefined) {
+TEST(MatmulConvPoolOps, AvgPoolIntegerAccumulatorOverflowIsUndefined) {
   // 257 * 256 values of 32767 sum past INT32_MAX: apply_add_s's REQUIRE.
   Tensor in = Tensor::splat(TensorType{DType::i16, {1, 257, 256, 1}}, 32767);
   auto r = runOp("avg_pool2d", {in}, poolAttrs({257, 256}, {1, 1}, {0, 0, 0, 0}));
@@ -233,7 +233,7 @@ TEST(LinalgOps, AvgPoolIntegerAccumulatorOverflowIsUndefined) {
   EXPECT_EQ(r.error().code(), ErrorCode::Undefined) << r.error().message();
 }
 
-TEST(LinalgOps, MaxPoolSignedZeroKeepsTheFirst) {
+TEST(MatmulConvPoolOps, MaxPoolSignedZeroKeepsTheFirst) {
   // acc = apply_max_s(acc, value): of -0 and +0 the earlier one stays.
   Tensor in = tensorOf("f32[1,1,2,1]", {-0.0, 0.0});
   Tensor r = run("max_pool2d", {in}, poolAttrs({1, 2}, {1, 1}, {0, 0, 0, 0}));
@@ -241,7 +241,7 @@ TEST(LinalgOps, MaxPoolSignedZeroKeepsTheFirst) {
   EXPECT_TRUE(std::signbit(r.getF(0)));
 }
 
-TEST(LinalgOps, MaxPoolNanModeAndPadding) {
+TEST(MatmulConvPoolOps, MaxPoolNanModeAndPadding) {
   Tensor in = tensorOf("f32[1,2,2,1]", {1, NAN, 3, 2});
   Attrs a = poolAttrs({2, 2}, {1, 1}, {0, 0, 0, 0});
   EXPECT_TRUE(std::isnan(run("max_pool2d", {in}, a).getF(0)));
@@ -256,7 +256,7 @@ TEST(LinalgOps, MaxPoolNanModeAndPadding) {
             std::string::npos);
 }
 
-TEST(LinalgOps, Emission) {
+TEST(MatmulConvPoolOps, Emission) {
   std::vector<std::string> t = {"i8[1,3,3,1]", "i8[1,2,2,1]", "i32[1]"};
   Attrs a = convAttrs({0, 0, 0, 0}, {1, 1}, {1, 1});
   a.set("input_zp", int64_t(-3));
@@ -272,7 +272,7 @@ TEST(LinalgOps, Emission) {
   EXPECT_NE(tr->find("out_shape = array<i64: 1, 3, 1, 1>"), std::string::npos);
 }
 
-TEST(LinalgOps, SampledAttributesAreValid) {
+TEST(MatmulConvPoolOps, SampledAttributesAreValid) {
   struct Case {
     std::string op;
     std::vector<std::string> types;
