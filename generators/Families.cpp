@@ -30,7 +30,7 @@ ValueId source(Builder &b, std::initializer_list<DType> dtypes, const Shape &fre
       ok.push_back(d);
   if (ok.empty())
     return -1;
-  if (b.random().chance(0.7)) {
+  if (b.random().chance(kReuseChance)) {
     ValueId v = b.pickValue([&](const TensorType &t, ValueId) {
       return t.rank() == int64_t(fresh.size()) &&
              std::find(ok.begin(), ok.end(), t.dtype) != ok.end();
@@ -44,8 +44,9 @@ ValueId source(Builder &b, std::initializer_list<DType> dtypes, const Shape &fre
 
 // Merges two values with an elementwise op (broadcasting) or a concat.
 std::optional<ValueId> merge(Builder &b, ValueId x, ValueId y) {
-  for (int attempt = 0; attempt < 4; ++attempt) {
-    const OpDef *op = b.random().chance(0.3) ? b.enabled("concat") : pickOp(b, kMerges);
+  for (int attempt = 0; attempt < kMergeAttempts; ++attempt) {
+    const OpDef *op = b.random().chance(kConcatMergeChance) ? b.enabled("concat")
+                                                           : pickOp(b, kMerges);
     if (!op)
       continue;
     if (auto v = b.placeOn(*op, {x, y}))
@@ -158,7 +159,7 @@ void convStackBlock(Builder &b) {
       if (auto a = b.step(*act, cur, /*sameType=*/true))
         cur = *a;
     if (const OpDef *pool = pickOp(b, {"max_pool2d", "avg_pool2d"});
-        pool && b.room() && r.chance(0.6))
+        pool && b.room() && r.chance(kPoolChance))
       if (auto p = b.step(*pool, cur))
         cur = *p;
   }

@@ -93,7 +93,7 @@ Shape Builder::freshShape(int rank) {
     rank = int(rng.uniformInt(o.minRank, o.maxRank));
   Shape s(static_cast<size_t>(rank));
   for (int64_t &d : s)
-    d = rng.uniformInt(1, 5);
+    d = rng.uniformInt(1, kMaxDim);
   // Halve the largest dimension until the tensor fits.
   while (TensorType{DType::f32, s}.numElements() > o.maxElements) {
     auto it = std::max_element(s.begin(), s.end());
@@ -163,8 +163,8 @@ Tensor Builder::constValues(const TensorType &t, bool tame, Domain dom) {
       // the specials and extremes.
       static const std::vector<double> edges = {0.0, -0.0, 1.0, -1.0, 0.5,
                                                 -0.5, 2.5, -1.5};
-      double x = rng.chance(0.2) ? rng.pick(edges) : rng.uniform(-2, 2);
-      if (wild && rng.chance(0.05)) {
+      double x = rng.chance(kConstEdgeChance) ? rng.pick(edges) : rng.uniform(-2, 2);
+      if (wild && rng.chance(kConstSpecialChance)) {
         const double specials[] = {INFINITY, -INFINITY, NAN, minNormal(d) / 4,
                                    maxFinite(d)};
         x = specials[rng.uniformInt(0, 4)];
@@ -184,7 +184,7 @@ Tensor Builder::constValues(const TensorType &t, bool tame, Domain dom) {
     else if (dom == Domain::NonNegative)
       lo = 0;
     int64_t x = rng.uniformInt(lo, hi);
-    if (wild && rng.chance(0.1)) {
+    if (wild && rng.chance(kConstIntEdgeChance)) {
       const int64_t edges[] = {intMin(d), intMax(d), -1, 0, 1};
       x = wrapInt(d, edges[rng.uniformInt(0, 4)]);
     }
@@ -210,7 +210,7 @@ std::optional<ValueId> Builder::leaf(const TensorType &t, bool tame, Domain dom)
   }
   // Sharing an input between consumers is fine: the input generator meets
   // the domains of all of them.
-  if (rng.chance(0.3)) {
+  if (rng.chance(kShareInputChance)) {
     ValueId v = pickValue([&](const TensorType &vt, ValueId id) {
       return meta[size_t(id)].input && vt == t;
     });
@@ -230,7 +230,7 @@ std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint, bool sameTyp
   DType d;
   Shape shape;
   auto opAllows = [&](DType t) { return op.allows(t) && allowsDType(t); };
-  if (hint < 0 && rng.chance(0.85))
+  if (hint < 0 && rng.chance(kHintChance))
     hint = pickValue([&](const TensorType &t, ValueId) { return opAllows(t.dtype); });
   if (hint >= 0) {
     const TensorType &ht = g.typeOf(hint);
@@ -280,7 +280,7 @@ std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint, bool sameTyp
     ValueId v = -1;
     if (i == 0 && hint >= 0 && g.typeOf(hint) == t && fits(hint))
       v = hint;
-    else if (rng.chance(0.7))
+    else if (rng.chance(kReuseChance))
       v = pickValue([&](const TensorType &vt, ValueId id) { return vt == t && fits(id); });
     computed |= v >= 0 && mustLeaf && !leafFits(v, op.domain(i));
     operands[i] = v;
@@ -304,7 +304,7 @@ std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint, bool sameTyp
 }
 
 std::optional<ValueId> Builder::randomStep(ValueId hint, bool sameType) {
-  for (int attempt = 0; attempt < 8; ++attempt)
+  for (int attempt = 0; attempt < kStepAttempts; ++attempt)
     if (auto v = step(*ops[rng.weighted(weights)], hint, sameType))
       return v;
   return std::nullopt;
@@ -387,7 +387,7 @@ Expected<Graph> Builder::run() {
     block();
     if (placed == before)
       randomStep(); // the family did not fit here
-    if (placed == before && ++stalls > 100)
+    if (placed == before && ++stalls > kMaxStalls)
       return makeError("cannot place more than " + std::to_string(placed) +
                        " ops with these options (dtypes, ranks, sizes or ops "
                        "too restrictive)");
