@@ -3,6 +3,7 @@
 #include "backends/ref/Interpreter.h"
 #include "core/OpTable.h"
 #include "core/Rng.h"
+#include "generators/Edges.h"
 #include "generators/Ranges.h"
 
 #include <algorithm>
@@ -72,20 +73,11 @@ bool unconstrained(const Constraint &c) {
 
 double floatValue(Rng &rng, DType d, const Constraint &c,
                   const InputOptions &o) {
-  // The value just below 0.5 (0.49999997 in f32) rounds to 0 where a naive
-  // round(x) = floor(x + 0.5) gives 1; x.5 are ties of round-to-even.
-  const double belowHalf = 0.5 - epsilon(d) / 4;
-  const std::vector<double> edges = {0.0,  -0.0, 1.0,       -1.0,      0.5,
-                                     -0.5, 2.0,  -2.0,      1.5,       -1.5,
-                                     2.5,  -2.5, belowHalf, -belowHalf};
   if (o.specialRate > 0 && c.level == 0 && unconstrained(c) &&
-      rng.chance(o.specialRate)) {
-    const double denormal = minNormal(d) / 4;
-    const std::vector<double> specials = {INFINITY, -INFINITY, NAN, denormal,
-                                          -denormal};
-    return rng.pick(specials);
-  }
-  double v = rng.chance(o.edgeRate) ? rng.pick(edges) : rng.uniform(-2, 2);
+      rng.chance(o.specialRate))
+    return rng.pick(floatSpecials(d, EdgeUse::Input));
+  double v = rng.chance(o.edgeRate) ? rng.pick(floatEdges(d, EdgeUse::Input))
+                                    : rng.uniform(-2, 2);
   if (c.positive || c.nonNegative)
     v = std::fabs(v);
   if ((c.positive || c.nonZero) && std::fabs(v) < 1.0 / 16)
@@ -101,12 +93,10 @@ int64_t intValue(Rng &rng, DType d, const Constraint &c,
   hi = std::min(hi, c.limit - 1);
   if (hi < lo)
     hi = lo;
-  std::vector<int64_t> edges = {0, 1, -1, 2, -2};
-  if (c.extremesSafe && c.level == 0 && !c.positive && !c.nonNegative &&
-      c.limit == std::numeric_limits<int64_t>::max() && !isBool(d)) {
+  bool wide = c.extremesSafe && c.level == 0 && !c.positive && !c.nonNegative &&
+              c.limit == std::numeric_limits<int64_t>::max() && !isBool(d);
+  if (wide)
     lo = std::min(lo, intMin(d)), hi = std::max(hi, intMax(d));
-    edges.insert(edges.end(), {intMin(d), intMax(d), intMin(d) + 1, intMax(d) - 1});
-  }
   bool extremes = c.extremesSafe && c.level == 0;
   int64_t v = rng.uniformInt(isBool(d) || d == DType::i8 || !extremes
                                  ? lo
@@ -115,7 +105,7 @@ int64_t intValue(Rng &rng, DType d, const Constraint &c,
                                  ? hi
                                  : std::min<int64_t>(hi, 1024));
   if (rng.chance(o.edgeRate)) {
-    int64_t e = rng.pick(edges);
+    int64_t e = rng.pick(intEdges(d, EdgeUse::Input, wide));
     if (e >= lo && e <= hi)
       v = e;
     else if (rng.chance(0.5))

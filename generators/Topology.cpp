@@ -1,5 +1,6 @@
 #include "generators/Topology.h"
 #include "generators/Builder.h"
+#include "generators/Edges.h"
 #include "generators/Ranges.h"
 
 #include <algorithm>
@@ -157,37 +158,34 @@ Tensor Builder::constValues(const TensorType &t, bool tame, Domain dom) {
   Tensor v(t);
   DType d = t.dtype;
   bool wild = !tame && dom == Domain::Any;
-  for (int64_t i = 0, n = v.size(); i < n; ++i) {
-    if (isFloat(d)) {
-      // Edge values: signed zeros, ties of round-to-nearest, and (wild only)
-      // the specials and extremes.
-      static const std::vector<double> edges = {0.0, -0.0, 1.0, -1.0, 0.5,
-                                                -0.5, 2.5, -1.5};
+  if (isFloat(d)) {
+    // Edge values, and (wild only) the specials and extremes.
+    const std::vector<double> edges = floatEdges(d, EdgeUse::Constant),
+                              specials = floatSpecials(d, EdgeUse::Constant);
+    for (int64_t i = 0, n = v.size(); i < n; ++i) {
       double x = rng.chance(kConstEdgeChance) ? rng.pick(edges) : rng.uniform(-2, 2);
-      if (wild && rng.chance(kConstSpecialChance)) {
-        const double specials[] = {INFINITY, -INFINITY, NAN, minNormal(d) / 4,
-                                   maxFinite(d)};
-        x = specials[rng.uniformInt(0, 4)];
-      }
+      if (wild && rng.chance(kConstSpecialChance))
+        x = rng.pick(specials);
       if (dom == Domain::Positive || dom == Domain::NonNegative)
         x = std::fabs(x);
       if ((dom == Domain::Positive || dom == Domain::NonZero) && std::fabs(x) < 0.0625)
         x = 1.0;
       v.setF(i, x);
-      continue;
     }
-    auto [lo, hi] = tameIntBounds(d);
-    if (dom == Domain::ShiftAmount)
-      lo = 0, hi = bitWidth(d) - 1;
-    else if (dom == Domain::Positive)
-      lo = 1;
-    else if (dom == Domain::NonNegative)
-      lo = 0;
+    return v;
+  }
+  const std::vector<int64_t> edges = intEdges(d, EdgeUse::Constant);
+  auto [lo, hi] = tameIntBounds(d);
+  if (dom == Domain::ShiftAmount)
+    lo = 0, hi = bitWidth(d) - 1;
+  else if (dom == Domain::Positive)
+    lo = 1;
+  else if (dom == Domain::NonNegative)
+    lo = 0;
+  for (int64_t i = 0, n = v.size(); i < n; ++i) {
     int64_t x = rng.uniformInt(lo, hi);
-    if (wild && rng.chance(kConstIntEdgeChance)) {
-      const int64_t edges[] = {intMin(d), intMax(d), -1, 0, 1};
-      x = wrapInt(d, edges[rng.uniformInt(0, 4)]);
-    }
+    if (wild && rng.chance(kConstIntEdgeChance))
+      x = rng.pick(edges);
     if (dom == Domain::NonZero && x == 0)
       x = 1;
     v.setI(i, x);
