@@ -116,7 +116,8 @@ std::string elementLiteral(const Tensor &t, int64_t i) {
   return buf;
 }
 
-void appendNested(std::string &out, const Tensor &t, size_t dim, int64_t &flat) {
+void appendNested(std::string &out, const Tensor &t, size_t dim,
+                  int64_t &flat) {
   const Shape &s = t.shape();
   if (dim == s.size()) {
     out += elementLiteral(t, flat++);

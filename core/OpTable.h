@@ -32,13 +32,13 @@ enum class Precision {
 // reports a violation as ErrorCode::Undefined instead of inventing a value.
 enum class Domain {
   Any,
-  Positive,     // > 0 (log of a float, rsqrt)
-  NonZero,      // != 0 (intdiv divisor, reciprocal)
-  NonNegative,  // >= 0
-  ShiftAmount,  // 0 <= x < bit width of the element type
-  Index,        // valid index into the gathered axis (gather)
-  Finite,       // not Inf or NaN (conv weights, which may meet padding taps
-                // that TOSA lets an implementation multiply: 0 * Inf)
+  Positive,    // > 0 (log of a float, rsqrt)
+  NonZero,     // != 0 (intdiv divisor, reciprocal)
+  NonNegative, // >= 0
+  ShiftAmount, // 0 <= x < bit width of the element type
+  Index,       // valid index into the gathered axis (gather)
+  Finite,      // not Inf or NaN (conv weights, which may meet padding taps
+               // that TOSA lets an implementation multiply: 0 * Inf)
 };
 
 struct AttrSpec {

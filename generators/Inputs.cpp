@@ -43,15 +43,24 @@ Constraint constraintOf(const Graph &g, ValueId input) {
         continue;
       c.extremesSafe &= def->allowsIntExtremes(p);
       switch (def->domain(p)) {
-      case Domain::Any: break;
-      case Domain::Positive: c.positive = true; break;
-      case Domain::NonZero: c.nonZero = true; break;
-      case Domain::NonNegative: c.nonNegative = true; break;
-      case Domain::Finite: c.finite = true; break;
+      case Domain::Any:
+        break;
+      case Domain::Positive:
+        c.positive = true;
+        break;
+      case Domain::NonZero:
+        c.nonZero = true;
+        break;
+      case Domain::NonNegative:
+        c.nonNegative = true;
+        break;
+      case Domain::Finite:
+        c.finite = true;
+        break;
       case Domain::ShiftAmount:
         c.nonNegative = true;
-        c.limit = std::min<int64_t>(c.limit,
-                                    bitWidth(g.typeOf(n.operands[0]).dtype));
+        c.limit =
+            std::min<int64_t>(c.limit, bitWidth(g.typeOf(n.operands[0]).dtype));
         break;
       case Domain::Index: {
         // gather(values [N,K,C], indices [N,W]): indices in [0, K).
@@ -98,12 +107,11 @@ int64_t intValue(Rng &rng, DType d, const Constraint &c,
   if (wide)
     lo = std::min(lo, intMin(d)), hi = std::max(hi, intMax(d));
   bool extremes = c.extremesSafe && c.level == 0;
-  int64_t v = rng.uniformInt(isBool(d) || d == DType::i8 || !extremes
-                                 ? lo
-                                 : std::max<int64_t>(lo, -1024),
-                             isBool(d) || d == DType::i8 || !extremes
-                                 ? hi
-                                 : std::min<int64_t>(hi, 1024));
+  int64_t v = rng.uniformInt(
+      isBool(d) || d == DType::i8 || !extremes ? lo
+                                               : std::max<int64_t>(lo, -1024),
+      isBool(d) || d == DType::i8 || !extremes ? hi
+                                               : std::min<int64_t>(hi, 1024));
   if (rng.chance(o.edgeRate)) {
     int64_t e = rng.pick(intEdges(d, EdgeUse::Input, wide));
     if (e >= lo && e <= hi)
@@ -169,7 +177,8 @@ Tensor sampleTensor(const TensorType &type, const Constraint &c, Rng &rng,
   return t;
 }
 
-std::vector<Interval> inputRanges(const Graph &g, const std::vector<Constraint> &cs,
+std::vector<Interval> inputRanges(const Graph &g,
+                                  const std::vector<Constraint> &cs,
                                   const InputOptions &options) {
   std::vector<Interval> r;
   for (size_t k = 0; k < g.inputs.size(); ++k)
@@ -179,7 +188,8 @@ std::vector<Interval> inputRanges(const Graph &g, const std::vector<Constraint> 
 
 // Raises the narrowing level of the inputs upstream of every hazard until
 // the ranges show none, or the levels run out.
-void narrow(const Graph &g, std::vector<Constraint> &cs, const InputOptions &options) {
+void narrow(const Graph &g, std::vector<Constraint> &cs,
+            const InputOptions &options) {
   for (int round = 0; round < kMaxLevel; ++round) {
     std::vector<Hazard> hazards = findHazards(g, inputRanges(g, cs, options));
     if (hazards.empty())
@@ -202,7 +212,8 @@ void narrow(const Graph &g, std::vector<Constraint> &cs, const InputOptions &opt
   }
 }
 
-Inputs drawInputs(const Graph &g, uint64_t seed, const std::vector<Constraint> &cs,
+Inputs drawInputs(const Graph &g, uint64_t seed,
+                  const std::vector<Constraint> &cs,
                   const InputOptions &options) {
   Inputs inputs;
   for (size_t k = 0; k < g.inputs.size(); ++k) {
@@ -247,16 +258,18 @@ Inputs makeInputs(const Graph &g, uint64_t seed, const InputOptions &options,
   InputReport r;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     // The first draw uses the seed itself, later ones derived seeds.
-    uint64_t s = attempt == 0 ? seed : Rng::forStream(seed, uint64_t(attempt)).next();
+    uint64_t s =
+        attempt == 0 ? seed : Rng::forStream(seed, uint64_t(attempt)).next();
     inputs = drawInputs(g, s, cs, options);
     r = inspectInputs(g, inputs);
     r.attempts = attempt + 1;
     if (!r.undefined)
       break;
   }
-  r.narrowedInputs = int(std::count_if(cs.begin(), cs.end(),
-                                       [](const Constraint &c) { return c.level > 0; }));
-  r.mayBeNonFinite = mayBeNonFinite(g, propagateRanges(g, inputRanges(g, cs, options)));
+  r.narrowedInputs = int(std::count_if(
+      cs.begin(), cs.end(), [](const Constraint &c) { return c.level > 0; }));
+  r.mayBeNonFinite =
+      mayBeNonFinite(g, propagateRanges(g, inputRanges(g, cs, options)));
   if (report)
     *report = r;
   return inputs;
@@ -270,8 +283,9 @@ Graph withSampledConstants(const Graph &g, uint64_t seed,
     if (n.op != "const" || n.results.size() != 1)
       continue;
     Rng rng = Rng::forStream(seed, i);
-    n.attrs.set("value", sampleTensor(g.typeOf(n.results[0]),
-                                      constraintOf(g, n.results[0]), rng, options));
+    n.attrs.set("value",
+                sampleTensor(g.typeOf(n.results[0]),
+                             constraintOf(g, n.results[0]), rng, options));
   }
   return out;
 }

@@ -17,6 +17,7 @@
 //
 // How the quantized variants express each op:
 //
+// clang-format off
 // | op                                         | int8                     | int16           |
 // |--------------------------------------------|--------------------------|-----------------|
 // | const (float)                              | quantized constant       | same            |
@@ -27,6 +28,7 @@
 // | clamp                                      | bounds quantized         | same            |
 // | reshape, transpose, slice, reverse, tile, max_pool2d, gather (values): OpDef::keepsQuantScale | on integers, scale kept | same |
 // | every other float op (exp, tanh, log, mul, maximum, minimum, reductions, pow, casts, pad, avg_pool2d, transpose_conv2d, compares, ...) | dequantize -> f32 op -> quantize | same |
+// clang-format on
 //
 // Dequantize is rescale(i8/i16 -> i32, input_zp) -> cast f32 -> mul by s;
 // quantize is mul by 1/s -> clamp -> cast i32 -> rescale(-> i8/i16,

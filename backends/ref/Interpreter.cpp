@@ -80,7 +80,8 @@ Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
     const Node &node = g.nodes[n];
     const OpDef *def = findOp(node.op);
     if (!def)
-      return makeError("node " + std::to_string(n) + ": unknown op '" + node.op + "'");
+      return makeError("node " + std::to_string(n) + ": unknown op '" +
+                       node.op + "'");
     EvalArgs args{node, {}, {}, precision};
     for (ValueId v : node.operands)
       args.operands.push_back(&values[v]);

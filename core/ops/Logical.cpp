@@ -71,7 +71,7 @@ OpDef arithmeticRightShiftOp() {
   op.attrs = {{"round", AttrKind::Bool, AttrValue(false),
                "round to nearest: add the last bit shifted out"}};
   op.domains = {Domain::Any, Domain::ShiftAmount};
-  op.intExtremes = IntExtremes::FirstOperand; // the shifted value
+  op.intExtremes = IntExtremes::FirstOperand;       // the shifted value
   op.sampleOperands = elementwiseOperands(2, 0b10); // amounts from the inputs
   op.rounding = Rounding::fixed(0);
   // Shifting (even with rounding) moves a value toward zero, never past it.
@@ -107,7 +107,7 @@ OpDef logicalLeftShiftOp() {
         });
       });
   op.domains = {Domain::Any, Domain::ShiftAmount};
-  op.intExtremes = IntExtremes::FirstOperand; // the shifted value
+  op.intExtremes = IntExtremes::FirstOperand;       // the shifted value
   op.sampleOperands = elementwiseOperands(2, 0b10); // amounts from the inputs
   op.rounding = Rounding::fixed(0);
   return op;
