@@ -18,7 +18,7 @@ struct Table {
     addLogicalOps(ops);
     addConversionOps(ops);
     addReductionOps(ops);
-    addLinalgOps(ops);
+    addMatmulConvPoolOps(ops);
     addDataMovementOps(ops);
     for (size_t i = 0; i < ops.size(); ++i)
       index.emplace(ops[i].name, i);
@@ -116,7 +116,8 @@ std::string elementLiteral(const Tensor &t, int64_t i) {
   return buf;
 }
 
-void appendNested(std::string &out, const Tensor &t, size_t dim, int64_t &flat) {
+void appendNested(std::string &out, const Tensor &t, size_t dim,
+                  int64_t &flat) {
   const Shape &s = t.shape();
   if (dim == s.size()) {
     out += elementLiteral(t, flat++);

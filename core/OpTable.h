@@ -4,8 +4,10 @@
 // core/ops/*.cpp files. An entry holds the name and arity, allowed dtypes,
 // attributes (with defaults and how to sample them), the shape and type rule
 // (which also tells the generator what is valid), value-domain constraints,
-// the reference semantics (TOSA 1.0), the TOSA emission and how its results
-// accumulate rounding error (the numeric oracle's tolerance).
+// the reference semantics (TOSA 1.0), the TOSA emission, how its results
+// accumulate rounding error (the numeric oracle's tolerance) and the facts
+// generators and the reference key on (integer extremes, magnitudes,
+// accumulation, quantization).
 #pragma once
 
 #include "core/Graph.h"
@@ -30,13 +32,13 @@ enum class Precision {
 // reports a violation as ErrorCode::Undefined instead of inventing a value.
 enum class Domain {
   Any,
-  Positive,     // > 0 (log of a float, rsqrt)
-  NonZero,      // != 0 (intdiv divisor, reciprocal)
-  NonNegative,  // >= 0
-  ShiftAmount,  // 0 <= x < bit width of the element type
-  Index,        // valid index into the gathered axis (gather)
-  Finite,       // not Inf or NaN (conv weights, which may meet padding taps
-                // that TOSA lets an implementation multiply: 0 * Inf)
+  Positive,    // > 0 (log of a float, rsqrt)
+  NonZero,     // != 0 (intdiv divisor, reciprocal)
+  NonNegative, // >= 0
+  ShiftAmount, // 0 <= x < bit width of the element type
+  Index,       // valid index into the gathered axis (gather)
+  Finite,      // not Inf or NaN (conv weights, which may meet padding taps
+               // that TOSA lets an implementation multiply: 0 * Inf)
 };
 
 struct AttrSpec {
@@ -126,6 +128,21 @@ struct Interval {
   bool mayBeNaN = true;
 };
 
+// How the reference's magnitudes (interpret(), for the numeric oracle's
+// cancellation bound) follow an op's float result.
+enum class Magnitude {
+  OfResult,   // |result|: the op starts afresh (exp, division, compares, ...)
+  OfOperands, // the op evaluated on its float operands' magnitudes: sums and
+              // products add them up; data movement, negate, abs, casts
+              // and select carry them
+  AsAdd,      // add evaluated on them: |a - b| <= |a| + |b| (sub)
+};
+
+// The operands on which integer minimum and maximum are defined: the op
+// wraps, saturates, compares or moves them, with no overflow and no REQUIRE
+// on their value. The input generator draws extremes only for those.
+enum class IntExtremes { None, FirstOperand, AllOperands };
+
 // Operand types the generator may feed an op (OpDef::sampleOperands).
 struct OperandSample {
   std::vector<TensorType> types;
@@ -148,6 +165,16 @@ struct OpDef {
   std::vector<AttrSpec> attrs;
   // Per-operand value domains; missing entries mean Domain::Any.
   std::vector<Domain> domains;
+  IntExtremes intExtremes = IntExtremes::None;
+  Magnitude magnitude = Magnitude::OfResult;
+  // Sums or multiplies a whole window or axis (matmul, the convolutions,
+  // reduce_sum, reduce_product, avg_pool2d): mixed-precision variants run
+  // it in f32.
+  bool accumulates = false;
+  // Quantized variants run it on the integers and keep operand 0's scale
+  // and zero point: its results are elements of operand 0 (data movement
+  // that adds no value, max pooling).
+  bool keepsQuantScale = false;
 
   // Shape and type rule: result types from operand types and attributes, or
   // an error saying which constraint is violated.
@@ -189,6 +216,10 @@ struct OpDef {
   const AttrSpec *attr(const std::string &n) const;
   Domain domain(size_t operand) const {
     return operand < domains.size() ? domains[operand] : Domain::Any;
+  }
+  bool allowsIntExtremes(size_t operand) const {
+    return intExtremes == IntExtremes::AllOperands ||
+           (intExtremes == IntExtremes::FirstOperand && operand == 0);
   }
   bool allows(DType t) const;
 };

@@ -11,6 +11,36 @@
 
 namespace cc::gen {
 
+// --- tuning of the generator (one place) ------------------------------------
+// Every value shapes the graph each seed gives: changing one changes them.
+
+// An operand is an existing value rather than a fresh leaf (step, and a
+// family's source value).
+constexpr double kReuseChance = 0.7;
+// A step without a hint starts from an existing value the op accepts.
+constexpr double kHintChance = 0.85;
+// pickValue prefers a value nothing uses yet, so fewer results end as
+// outputs.
+constexpr double kUnusedChance = 0.75;
+// A fresh leaf is an existing input of the same type.
+constexpr double kShareInputChance = 0.3;
+// Dimensions of fresh shapes are in [1, kMaxDim].
+constexpr int64_t kMaxDim = 5;
+// Elements of a constant: a float edge value; in an untamed constant, a
+// float special or an integer edge value.
+constexpr double kConstEdgeChance = 0.2;
+constexpr double kConstSpecialChance = 0.05;
+constexpr double kConstIntEdgeChance = 0.1;
+// Draws of a weighted random op before a step gives up; blocks that place
+// nothing before the whole graph does.
+constexpr int kStepAttempts = 8;
+constexpr int kMaxStalls = 100;
+// Families: a merge is a concat rather than an elementwise op, tried this
+// many times; a pooling follows a convolution.
+constexpr double kConcatMergeChance = 0.3;
+constexpr int kMergeAttempts = 4;
+constexpr double kPoolChance = 0.6;
+
 class Builder {
 public:
   Builder(const GenOptions &options, uint64_t seed);
@@ -92,7 +122,7 @@ template <typename Pred> ValueId Builder::pickValue(Pred pred) {
   for (ValueId v = 0; v < ValueId(g.values.size()); ++v)
     if (pred(g.values[size_t(v)].type, v))
       (meta[size_t(v)].uses == 0 ? unused : used).push_back(v);
-  if (!unused.empty() && (used.empty() || rng.chance(0.75)))
+  if (!unused.empty() && (used.empty() || rng.chance(kUnusedChance)))
     return rng.pick(unused);
   return used.empty() ? -1 : rng.pick(used);
 }

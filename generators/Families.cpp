@@ -17,20 +17,21 @@ const OpDef *pickOp(Builder &b, std::initializer_list<const char *> names) {
 
 // Elementwise merges of two values of one type.
 const std::initializer_list<const char *> kMerges = {"add", "sub", "mul",
-                                                    "maximum", "minimum"};
+                                                     "maximum", "minimum"};
 const std::initializer_list<const char *> kActivations = {"clamp", "sigmoid",
-                                                         "tanh", "erf"};
+                                                          "tanh", "erf"};
 
 // An existing value of rank `rank` and a dtype in `dtypes`, or a fresh input
 // of that shape; -1 when the knobs allow neither.
-ValueId source(Builder &b, std::initializer_list<DType> dtypes, const Shape &fresh) {
+ValueId source(Builder &b, std::initializer_list<DType> dtypes,
+               const Shape &fresh) {
   std::vector<DType> ok;
   for (DType d : dtypes)
     if (b.allowsDType(d))
       ok.push_back(d);
   if (ok.empty())
     return -1;
-  if (b.random().chance(0.7)) {
+  if (b.random().chance(kReuseChance)) {
     ValueId v = b.pickValue([&](const TensorType &t, ValueId) {
       return t.rank() == int64_t(fresh.size()) &&
              std::find(ok.begin(), ok.end(), t.dtype) != ok.end();
@@ -44,8 +45,10 @@ ValueId source(Builder &b, std::initializer_list<DType> dtypes, const Shape &fre
 
 // Merges two values with an elementwise op (broadcasting) or a concat.
 std::optional<ValueId> merge(Builder &b, ValueId x, ValueId y) {
-  for (int attempt = 0; attempt < 4; ++attempt) {
-    const OpDef *op = b.random().chance(0.3) ? b.enabled("concat") : pickOp(b, kMerges);
+  for (int attempt = 0; attempt < kMergeAttempts; ++attempt) {
+    const OpDef *op = b.random().chance(kConcatMergeChance)
+                          ? b.enabled("concat")
+                          : pickOp(b, kMerges);
     if (!op)
       continue;
     if (auto v = b.placeOn(*op, {x, y}))
@@ -86,7 +89,8 @@ void branchBlock(Builder &b) {
   std::vector<ValueId> ends;
   for (int64_t k = 0, n = b.random().uniformInt(2, 3); k < n && b.room(); ++k) {
     ValueId cur = root;
-    for (int64_t i = 0, len = b.random().uniformInt(1, 2); i < len && b.room(); ++i)
+    for (int64_t i = 0, len = b.random().uniformInt(1, 2); i < len && b.room();
+         ++i)
       if (auto v = b.randomStep(cur, /*sameType=*/true))
         cur = *v;
     if (cur != root)
@@ -110,8 +114,9 @@ void attentionBlock(Builder &b) {
   if (!mm || !tr || !rmax || !sub || !exp || !rsum || !rcp || !mul)
     return;
   Rng &r = b.random();
-  ValueId q = source(b, {DType::f32, DType::f16, DType::bf16},
-                     {r.uniformInt(1, 2), r.uniformInt(2, 6), r.uniformInt(2, 8)});
+  ValueId q =
+      source(b, {DType::f32, DType::f16, DType::bf16},
+             {r.uniformInt(1, 2), r.uniformInt(2, 6), r.uniformInt(2, 8)});
   if (q < 0)
     return;
   TensorType qt = b.graph().typeOf(q);
@@ -143,22 +148,26 @@ void attentionBlock(Builder &b) {
 // the i32 accumulators with rescale.
 void convStackBlock(Builder &b) {
   Rng &r = b.random();
-  ValueId cur = source(b, {DType::f32, DType::f16, DType::bf16, DType::i8},
-                       {1, r.uniformInt(3, 8), r.uniformInt(3, 8), r.uniformInt(1, 3)});
-  for (int64_t i = 0, n = r.uniformInt(1, 2); i < n && cur >= 0 && b.room(); ++i) {
-    const OpDef *conv = pickOp(b, {"conv2d", "depthwise_conv2d", "transpose_conv2d"});
+  ValueId cur =
+      source(b, {DType::f32, DType::f16, DType::bf16, DType::i8},
+             {1, r.uniformInt(3, 8), r.uniformInt(3, 8), r.uniformInt(1, 3)});
+  for (int64_t i = 0, n = r.uniformInt(1, 2); i < n && cur >= 0 && b.room();
+       ++i) {
+    const OpDef *conv =
+        pickOp(b, {"conv2d", "depthwise_conv2d", "transpose_conv2d"});
     auto c = conv ? b.step(*conv, cur) : std::nullopt;
     if (!c)
       return;
     cur = *c;
-    if (b.graph().typeOf(cur).dtype == DType::i32 && b.enabled("rescale") && b.room())
+    if (b.graph().typeOf(cur).dtype == DType::i32 && b.enabled("rescale") &&
+        b.room())
       if (auto q = b.step(*b.enabled("rescale"), cur))
         cur = *q;
     if (const OpDef *act = pickOp(b, kActivations); act && b.room())
       if (auto a = b.step(*act, cur, /*sameType=*/true))
         cur = *a;
     if (const OpDef *pool = pickOp(b, {"max_pool2d", "avg_pool2d"});
-        pool && b.room() && r.chance(0.6))
+        pool && b.room() && r.chance(kPoolChance))
       if (auto p = b.step(*pool, cur))
         cur = *p;
   }
@@ -172,7 +181,8 @@ void mlpBlock(Builder &b) {
   Rng &r = b.random();
   ValueId cur = source(b, {DType::f32, DType::f16, DType::bf16, DType::i8},
                        {1, r.uniformInt(1, 4), r.uniformInt(2, 12)});
-  for (int64_t i = 0, n = r.uniformInt(1, 3); i < n && cur >= 0 && b.room(); ++i) {
+  for (int64_t i = 0, n = r.uniformInt(1, 3); i < n && cur >= 0 && b.room();
+       ++i) {
     TensorType x = b.graph().typeOf(cur);
     auto w = b.leaf({x.dtype, {x.shape[0], x.shape[2], r.uniformInt(2, 12)}});
     auto h = w ? b.placeOn(*mm, {cur, *w}) : std::nullopt;

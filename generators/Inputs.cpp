@@ -3,6 +3,7 @@
 #include "backends/ref/Interpreter.h"
 #include "core/OpTable.h"
 #include "core/Rng.h"
+#include "generators/Edges.h"
 #include "generators/Ranges.h"
 
 #include <algorithm>
@@ -31,20 +32,6 @@ struct Constraint {
 // Narrowing levels before giving up on a hazard.
 constexpr int kMaxLevel = 12;
 
-// Ops (and operand positions) on which integer minimum and maximum are
-// defined: no overflow, no REQUIRE on the value.
-bool extremesSafeFor(const std::string &op, size_t operand) {
-  static const std::vector<std::string> safe = {
-      "bitwise_and", "bitwise_or", "bitwise_xor", "equal", "greater",
-      "greater_equal", "maximum", "minimum", "clamp", "cast", "select",
-      "reshape", "transpose", "slice", "concat", "pad", "tile", "reverse",
-      "reduce_max", "reduce_min", "argmax", "max_pool2d", "logical_and",
-      "logical_or", "logical_not"};
-  if (op == "arithmetic_right_shift" || op == "logical_left_shift" || op == "gather")
-    return operand == 0;
-  return std::find(safe.begin(), safe.end(), op) != safe.end();
-}
-
 Constraint constraintOf(const Graph &g, ValueId input) {
   Constraint c;
   for (const Node &n : g.nodes) {
@@ -54,17 +41,26 @@ Constraint constraintOf(const Graph &g, ValueId input) {
     for (size_t p = 0; p < n.operands.size(); ++p) {
       if (n.operands[p] != input)
         continue;
-      c.extremesSafe &= extremesSafeFor(n.op, p);
+      c.extremesSafe &= def->allowsIntExtremes(p);
       switch (def->domain(p)) {
-      case Domain::Any: break;
-      case Domain::Positive: c.positive = true; break;
-      case Domain::NonZero: c.nonZero = true; break;
-      case Domain::NonNegative: c.nonNegative = true; break;
-      case Domain::Finite: c.finite = true; break;
+      case Domain::Any:
+        break;
+      case Domain::Positive:
+        c.positive = true;
+        break;
+      case Domain::NonZero:
+        c.nonZero = true;
+        break;
+      case Domain::NonNegative:
+        c.nonNegative = true;
+        break;
+      case Domain::Finite:
+        c.finite = true;
+        break;
       case Domain::ShiftAmount:
         c.nonNegative = true;
-        c.limit = std::min<int64_t>(c.limit,
-                                    bitWidth(g.typeOf(n.operands[0]).dtype));
+        c.limit =
+            std::min<int64_t>(c.limit, bitWidth(g.typeOf(n.operands[0]).dtype));
         break;
       case Domain::Index: {
         // gather(values [N,K,C], indices [N,W]): indices in [0, K).
@@ -86,20 +82,11 @@ bool unconstrained(const Constraint &c) {
 
 double floatValue(Rng &rng, DType d, const Constraint &c,
                   const InputOptions &o) {
-  // The value just below 0.5 (0.49999997 in f32) rounds to 0 where a naive
-  // round(x) = floor(x + 0.5) gives 1; x.5 are ties of round-to-even.
-  const double belowHalf = 0.5 - epsilon(d) / 4;
-  const std::vector<double> edges = {0.0,  -0.0, 1.0,       -1.0,      0.5,
-                                     -0.5, 2.0,  -2.0,      1.5,       -1.5,
-                                     2.5,  -2.5, belowHalf, -belowHalf};
   if (o.specialRate > 0 && c.level == 0 && unconstrained(c) &&
-      rng.chance(o.specialRate)) {
-    const double denormal = minNormal(d) / 4;
-    const std::vector<double> specials = {INFINITY, -INFINITY, NAN, denormal,
-                                          -denormal};
-    return rng.pick(specials);
-  }
-  double v = rng.chance(o.edgeRate) ? rng.pick(edges) : rng.uniform(-2, 2);
+      rng.chance(o.specialRate))
+    return rng.pick(floatSpecials(d, EdgeUse::Input));
+  double v = rng.chance(o.edgeRate) ? rng.pick(floatEdges(d, EdgeUse::Input))
+                                    : rng.uniform(-2, 2);
   if (c.positive || c.nonNegative)
     v = std::fabs(v);
   if ((c.positive || c.nonZero) && std::fabs(v) < 1.0 / 16)
@@ -115,21 +102,18 @@ int64_t intValue(Rng &rng, DType d, const Constraint &c,
   hi = std::min(hi, c.limit - 1);
   if (hi < lo)
     hi = lo;
-  std::vector<int64_t> edges = {0, 1, -1, 2, -2};
-  if (c.extremesSafe && c.level == 0 && !c.positive && !c.nonNegative &&
-      c.limit == std::numeric_limits<int64_t>::max() && !isBool(d)) {
+  bool wide = c.extremesSafe && c.level == 0 && !c.positive && !c.nonNegative &&
+              c.limit == std::numeric_limits<int64_t>::max() && !isBool(d);
+  if (wide)
     lo = std::min(lo, intMin(d)), hi = std::max(hi, intMax(d));
-    edges.insert(edges.end(), {intMin(d), intMax(d), intMin(d) + 1, intMax(d) - 1});
-  }
   bool extremes = c.extremesSafe && c.level == 0;
-  int64_t v = rng.uniformInt(isBool(d) || d == DType::i8 || !extremes
-                                 ? lo
-                                 : std::max<int64_t>(lo, -1024),
-                             isBool(d) || d == DType::i8 || !extremes
-                                 ? hi
-                                 : std::min<int64_t>(hi, 1024));
+  int64_t v = rng.uniformInt(
+      isBool(d) || d == DType::i8 || !extremes ? lo
+                                               : std::max<int64_t>(lo, -1024),
+      isBool(d) || d == DType::i8 || !extremes ? hi
+                                               : std::min<int64_t>(hi, 1024));
   if (rng.chance(o.edgeRate)) {
-    int64_t e = rng.pick(edges);
+    int64_t e = rng.pick(intEdges(d, EdgeUse::Input, wide));
     if (e >= lo && e <= hi)
       v = e;
     else if (rng.chance(0.5))
@@ -193,7 +177,8 @@ Tensor sampleTensor(const TensorType &type, const Constraint &c, Rng &rng,
   return t;
 }
 
-std::vector<Interval> inputRanges(const Graph &g, const std::vector<Constraint> &cs,
+std::vector<Interval> inputRanges(const Graph &g,
+                                  const std::vector<Constraint> &cs,
                                   const InputOptions &options) {
   std::vector<Interval> r;
   for (size_t k = 0; k < g.inputs.size(); ++k)
@@ -203,7 +188,8 @@ std::vector<Interval> inputRanges(const Graph &g, const std::vector<Constraint> 
 
 // Raises the narrowing level of the inputs upstream of every hazard until
 // the ranges show none, or the levels run out.
-void narrow(const Graph &g, std::vector<Constraint> &cs, const InputOptions &options) {
+void narrow(const Graph &g, std::vector<Constraint> &cs,
+            const InputOptions &options) {
   for (int round = 0; round < kMaxLevel; ++round) {
     std::vector<Hazard> hazards = findHazards(g, inputRanges(g, cs, options));
     if (hazards.empty())
@@ -226,7 +212,8 @@ void narrow(const Graph &g, std::vector<Constraint> &cs, const InputOptions &opt
   }
 }
 
-Inputs drawInputs(const Graph &g, uint64_t seed, const std::vector<Constraint> &cs,
+Inputs drawInputs(const Graph &g, uint64_t seed,
+                  const std::vector<Constraint> &cs,
                   const InputOptions &options) {
   Inputs inputs;
   for (size_t k = 0; k < g.inputs.size(); ++k) {
@@ -271,16 +258,18 @@ Inputs makeInputs(const Graph &g, uint64_t seed, const InputOptions &options,
   InputReport r;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     // The first draw uses the seed itself, later ones derived seeds.
-    uint64_t s = attempt == 0 ? seed : Rng::forStream(seed, uint64_t(attempt)).next();
+    uint64_t s =
+        attempt == 0 ? seed : Rng::forStream(seed, uint64_t(attempt)).next();
     inputs = drawInputs(g, s, cs, options);
     r = inspectInputs(g, inputs);
     r.attempts = attempt + 1;
     if (!r.undefined)
       break;
   }
-  r.narrowedInputs = int(std::count_if(cs.begin(), cs.end(),
-                                       [](const Constraint &c) { return c.level > 0; }));
-  r.mayBeNonFinite = mayBeNonFinite(g, propagateRanges(g, inputRanges(g, cs, options)));
+  r.narrowedInputs = int(std::count_if(
+      cs.begin(), cs.end(), [](const Constraint &c) { return c.level > 0; }));
+  r.mayBeNonFinite =
+      mayBeNonFinite(g, propagateRanges(g, inputRanges(g, cs, options)));
   if (report)
     *report = r;
   return inputs;
@@ -294,8 +283,9 @@ Graph withSampledConstants(const Graph &g, uint64_t seed,
     if (n.op != "const" || n.results.size() != 1)
       continue;
     Rng rng = Rng::forStream(seed, i);
-    n.attrs.set("value", sampleTensor(g.typeOf(n.results[0]),
-                                      constraintOf(g, n.results[0]), rng, options));
+    n.attrs.set("value",
+                sampleTensor(g.typeOf(n.results[0]),
+                             constraintOf(g, n.results[0]), rng, options));
   }
   return out;
 }

@@ -25,15 +25,11 @@ namespace {
   } while (0)
 
 const std::vector<std::pair<PrecisionKind, std::string_view>> kNames = {
-    {PrecisionKind::F16, "f16"},     {PrecisionKind::BF16, "bf16"},
-    {PrecisionKind::Mixed, "mixed"}, {PrecisionKind::Int8, "int8"},
+    {PrecisionKind::F16, "f16"},
+    {PrecisionKind::BF16, "bf16"},
+    {PrecisionKind::Mixed, "mixed"},
+    {PrecisionKind::Int8, "int8"},
     {PrecisionKind::Int16, "int16"}};
-
-bool isAccumulating(const std::string &op) {
-  return op == "matmul" || op == "conv2d" || op == "depthwise_conv2d" ||
-         op == "transpose_conv2d" || op == "reduce_sum" ||
-         op == "reduce_product" || op == "avg_pool2d";
-}
 
 Attrs attrsWith(Attrs a, const std::string &name, AttrValue v) {
   a.set(name, std::move(v));
@@ -102,7 +98,8 @@ public:
     for (ValueId v : src.inputs) {
       TensorType t = src.typeOf(v);
       if (isFloat(t.dtype))
-        t.dtype = kind == PrecisionKind::Mixed && rng.chance(0.4) ? DType::f32 : low;
+        t.dtype =
+            kind == PrecisionKind::Mixed && rng.chance(0.4) ? DType::f32 : low;
       map[v] = dst.addInput(src.values[v].name, t);
     }
     for (const Node &n : src.nodes)
@@ -124,7 +121,7 @@ private:
   DType computeType(const Node &n) {
     if (kind != PrecisionKind::Mixed)
       return low;
-    if (isAccumulating(n.op))
+    if (const OpDef *def = findOp(n.op); def && def->accumulates)
       return DType::f32;
     for (ValueId v : n.operands)
       if (DType t = dst.typeOf(map[v]).dtype; isFloat(t))
@@ -229,8 +226,8 @@ public:
     for (ValueId v : src.inputs) {
       TensorType t = src.typeOf(v);
       if (isFloat(t.dtype)) {
-        quant[v] = QValue{dst.addInput(src.values[v].name, {q, t.shape}),
-                          paramsOf(v)};
+        quant[v] =
+            QValue{dst.addInput(src.values[v].name, {q, t.shape}), paramsOf(v)};
       } else {
         map[v] = dst.addInput(src.values[v].name, t);
       }
@@ -272,7 +269,8 @@ private:
   int64_t quantize(double x, QParams p) const {
     if (std::isnan(x))
       return p.zp;
-    double r = std::nearbyint(std::clamp(x / p.scale, -1e9, 1e9)) + double(p.zp);
+    double r =
+        std::nearbyint(std::clamp(x / p.scale, -1e9, 1e9)) + double(p.zp);
     return int64_t(std::clamp(r, double(qMin()), double(qMax())));
   }
 
@@ -288,7 +286,8 @@ private:
       return *quant[v];
     const Node *p = producer(v);
     if (!p || p->op != "const")
-      return makeError("float value " + src.values[v].name + " has no quantized form");
+      return makeError("float value " + src.values[v].name +
+                       " has no quantized form");
     const Tensor &value = p->attrs.getTensor("value");
     QParams qp = paramsOf(v);
     Tensor t(q, value.shape());
@@ -326,8 +325,9 @@ private:
     a.set("input_zp", inZp);
     a.set("output_zp", outZp);
     a.set("scale32", scale32);
-    a.set("rounding_mode", std::string(scale32 && rng.chance(0.5) ? "DOUBLE_ROUND"
-                                                                  : "SINGLE_ROUND"));
+    a.set("rounding_mode",
+          std::string(scale32 && rng.chance(0.5) ? "DOUBLE_ROUND"
+                                                 : "SINGLE_ROUND"));
     a.set("per_channel", m.size() > 1);
     return dst.add("rescale", {x}, a);
   }
@@ -401,11 +401,9 @@ private:
 
   // The op on integers; false (nothing added) where it has none here.
   Expected<bool> integerForm(const Node &n) {
-    static const std::vector<std::string> keepScale = {
-        "reshape", "transpose", "slice", "reverse", "tile", "max_pool2d", "gather"};
     const std::string &op = n.op;
     ValueId res = n.results[0];
-    if (std::find(keepScale.begin(), keepScale.end(), op) != keepScale.end()) {
+    if (const OpDef *def = findOp(op); def && def->keepsQuantScale) {
       CC_ASSIGN(a, get(n.operands[0]));
       std::vector<ValueId> ops = {a.id};
       for (size_t i = 1; i < n.operands.size(); ++i)
@@ -417,8 +415,10 @@ private:
     if (op == "clamp") {
       CC_ASSIGN(a, get(n.operands[0]));
       Attrs at = n.attrs;
-      at.set("min", double(quantize(std::max(n.attrs.getFloat("min"), -1e30), a.p)));
-      at.set("max", double(quantize(std::min(n.attrs.getFloat("max"), 1e30), a.p)));
+      at.set("min",
+             double(quantize(std::max(n.attrs.getFloat("min"), -1e30), a.p)));
+      at.set("max",
+             double(quantize(std::min(n.attrs.getFloat("max"), 1e30), a.p)));
       CC_ASSIGN(r, dst.add(op, {a.id}, at));
       quant[res] = QValue{r, a.p};
       return true;
@@ -439,7 +439,8 @@ private:
       CC_ASSIGN(a, get(n.operands[0]));
       CC_ASSIGN(b, get(n.operands[1]));
       // A common scale fine enough for both; sums stay far inside i32.
-      double t = std::max(a.p.scale, b.p.scale) / (q == DType::i8 ? 65536 : 4096);
+      double t =
+          std::max(a.p.scale, b.p.scale) / (q == DType::i8 ? 65536 : 4096);
       CC_ASSIGN(wa, rescale(a.id, DType::i32, {a.p.scale / t}, a.p.zp, 0));
       CC_ASSIGN(wb, rescale(b.id, DType::i32, {b.p.scale / t}, b.p.zp, 0));
       CC_ASSIGN(sum, dst.add(op, {wa, wb}));
@@ -456,7 +457,8 @@ private:
       at.set("b_zp", b.p.zp);
       CC_ASSIGN(acc, dst.add(op, {a.id, b.id}, at));
       QParams out = paramsOf(res);
-      CC_ASSIGN(r, rescale(acc, q, {a.p.scale * b.p.scale / out.scale}, 0, out.zp));
+      CC_ASSIGN(
+          r, rescale(acc, q, {a.p.scale * b.p.scale / out.scale}, 0, out.zp));
       quant[res] = QValue{r, out};
       return true;
     }
@@ -468,14 +470,16 @@ private:
   // Quantized convolution with constant weights and bias: i8 x i8 -> i32
   // with zero points, per-channel weight scales for conv2d.
   Expected<bool> conv(const Node &n) {
-    const Node *wNode = producer(n.operands[1]), *bNode = producer(n.operands[2]);
+    const Node *wNode = producer(n.operands[1]),
+               *bNode = producer(n.operands[2]);
     if (!wNode || wNode->op != "const" || !bNode || bNode->op != "const")
       return false;
     const Tensor &w = wNode->attrs.getTensor("value");
     const Tensor &bias = bNode->attrs.getTensor("value");
     CC_ASSIGN(in, get(n.operands[0]));
     bool perChannel = n.op == "conv2d" && rng.chance(0.7);
-    int64_t outC = n.op == "conv2d" ? w.shape()[0] : w.shape()[2] * w.shape()[3];
+    int64_t outC =
+        n.op == "conv2d" ? w.shape()[0] : w.shape()[2] * w.shape()[3];
     int64_t per = w.size() / w.shape()[0]; // conv2d weight elements per channel
     std::vector<QParams> wp(size_t(perChannel ? outC : 1));
     for (size_t c = 0; c < wp.size(); ++c) {
@@ -496,7 +500,8 @@ private:
     for (int64_t o = 0; o < outC; ++o) {
       double s = in.p.scale * wp[perChannel ? size_t(o) : 0].scale;
       double b = bias.getF(bias.size() == 1 ? 0 : o);
-      qb.setI(o, std::isfinite(b) ? std::llround(std::clamp(b / s, -1e8, 1e8)) : 0);
+      qb.setI(o, std::isfinite(b) ? std::llround(std::clamp(b / s, -1e8, 1e8))
+                                  : 0);
       if (perChannel || o == 0)
         mult.push_back(s / out.scale);
     }
@@ -537,7 +542,8 @@ private:
     }
     Attrs at = n.attrs;
     if (n.op == "cast" && isFloat(at.getType("to"))) {
-      if (isFloat(src.typeOf(n.operands[0]).dtype)) { // float -> float: same value
+      if (isFloat(
+              src.typeOf(n.operands[0]).dtype)) { // float -> float: same value
         quant[n.results[0]] = *quant[n.operands[0]];
         return Error();
       }
@@ -573,8 +579,8 @@ Expected<PrecisionKind> parsePrecisionKind(std::string_view name) {
       return kind;
     known += (known.empty() ? "" : ", ") + std::string(n);
   }
-  return makeError("unknown precision '" + std::string(name) + "' (expected one of " +
-                   known + ")");
+  return makeError("unknown precision '" + std::string(name) +
+                   "' (expected one of " + known + ")");
 }
 
 const std::vector<PrecisionKind> &allPrecisionKinds() {
@@ -592,8 +598,8 @@ bool hasFloatValues(const Graph &g) {
                      [](const ValueInfo &v) { return isFloat(v.type.dtype); });
 }
 
-Expected<Graph> makePrecisionVariant(const Graph &floatGraph, PrecisionKind kind,
-                                     uint64_t seed) {
+Expected<Graph> makePrecisionVariant(const Graph &floatGraph,
+                                     PrecisionKind kind, uint64_t seed) {
   if (!hasFloatValues(floatGraph))
     return makeError("graph '" + floatGraph.name +
                      "' has no float values to change the precision of");
@@ -601,14 +607,16 @@ Expected<Graph> makePrecisionVariant(const Graph &floatGraph, PrecisionKind kind
   Expected<Graph> g = makeError("");
   if (kind == PrecisionKind::Int8 || kind == PrecisionKind::Int16) {
     CC_ASSIGN(range, calibrate(floatGraph, seed));
-    g = QuantVariant(floatGraph, kind == PrecisionKind::Int8 ? DType::i8 : DType::i16,
-                     seed, std::move(range))
+    g = QuantVariant(floatGraph,
+                     kind == PrecisionKind::Int8 ? DType::i8 : DType::i16, seed,
+                     std::move(range))
             .build();
   } else {
     g = FloatVariant(floatGraph, kind, seed).build();
   }
   if (!g)
-    return g.error().withContext(std::string(precisionKindName(kind)) + " variant");
+    return g.error().withContext(std::string(precisionKindName(kind)) +
+                                 " variant");
   CC_TRY(verify(*g));
   return g;
 }

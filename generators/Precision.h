@@ -7,25 +7,28 @@
 // F16, BF16  every float value in that dtype; an op whose TOSA form gives
 //            another dtype (bf16 matmul -> f32) is followed by a cast back.
 // Mixed      f16 or bf16 regions with f32 islands: accumulating ops
-//            (matmul, convolutions, reduce_sum/product, avg_pool2d) run in
-//            f32, the others follow their producer or switch at a random
-//            boundary; casts are inserted where regions meet.
+//            (OpDef::accumulates: matmul, convolutions, reduce_sum/product,
+//            avg_pool2d) run in f32, the others follow their producer or
+//            switch at a random boundary; casts are inserted where regions
+//            meet.
 // Int8/Int16 post-training quantization calibrated on the reference: every
 //            float value v gets a scale s and zero point z (int8:
 //            asymmetric; int16: z = 0, as TOSA requires) with v ~ s*(q - z).
 //
 // How the quantized variants express each op:
 //
+// clang-format off
 // | op                                         | int8                     | int16           |
 // |--------------------------------------------|--------------------------|-----------------|
 // | const (float)                              | quantized constant       | same            |
 // | matmul                                     | i8 x i8 -> i32 with a_zp/b_zp, rescale to i8 | dequantize |
 // | conv2d, depthwise_conv2d                   | i8, i32 bias, input_zp, per-channel weights and per-channel rescale (conv2d) | dequantize |
 // | add, sub                                   | rescale both to i32 at a common scale, add/sub in i32, rescale back | same |
-// | maximum, minimum, concat                   | second operands rescaled to the first's scale, op on integers | same |
+// | concat                                     | second operands rescaled to the first's scale, op on integers | same |
 // | clamp                                      | bounds quantized         | same            |
-// | reshape, transpose, slice, reverse, tile, max_pool2d, gather (values) | on integers, scale kept | same |
-// | every other float op (exp, tanh, log, mul, reductions, pow, casts, pad, avg_pool2d, transpose_conv2d, compares, ...) | dequantize -> f32 op -> quantize | same |
+// | reshape, transpose, slice, reverse, tile, max_pool2d, gather (values): OpDef::keepsQuantScale | on integers, scale kept | same |
+// | every other float op (exp, tanh, log, mul, maximum, minimum, reductions, pow, casts, pad, avg_pool2d, transpose_conv2d, compares, ...) | dequantize -> f32 op -> quantize | same |
+// clang-format on
 //
 // Dequantize is rescale(i8/i16 -> i32, input_zp) -> cast f32 -> mul by s;
 // quantize is mul by 1/s -> clamp -> cast i32 -> rescale(-> i8/i16,

@@ -1,5 +1,6 @@
 #include "generators/Topology.h"
 #include "generators/Builder.h"
+#include "generators/Edges.h"
 #include "generators/Ranges.h"
 
 #include <algorithm>
@@ -10,10 +11,12 @@
 namespace cc {
 
 namespace {
-constexpr DType kGraphDTypes[] = {DType::f32, DType::f16, DType::bf16, DType::i8,
-                                  DType::i16, DType::i32, DType::i1};
-const char *const kFamilyNames[] = {"random", "chain",     "residual", "branch",
-                                    "attention", "conv-stack", "mlp", "mixed"};
+constexpr DType kGraphDTypes[] = {DType::f32, DType::f16, DType::bf16,
+                                  DType::i8,  DType::i16, DType::i32,
+                                  DType::i1};
+const char *const kFamilyNames[] = {"random", "chain",     "residual",
+                                    "branch", "attention", "conv-stack",
+                                    "mlp",    "mixed"};
 } // namespace
 
 std::vector<std::string> familyNames() {
@@ -27,7 +30,8 @@ Expected<Family> parseFamily(const std::string &name) {
   std::string all;
   for (const char *n : kFamilyNames)
     all += (all.empty() ? "" : ", ") + std::string(n);
-  return makeError("unknown family '" + name + "' (expected one of " + all + ")");
+  return makeError("unknown family '" + name + "' (expected one of " + all +
+                   ")");
 }
 
 namespace gen {
@@ -53,9 +57,10 @@ Error Builder::init() {
   enabledMask.assign(table.size(), false);
   for (size_t i = 0; i < table.size(); ++i) {
     const std::string &n = table[i].name;
-    bool in = o.include.empty() ||
-              std::find(o.include.begin(), o.include.end(), n) != o.include.end();
-    bool out = std::find(o.exclude.begin(), o.exclude.end(), n) != o.exclude.end();
+    bool in = o.include.empty() || std::find(o.include.begin(), o.include.end(),
+                                             n) != o.include.end();
+    bool out =
+        std::find(o.exclude.begin(), o.exclude.end(), n) != o.exclude.end();
     enabledMask[i] = in && !out;
     auto w = o.weights.find(n);
     double weight = w == o.weights.end() ? 1.0 : w->second;
@@ -85,7 +90,8 @@ bool Builder::allowedType(const TensorType &t) const {
   int64_t rank = t.rank();
   return allowsDType(t.dtype) && rank >= o.minRank && rank <= o.maxRank &&
          t.numElements() <= o.maxElements &&
-         std::all_of(t.shape.begin(), t.shape.end(), [](int64_t d) { return d >= 1; });
+         std::all_of(t.shape.begin(), t.shape.end(),
+                     [](int64_t d) { return d >= 1; });
 }
 
 Shape Builder::freshShape(int rank) {
@@ -93,7 +99,7 @@ Shape Builder::freshShape(int rank) {
     rank = int(rng.uniformInt(o.minRank, o.maxRank));
   Shape s(static_cast<size_t>(rank));
   for (int64_t &d : s)
-    d = rng.uniformInt(1, 5);
+    d = rng.uniformInt(1, kMaxDim);
   // Halve the largest dimension until the tensor fits.
   while (TensorType{DType::f32, s}.numElements() > o.maxElements) {
     auto it = std::max_element(s.begin(), s.end());
@@ -112,8 +118,9 @@ ValueId Builder::commit(const OpDef &op, std::vector<ValueId> operands,
     types.push_back(g.typeOf(v));
   }
   for (size_t r = 0; r < results.size(); ++r)
-    ranges.push_back(r == 0 ? resultRange(op, in, types, attrs, results[r].dtype)
-                            : fullRange(results[r].dtype));
+    ranges.push_back(r == 0
+                         ? resultRange(op, in, types, attrs, results[r].dtype)
+                         : fullRange(results[r].dtype));
   Node node{op.name, std::move(operands), {}, std::move(attrs)};
   int32_t index = int32_t(g.nodes.size());
   for (TensorType &t : results) {
@@ -137,15 +144,18 @@ bool Builder::leafFits(ValueId v, Domain dom) const {
 
 bool Builder::mayFeed(const OpDef &op, size_t i, ValueId v,
                       const std::vector<TensorType> &types) const {
-  return leafFits(v, op.domain(i)) || inDomain(ranges[size_t(v)], op.domain(i), types);
+  return leafFits(v, op.domain(i)) ||
+         inDomain(ranges[size_t(v)], op.domain(i), types);
 }
 
-bool Builder::cannotOverflow(const OpDef &op, const std::vector<ValueId> &operands,
-                             const std::vector<TensorType> &types, uint32_t leafMask,
-                             const Attrs &attrs, DType result) const {
+bool Builder::cannotOverflow(const OpDef &op,
+                             const std::vector<ValueId> &operands,
+                             const std::vector<TensorType> &types,
+                             uint32_t leafMask, const Attrs &attrs,
+                             DType result) const {
   std::vector<Interval> in;
   for (size_t i = 0; i < operands.size(); ++i)
-    in.push_back(operands[i] >= 0 ? ranges[size_t(operands[i])]
+    in.push_back(operands[i] >= 0      ? ranges[size_t(operands[i])]
                  : (leafMask >> i) & 1 ? tameRange(types[i].dtype)
                                        : fullRange(types[i].dtype));
   bool overflow = false;
@@ -157,37 +167,36 @@ Tensor Builder::constValues(const TensorType &t, bool tame, Domain dom) {
   Tensor v(t);
   DType d = t.dtype;
   bool wild = !tame && dom == Domain::Any;
-  for (int64_t i = 0, n = v.size(); i < n; ++i) {
-    if (isFloat(d)) {
-      // Edge values: signed zeros, ties of round-to-nearest, and (wild only)
-      // the specials and extremes.
-      static const std::vector<double> edges = {0.0, -0.0, 1.0, -1.0, 0.5,
-                                                -0.5, 2.5, -1.5};
-      double x = rng.chance(0.2) ? rng.pick(edges) : rng.uniform(-2, 2);
-      if (wild && rng.chance(0.05)) {
-        const double specials[] = {INFINITY, -INFINITY, NAN, minNormal(d) / 4,
-                                   maxFinite(d)};
-        x = specials[rng.uniformInt(0, 4)];
-      }
+  if (isFloat(d)) {
+    // Edge values, and (wild only) the specials and extremes.
+    const std::vector<double> edges = floatEdges(d, EdgeUse::Constant),
+                              specials = floatSpecials(d, EdgeUse::Constant);
+    for (int64_t i = 0, n = v.size(); i < n; ++i) {
+      double x =
+          rng.chance(kConstEdgeChance) ? rng.pick(edges) : rng.uniform(-2, 2);
+      if (wild && rng.chance(kConstSpecialChance))
+        x = rng.pick(specials);
       if (dom == Domain::Positive || dom == Domain::NonNegative)
         x = std::fabs(x);
-      if ((dom == Domain::Positive || dom == Domain::NonZero) && std::fabs(x) < 0.0625)
+      if ((dom == Domain::Positive || dom == Domain::NonZero) &&
+          std::fabs(x) < 0.0625)
         x = 1.0;
       v.setF(i, x);
-      continue;
     }
-    auto [lo, hi] = tameIntBounds(d);
-    if (dom == Domain::ShiftAmount)
-      lo = 0, hi = bitWidth(d) - 1;
-    else if (dom == Domain::Positive)
-      lo = 1;
-    else if (dom == Domain::NonNegative)
-      lo = 0;
+    return v;
+  }
+  const std::vector<int64_t> edges = intEdges(d, EdgeUse::Constant);
+  auto [lo, hi] = tameIntBounds(d);
+  if (dom == Domain::ShiftAmount)
+    lo = 0, hi = bitWidth(d) - 1;
+  else if (dom == Domain::Positive)
+    lo = 1;
+  else if (dom == Domain::NonNegative)
+    lo = 0;
+  for (int64_t i = 0, n = v.size(); i < n; ++i) {
     int64_t x = rng.uniformInt(lo, hi);
-    if (wild && rng.chance(0.1)) {
-      const int64_t edges[] = {intMin(d), intMax(d), -1, 0, 1};
-      x = wrapInt(d, edges[rng.uniformInt(0, 4)]);
-    }
+    if (wild && rng.chance(kConstIntEdgeChance))
+      x = rng.pick(edges);
     if (dom == Domain::NonZero && x == 0)
       x = 1;
     v.setI(i, x);
@@ -195,12 +204,13 @@ Tensor Builder::constValues(const TensorType &t, bool tame, Domain dom) {
   return v;
 }
 
-std::optional<ValueId> Builder::leaf(const TensorType &t, bool tame, Domain dom) {
+std::optional<ValueId> Builder::leaf(const TensorType &t, bool tame,
+                                     Domain dom) {
   if (!allowedType(t))
     return std::nullopt;
   static const OpDef *constOp = findOp("const");
-  bool constOk = enabledMask[size_t(constOp - allOps().data())] &&
-                 dom != Domain::Index;
+  bool constOk =
+      enabledMask[size_t(constOp - allOps().data())] && dom != Domain::Index;
   if (constOk && rng.chance(o.constRate)) {
     Attrs at;
     at.set("value", constValues(t, tame, dom));
@@ -210,7 +220,7 @@ std::optional<ValueId> Builder::leaf(const TensorType &t, bool tame, Domain dom)
   }
   // Sharing an input between consumers is fine: the input generator meets
   // the domains of all of them.
-  if (rng.chance(0.3)) {
+  if (rng.chance(kShareInputChance)) {
     ValueId v = pickValue([&](const TensorType &vt, ValueId id) {
       return meta[size_t(id)].input && vt == t;
     });
@@ -224,14 +234,16 @@ std::optional<ValueId> Builder::leaf(const TensorType &t, bool tame, Domain dom)
   return v;
 }
 
-std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint, bool sameType) {
+std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint,
+                                     bool sameType) {
   if (!room())
     return std::nullopt;
   DType d;
   Shape shape;
   auto opAllows = [&](DType t) { return op.allows(t) && allowsDType(t); };
-  if (hint < 0 && rng.chance(0.85))
-    hint = pickValue([&](const TensorType &t, ValueId) { return opAllows(t.dtype); });
+  if (hint < 0 && rng.chance(kHintChance))
+    hint = pickValue(
+        [&](const TensorType &t, ValueId) { return opAllows(t.dtype); });
   if (hint >= 0) {
     const TensorType &ht = g.typeOf(hint);
     if (!opAllows(ht.dtype))
@@ -252,14 +264,15 @@ std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint, bool sameTyp
   if (op.sampleOperands)
     sample = op.sampleOperands(rng, d, shape);
   else
-    sample = OperandSample{std::vector<TensorType>(size_t(op.minOperands), {d, shape}), 0};
+    sample = OperandSample{
+        std::vector<TensorType>(size_t(op.minOperands), {d, shape}), 0};
   if (!sample)
     return std::nullopt;
   for (const TensorType &t : sample->types)
     if (!allowedType(t))
       return std::nullopt;
-  Attrs attrs = withDefaults(op, op.sampleAttrs ? op.sampleAttrs(rng, sample->types)
-                                                : Attrs());
+  Attrs attrs = withDefaults(
+      op, op.sampleAttrs ? op.sampleAttrs(rng, sample->types) : Attrs());
   auto results = op.infer(sample->types, attrs);
   if (!results)
     return std::nullopt;
@@ -276,12 +289,16 @@ std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint, bool sameTyp
   for (size_t i = 0; i < types.size(); ++i) {
     const TensorType &t = types[i];
     bool mustLeaf = (sample->leafMask >> i) & 1;
-    auto fits = [&](ValueId v) { return !mustLeaf || mayFeed(op, i, v, types); };
+    auto fits = [&](ValueId v) {
+      return !mustLeaf || mayFeed(op, i, v, types);
+    };
     ValueId v = -1;
     if (i == 0 && hint >= 0 && g.typeOf(hint) == t && fits(hint))
       v = hint;
-    else if (rng.chance(0.7))
-      v = pickValue([&](const TensorType &vt, ValueId id) { return vt == t && fits(id); });
+    else if (rng.chance(kReuseChance))
+      v = pickValue([&](const TensorType &vt, ValueId id) {
+        return vt == t && fits(id);
+      });
     computed |= v >= 0 && mustLeaf && !leafFits(v, op.domain(i));
     operands[i] = v;
   }
@@ -304,20 +321,22 @@ std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint, bool sameTyp
 }
 
 std::optional<ValueId> Builder::randomStep(ValueId hint, bool sameType) {
-  for (int attempt = 0; attempt < 8; ++attempt)
+  for (int attempt = 0; attempt < kStepAttempts; ++attempt)
     if (auto v = step(*ops[rng.weighted(weights)], hint, sameType))
       return v;
   return std::nullopt;
 }
 
-std::optional<ValueId> Builder::placeOn(const OpDef &op, std::vector<ValueId> operands,
+std::optional<ValueId> Builder::placeOn(const OpDef &op,
+                                        std::vector<ValueId> operands,
                                         std::optional<Attrs> attrs) {
   if (!room())
     return std::nullopt;
   std::vector<TensorType> types;
   for (ValueId v : operands)
     types.push_back(g.typeOf(v));
-  if (types.empty() || !allowsDType(types[0].dtype) || !op.allows(types[0].dtype))
+  if (types.empty() || !allowsDType(types[0].dtype) ||
+      !op.allows(types[0].dtype))
     return std::nullopt;
   uint32_t leafMask = 0;
   if (op.sampleOperands) {
@@ -330,13 +349,14 @@ std::optional<ValueId> Builder::placeOn(const OpDef &op, std::vector<ValueId> op
         return std::nullopt;
     leafMask = sample->leafMask;
   }
-  Attrs at = withDefaults(op, attrs ? *attrs
-                                    : op.sampleAttrs ? op.sampleAttrs(rng, types)
-                                                     : Attrs());
+  Attrs at = withDefaults(op, attrs            ? *attrs
+                              : op.sampleAttrs ? op.sampleAttrs(rng, types)
+                                               : Attrs());
   auto results = op.infer(types, at);
   if (!results)
     return std::nullopt;
-  if (leafMask && !cannotOverflow(op, operands, types, leafMask, at, (*results)[0].dtype))
+  if (leafMask &&
+      !cannotOverflow(op, operands, types, leafMask, at, (*results)[0].dtype))
     return std::nullopt;
   for (const TensorType &t : *results)
     if (!allowedType(t))
@@ -369,14 +389,29 @@ void Builder::block() {
   if (f == Family::Mixed)
     f = Family(rng.uniformInt(0, int64_t(Family::Mixed) - 1));
   switch (f) {
-  case Family::Random: randomStep(); break;
-  case Family::Chain: chainBlock(*this); break;
-  case Family::Residual: residualBlock(*this); break;
-  case Family::Branch: branchBlock(*this); break;
-  case Family::Attention: attentionBlock(*this); break;
-  case Family::ConvStack: convStackBlock(*this); break;
-  case Family::Mlp: mlpBlock(*this); break;
-  case Family::Mixed: break;
+  case Family::Random:
+    randomStep();
+    break;
+  case Family::Chain:
+    chainBlock(*this);
+    break;
+  case Family::Residual:
+    residualBlock(*this);
+    break;
+  case Family::Branch:
+    branchBlock(*this);
+    break;
+  case Family::Attention:
+    attentionBlock(*this);
+    break;
+  case Family::ConvStack:
+    convStackBlock(*this);
+    break;
+  case Family::Mlp:
+    mlpBlock(*this);
+    break;
+  case Family::Mixed:
+    break;
   }
 }
 
@@ -387,7 +422,7 @@ Expected<Graph> Builder::run() {
     block();
     if (placed == before)
       randomStep(); // the family did not fit here
-    if (placed == before && ++stalls > 100)
+    if (placed == before && ++stalls > kMaxStalls)
       return makeError("cannot place more than " + std::to_string(placed) +
                        " ops with these options (dtypes, ranks, sizes or ops "
                        "too restrictive)");
@@ -434,8 +469,9 @@ void addOpStats(const Graph &g, OpStats &stats) {
     size_t bestCount = 0;
     for (ValueId a : n.operands) {
       DType d = g.typeOf(a).dtype;
-      size_t c = size_t(std::count_if(n.operands.begin(), n.operands.end(),
-                                      [&](ValueId b) { return g.typeOf(b).dtype == d; }));
+      size_t c = size_t(
+          std::count_if(n.operands.begin(), n.operands.end(),
+                        [&](ValueId b) { return g.typeOf(b).dtype == d; }));
       if (c > bestCount)
         best = d, bestCount = c;
     }

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <set>
 
 namespace cc {
 
@@ -14,26 +13,6 @@ Tensor asStored(const Tensor &t, Precision p) {
     return t.convertTo(DType::f64);
   return t;
 }
-// How an op's magnitudes follow from its operands' (see interpret()).
-enum class MagnitudeRule { Evaluate, Carry, Restart };
-MagnitudeRule magnitudeRule(const std::string &op) {
-  static const std::set<std::string> evaluate = {"add",
-                                                 "sub",
-                                                 "mul",
-                                                 "matmul",
-                                                 "conv2d",
-                                                 "depthwise_conv2d",
-                                                 "transpose_conv2d",
-                                                 "reduce_sum",
-                                                 "avg_pool2d"};
-  static const std::set<std::string> carry = {
-      "negate", "abs", "cast", "reshape", "transpose", "slice",
-      "concat", "pad", "tile", "reverse", "gather",    "select"};
-  if (evaluate.count(op))
-    return MagnitudeRule::Evaluate;
-  return carry.count(op) ? MagnitudeRule::Carry : MagnitudeRule::Restart;
-}
-
 Tensor absolute(Tensor t) {
   if (isFloat(t.dtype()))
     for (int64_t i = 0, n = t.size(); i < n; ++i)
@@ -41,26 +20,27 @@ Tensor absolute(Tensor t) {
   return t;
 }
 
-// The magnitudes of a node's float results: its rule evaluated on the
-// operands' magnitudes (integer operands, like select's condition and
-// gather's indices, keep their values), or |result|.
+// The magnitudes of a node's float results: the op (or add, see
+// OpDef::magnitude) evaluated on the operands' magnitudes (integer
+// operands, like select's condition and gather's indices, keep their
+// values), or |result|.
 Tensor magnitudeOf(const Node &node, const OpDef &def,
                    const std::vector<const Tensor *> &values,
                    const std::vector<const Tensor *> &mags,
                    const std::vector<TensorType> &resultTypes,
                    const Tensor &result) {
-  MagnitudeRule rule = magnitudeRule(node.op);
   bool floatOperand = false;
   for (const Tensor *v : values)
     floatOperand |= isFloat(v->dtype());
-  if (rule == MagnitudeRule::Restart || !floatOperand ||
+  if (def.magnitude == Magnitude::OfResult || !floatOperand ||
       !isFloat(result.dtype()) || node.results.size() != 1)
     return absolute(result);
   Node asSum = node;
   const OpDef *op = &def;
-  if (node.op == "sub") { // |a - b| <= |a| + |b|
-    asSum.op = "add";
-    op = findOp(asSum.op);
+  if (def.magnitude == Magnitude::AsAdd) {
+    static const OpDef *add = findOp("add");
+    asSum.op = add->name;
+    op = add;
   }
   EvalArgs args{asSum, {}, resultTypes, Precision::F64};
   for (size_t i = 0; i < values.size(); ++i)
@@ -100,7 +80,8 @@ Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
     const Node &node = g.nodes[n];
     const OpDef *def = findOp(node.op);
     if (!def)
-      return makeError("node " + std::to_string(n) + ": unknown op '" + node.op + "'");
+      return makeError("node " + std::to_string(n) + ": unknown op '" +
+                       node.op + "'");
     EvalArgs args{node, {}, {}, precision};
     for (ValueId v : node.operands)
       args.operands.push_back(&values[v]);

@@ -16,12 +16,12 @@ namespace cc {
 // With `magnitudes` (Precision::F64 only), also the magnitude of the terms
 // behind each element of each output, for the numeric oracle: a
 // cancellation (a - b with a close to b) leaves a small result whose
-// rounding error is relative to |a| + |b|, not to the result. Sums and
-// products (add, sub as add, mul, matmul, the convolutions, reduce_sum,
-// avg_pool2d) are evaluated once more on their float operands' magnitudes;
-// data movement, negate, abs and float casts carry them; every other op
-// starts again from |its result|. One f64 tensor per float output (integer
-// outputs: their values).
+// rounding error is relative to |a| + |b|, not to the result. As each op's
+// OpDef::magnitude says, sums and products (add, sub as add, mul, matmul,
+// the convolutions, reduce_sum, avg_pool2d) are evaluated once more on their
+// float operands' magnitudes; data movement, negate, abs, select and float
+// casts carry them; every other op starts again from |its result|. One f64
+// tensor per float output (integer outputs: their values).
 Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
                             Precision precision = Precision::F64,
                             Outputs *magnitudes = nullptr);

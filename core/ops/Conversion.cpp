@@ -45,10 +45,10 @@ Expected<std::vector<Tensor>> evalCast(const EvalArgs &a) {
       continue;
     }
     if (std::isnan(v))
-      return undefinedError(
-          "cast of NaN to " + std::string(dtypeName(to)) + " is undefined");
-    double r = std::clamp(std::nearbyint(v), double(intMin(to)),
-                          double(intMax(to)));
+      return undefinedError("cast of NaN to " + std::string(dtypeName(to)) +
+                            " is undefined");
+    double r =
+        std::clamp(std::nearbyint(v), double(intMin(to)), double(intMax(to)));
     out.setI(i, int64_t(r));
   }
   return std::vector<Tensor>{std::move(out)};
@@ -93,7 +93,8 @@ Error checkZp(int64_t zp, DType t, bool isUnsigned, const char *name) {
                      (isUnsigned ? "unsigned " : "") +
                      std::string(dtypeName(t)) + ", got " + std::to_string(zp));
   if (t == DType::i16 && zp != 0 && zp != 32768)
-    return makeError(std::string(name) + " of unsigned i16 must be 0 or 32768, got " +
+    return makeError(std::string(name) +
+                     " of unsigned i16 must be 0 or 32768, got " +
                      std::to_string(zp));
   if (zp < lo || zp > hi)
     return makeError(std::string(name) + " " + std::to_string(zp) +
@@ -102,8 +103,8 @@ Error checkZp(int64_t zp, DType t, bool isUnsigned, const char *name) {
   return Error();
 }
 
-Expected<std::vector<TensorType>> inferRescale(const std::vector<TensorType> &ops,
-                                               const Attrs &at) {
+Expected<std::vector<TensorType>>
+inferRescale(const std::vector<TensorType> &ops, const Attrs &at) {
   RescaleParams p = rescaleParams(ops[0].dtype, ops[0].shape, at);
   if (std::find(kRescaleTypes.begin(), kRescaleTypes.end(), p.out) ==
       kRescaleTypes.end())
@@ -112,7 +113,8 @@ Expected<std::vector<TensorType>> inferRescale(const std::vector<TensorType> &op
   if (p.rounding != "SINGLE_ROUND" && p.rounding != "DOUBLE_ROUND" &&
       p.rounding != "INEXACT_ROUND")
     return makeError("rounding_mode must be SINGLE_ROUND, DOUBLE_ROUND or "
-                     "INEXACT_ROUND, got '" + p.rounding + "'");
+                     "INEXACT_ROUND, got '" +
+                     p.rounding + "'");
   if (!p.scale32 && p.rounding == "DOUBLE_ROUND")
     return makeError("DOUBLE_ROUND requires scale32");
   if (p.perChannel && ops[0].rank() == 0)
@@ -130,11 +132,13 @@ Expected<std::vector<TensorType>> inferRescale(const std::vector<TensorType> &op
                      " and " + std::to_string(p.shift.size()));
   DType multType = p.scale32 ? DType::i32 : DType::i16;
   for (size_t c = 0; c < n; ++c) {
-    if (p.multiplier[c] < intMin(multType) || p.multiplier[c] > intMax(multType))
+    if (p.multiplier[c] < intMin(multType) ||
+        p.multiplier[c] > intMax(multType))
       return makeError("multiplier " + std::to_string(p.multiplier[c]) +
                        " does not fit " + std::string(dtypeName(multType)));
     if (p.shift[c] < intMin(DType::i8) || p.shift[c] > intMax(DType::i8))
-      return makeError("shift " + std::to_string(p.shift[c]) + " does not fit i8");
+      return makeError("shift " + std::to_string(p.shift[c]) +
+                       " does not fit i8");
   }
   CC_TRY(checkZp(p.inZp, p.in, p.inUnsigned, "input_zp"));
   CC_TRY(checkZp(p.outZp, p.out, p.outUnsigned, "output_zp"));
@@ -147,7 +151,8 @@ Expected<std::vector<Tensor>> evalRescale(const EvalArgs &a) {
   Tensor out = a.makeResult();
   int64_t inMask = (int64_t(1) << bitWidth(p.in)) - 1;
   int64_t lo = p.outUnsigned ? 0 : intMin(p.out);
-  int64_t hi = p.outUnsigned ? (int64_t(1) << bitWidth(p.out)) - 1 : intMax(p.out);
+  int64_t hi =
+      p.outUnsigned ? (int64_t(1) << bitWidth(p.out)) - 1 : intMax(p.out);
   for (int64_t i = 0; i < in.size(); ++i) {
     int64_t v = in.getI(i);
     if (p.inUnsigned)
@@ -163,13 +168,15 @@ Expected<std::vector<Tensor>> evalRescale(const EvalArgs &a) {
     if (p.rounding == "INEXACT_ROUND") {
       // The precision requirement allows any result in [out_ref_min,
       // out_ref_max]; it is defined only where that range is one value.
-      double ref = double(v) * double(p.multiplier[c]) * std::exp2(-double(p.shift[c]));
-      double bound = 0.5 + (3 * std::fabs(ref) + std::fabs(ref + double(p.outZp))) *
-                               std::exp2(-24.0);
-      double lo64 = std::clamp(std::ceil(ref - bound + double(p.outZp)), double(lo),
-                               double(hi));
-      double hi64 = std::clamp(std::floor(ref + bound + double(p.outZp)), double(lo),
-                               double(hi));
+      double ref =
+          double(v) * double(p.multiplier[c]) * std::exp2(-double(p.shift[c]));
+      double bound =
+          0.5 + (3 * std::fabs(ref) + std::fabs(ref + double(p.outZp))) *
+                    std::exp2(-24.0);
+      double lo64 = std::clamp(std::ceil(ref - bound + double(p.outZp)),
+                               double(lo), double(hi));
+      double hi64 = std::clamp(std::floor(ref + bound + double(p.outZp)),
+                               double(lo), double(hi));
       if (lo64 != hi64)
         return undefinedError("INEXACT_ROUND allows any result in [" +
                               std::to_string(int64_t(lo64)) + ", " +
@@ -187,15 +194,16 @@ Expected<std::vector<Tensor>> evalRescale(const EvalArgs &a) {
 
 Error emitRescale(EmitContext &ctx, const Node &node) {
   DType in = ctx.graph().typeOf(node.operands[0]).dtype;
-  RescaleParams p = rescaleParams(in, ctx.graph().typeOf(node.operands[0]).shape,
-                                  node.attrs);
+  RescaleParams p =
+      rescaleParams(in, ctx.graph().typeOf(node.operands[0]).shape, node.attrs);
   auto flag = [](bool b) { return b ? "true" : "false"; };
   if (ctx.syntaxVersion < 20) {
     if (p.inUnsigned || p.outUnsigned || p.rounding == "INEXACT_ROUND")
       return unsupported("rescale with unsigned values or INEXACT_ROUND needs "
                          "MLIR 20 or newer");
     emitTosa(ctx, node, "rescale", {},
-             std::string("double_round = ") + flag(p.rounding == "DOUBLE_ROUND") +
+             std::string("double_round = ") +
+                 flag(p.rounding == "DOUBLE_ROUND") +
                  ", input_zp = " + std::to_string(p.inZp) +
                  " : i32, multiplier = " + denseArray("i32", p.multiplier) +
                  ", output_zp = " + std::to_string(p.outZp) +
@@ -245,7 +253,8 @@ Attrs sampleRescale(Rng &rng, const std::vector<TensorType> &ops) {
   for (int64_t c = 0; c < channels; ++c) {
     mult.push_back(scale32 ? rng.uniformInt(1, intMax(DType::i32))
                            : rng.uniformInt(1, intMax(DType::i16)));
-    shift.push_back(rng.uniformInt(minShift, std::min<int64_t>(62, minShift + 28)));
+    shift.push_back(
+        rng.uniformInt(minShift, std::min<int64_t>(62, minShift + 28)));
   }
   const std::vector<std::string> modes = {"SINGLE_ROUND", "DOUBLE_ROUND"};
   at.set("to", out);
@@ -286,8 +295,8 @@ void addConversionOps(std::vector<OpDef> &ops) {
   c.dtypes = kAll;
   c.rounding = Rounding::fixed(0);
   c.attrs = {{"value", AttrKind::Tensor, std::nullopt, "the constant"}};
-  c.infer = [](const std::vector<TensorType> &, const Attrs &at)
-      -> Expected<std::vector<TensorType>> {
+  c.infer = [](const std::vector<TensorType> &,
+               const Attrs &at) -> Expected<std::vector<TensorType>> {
     const Tensor &v = at.getTensor("value");
     if (std::find(kAll.begin(), kAll.end(), v.dtype()) == kAll.end())
       return makeError("constant dtype " + std::string(dtypeName(v.dtype())) +
@@ -311,8 +320,8 @@ void addConversionOps(std::vector<OpDef> &ops) {
   c.eval = [](const EvalArgs &a) -> Expected<std::vector<Tensor>> {
     const Tensor &v = a.attrs().getTensor("value");
     Tensor out = a.makeResult();
-    return std::vector<Tensor>{out.dtype() == v.dtype() ? v
-                                                        : v.convertTo(out.dtype())};
+    return std::vector<Tensor>{
+        out.dtype() == v.dtype() ? v : v.convertTo(out.dtype())};
   };
   c.emit = [](EmitContext &ctx, const Node &node) -> Error {
     const char *attr = ctx.syntaxVersion >= 21 ? "values" : "value";
@@ -334,9 +343,11 @@ void addConversionOps(std::vector<OpDef> &ops) {
                  "saturating float-to-int)";
   cast.dtypes = kAll;
   cast.rounding = Rounding::fixed(1); // rounds once to the target dtype
+  cast.intExtremes = IntExtremes::AllOperands; // wraps or saturates
+  cast.magnitude = Magnitude::OfOperands;
   cast.attrs = {{"to", AttrKind::Type, std::nullopt, "result dtype"}};
-  cast.infer = [](const std::vector<TensorType> &ops, const Attrs &at)
-      -> Expected<std::vector<TensorType>> {
+  cast.infer = [](const std::vector<TensorType> &ops,
+                  const Attrs &at) -> Expected<std::vector<TensorType>> {
     DType to = at.getType("to");
     if (!castAllowed(ops[0].dtype, to))
       return makeError("cast from " + std::string(dtypeName(ops[0].dtype)) +
@@ -349,14 +360,15 @@ void addConversionOps(std::vector<OpDef> &ops) {
     emitTosa(ctx, node, "cast", {}, "");
     return Error();
   };
-  cast.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &t,
-                  const Attrs &at) {
+  cast.range = [](const std::vector<Interval> &x,
+                  const std::vector<TensorType> &t, const Attrs &at) {
     DType from = t[0].dtype, to = at.getType("to");
     const Interval &a = x[0];
     if (isBool(to))
       return Interval{0, 1, false};
     if (isFloat(to)) // rounding is monotone
-      return Interval{roundToFloat(to, a.lo), roundToFloat(to, a.hi), a.mayBeNaN};
+      return Interval{roundToFloat(to, a.lo), roundToFloat(to, a.hi),
+                      a.mayBeNaN};
     double lo = double(intMin(to)), hi = double(intMax(to));
     if (isFloat(from)) {
       if (a.mayBeNaN) // undefined: shown as a range beyond the dtype

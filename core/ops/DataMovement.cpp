@@ -1,7 +1,7 @@
 // reshape transpose slice concat pad tile reverse gather (TOSA 1.0).
+#include "core/Limits.h"
 #include "core/ops/Families.h"
 #include "core/ops/Indexing.h"
-#include "core/Limits.h"
 
 #include <cstring>
 
@@ -34,7 +34,8 @@ std::vector<Tensor> remap(const EvalArgs &a, Src src, Pad pad) {
       pad(out, o);
     else
       std::memcpy(out.data() + o * bytes,
-                  a.in(size_t(k)).data() + flatIndex(strides[size_t(k)], inIdx) * bytes,
+                  a.in(size_t(k)).data() +
+                      flatIndex(strides[size_t(k)], inIdx) * bytes,
                   bytes);
     ++o;
   });
@@ -60,7 +61,8 @@ std::string axisProp(const Node &node) {
 
 // Emits an op whose int-list attribute became a !tosa.shape operand in
 // MLIR 20+ and was an i64 array property before.
-Error emitShapeOperands(EmitContext &ctx, const Node &node, const std::string &op,
+Error emitShapeOperands(EmitContext &ctx, const Node &node,
+                        const std::string &op,
                         const std::vector<std::string> &attrNames,
                         const std::vector<std::string> &oldNames) {
   if (ctx.syntaxVersion < 20) {
@@ -109,13 +111,15 @@ Result inferReshape(const Types &ops, const Attrs &at) {
   const auto &shape = at.getInts("shape");
   for (int64_t d : shape)
     if (d < 1)
-      return makeError("shape " + listStr(shape) + " has a non-positive dimension");
+      return makeError("shape " + listStr(shape) +
+                       " has a non-positive dimension");
   if (auto n = checkedNumElements(shape); !n)
     return n.error().withContext("reshape to " + listStr(shape));
   if (numElements(shape) != ops[0].numElements())
-    return makeError("reshape element count mismatch: " + ops[0].str() + " has " +
-                     std::to_string(ops[0].numElements()) + " elements, shape " +
-                     listStr(shape) + " has " + std::to_string(numElements(shape)));
+    return makeError("reshape element count mismatch: " + ops[0].str() +
+                     " has " + std::to_string(ops[0].numElements()) +
+                     " elements, shape " + listStr(shape) + " has " +
+                     std::to_string(numElements(shape)));
   return oneType({ops[0].dtype, shape});
 }
 
@@ -130,7 +134,8 @@ Result inferTranspose(const Types &ops, const Attrs &at) {
       seen[size_t(p)] = true;
   }
   if (!ok)
-    return makeError("perms " + listStr(perms) + " is not a permutation of rank " +
+    return makeError("perms " + listStr(perms) +
+                     " is not a permutation of rank " +
                      std::to_string(ops[0].rank()));
   TensorType t{ops[0].dtype, {}};
   for (int64_t p : perms)
@@ -165,9 +170,9 @@ Result inferConcat(const Types &ops, const Attrs &at) {
     for (int64_t d = 0; ok && d < t.rank(); ++d)
       ok = d == axis || ops[k].shape[size_t(d)] == t.shape[size_t(d)];
     if (!ok)
-      return makeError("concat operand " + std::to_string(k) + " " + ops[k].str() +
-                       " does not match " + ops[0].str() + " outside axis " +
-                       std::to_string(axis));
+      return makeError("concat operand " + std::to_string(k) + " " +
+                       ops[k].str() + " does not match " + ops[0].str() +
+                       " outside axis " + std::to_string(axis));
     t.shape[size_t(axis)] += ops[k].shape[size_t(axis)];
   }
   return oneType(t);
@@ -179,8 +184,8 @@ Result inferPad(const Types &ops, const Attrs &at) {
   CC_TRY(checkIntsAttr(padding, size_t(2 * ops[0].rank()), 0, "padding"));
   double c = at.getFloat("pad_const");
   DType dt = ops[0].dtype;
-  if (isInt(dt) && (c != std::floor(c) || c < double(intMin(dt)) ||
-                    c > double(intMax(dt))))
+  if (isInt(dt) &&
+      (c != std::floor(c) || c < double(intMin(dt)) || c > double(intMax(dt))))
     return makeError("pad_const " + std::to_string(c) + " is not a value of " +
                      std::string(dtypeName(dt)));
   TensorType t = ops[0];
@@ -211,9 +216,10 @@ Result inferGather(const Types &ops, const Attrs &) {
   if (ops[1].dtype != DType::i32)
     return makeError("indices must be i32, got " + ops[1].str());
   if (ops[1].shape[0] != ops[0].shape[0])
-    return makeError("batch of indices " + ops[1].str() + " does not match values " +
-                     ops[0].str());
-  return oneType({ops[0].dtype, {ops[0].shape[0], ops[1].shape[1], ops[0].shape[2]}});
+    return makeError("batch of indices " + ops[1].str() +
+                     " does not match values " + ops[0].str());
+  return oneType(
+      {ops[0].dtype, {ops[0].shape[0], ops[1].shape[1], ops[0].shape[2]}});
 }
 
 // --- reference semantics -----------------------------------------------------
@@ -223,69 +229,87 @@ using Idx = std::vector<int64_t>;
 
 Out evalTranspose(const EvalArgs &a) {
   const auto &perms = a.attrs().getInts("perms");
-  return remap(a, [&](const Idx &o, Idx &i) {
-    for (size_t d = 0; d < o.size(); ++d)
-      i[size_t(perms[d])] = o[d];
-    return 0;
-  }, noPad);
+  return remap(
+      a,
+      [&](const Idx &o, Idx &i) {
+        for (size_t d = 0; d < o.size(); ++d)
+          i[size_t(perms[d])] = o[d];
+        return 0;
+      },
+      noPad);
 }
 
 Out evalSlice(const EvalArgs &a) {
   const auto &start = a.attrs().getInts("start");
-  return remap(a, [&](const Idx &o, Idx &i) {
-    for (size_t d = 0; d < o.size(); ++d)
-      i[d] = o[d] + start[d];
-    return 0;
-  }, noPad);
+  return remap(
+      a,
+      [&](const Idx &o, Idx &i) {
+        for (size_t d = 0; d < o.size(); ++d)
+          i[d] = o[d] + start[d];
+        return 0;
+      },
+      noPad);
 }
 
 Out evalConcat(const EvalArgs &a) {
   size_t axis = size_t(a.attrs().getInt("axis"));
-  return remap(a, [&](const Idx &o, Idx &i) {
-    i = o;
-    int k = 0;
-    while (i[axis] >= a.in(size_t(k)).shape()[axis])
-      i[axis] -= a.in(size_t(k++)).shape()[axis];
-    return k;
-  }, noPad);
+  return remap(
+      a,
+      [&](const Idx &o, Idx &i) {
+        i = o;
+        int k = 0;
+        while (i[axis] >= a.in(size_t(k)).shape()[axis])
+          i[axis] -= a.in(size_t(k++)).shape()[axis];
+        return k;
+      },
+      noPad);
 }
 
 Out evalPad(const EvalArgs &a) {
   const auto &padding = a.attrs().getInts("padding");
   // The pad value as the declared dtype holds it.
-  double c = roundToFloat(isFloat(a.resultTypes[0].dtype) ? a.resultTypes[0].dtype
-                                                          : DType::f64,
-                          a.attrs().getFloat("pad_const"));
+  double c = roundToFloat(
+      isFloat(a.resultTypes[0].dtype) ? a.resultTypes[0].dtype : DType::f64,
+      a.attrs().getFloat("pad_const"));
   const Shape &in = a.in(0).shape();
-  return remap(a, [&](const Idx &o, Idx &i) {
-    for (size_t d = 0; d < o.size(); ++d) {
-      i[d] = o[d] - padding[2 * d];
-      if (i[d] < 0 || i[d] >= in[d])
-        return -1;
-    }
-    return 0;
-  }, [&](Tensor &out, int64_t at) {
-    isFloat(out.dtype()) ? out.setF(at, c) : out.setI(at, int64_t(c));
-  });
+  return remap(
+      a,
+      [&](const Idx &o, Idx &i) {
+        for (size_t d = 0; d < o.size(); ++d) {
+          i[d] = o[d] - padding[2 * d];
+          if (i[d] < 0 || i[d] >= in[d])
+            return -1;
+        }
+        return 0;
+      },
+      [&](Tensor &out, int64_t at) {
+        isFloat(out.dtype()) ? out.setF(at, c) : out.setI(at, int64_t(c));
+      });
 }
 
 Out evalTile(const EvalArgs &a) {
   const Shape &in = a.in(0).shape();
-  return remap(a, [&](const Idx &o, Idx &i) {
-    for (size_t d = 0; d < o.size(); ++d)
-      i[d] = o[d] % in[d];
-    return 0;
-  }, noPad);
+  return remap(
+      a,
+      [&](const Idx &o, Idx &i) {
+        for (size_t d = 0; d < o.size(); ++d)
+          i[d] = o[d] % in[d];
+        return 0;
+      },
+      noPad);
 }
 
 Out evalReverse(const EvalArgs &a) {
   size_t axis = size_t(a.attrs().getInt("axis"));
   int64_t n = a.in(0).shape()[axis];
-  return remap(a, [&](const Idx &o, Idx &i) {
-    i = o;
-    i[axis] = n - 1 - o[axis];
-    return 0;
-  }, noPad);
+  return remap(
+      a,
+      [&](const Idx &o, Idx &i) {
+        i = o;
+        i[axis] = n - 1 - o[axis];
+        return 0;
+      },
+      noPad);
 }
 
 Out evalGather(const EvalArgs &a) {
@@ -295,16 +319,20 @@ Out evalGather(const EvalArgs &a) {
     if (idx.getI(j) < 0 || idx.getI(j) >= k)
       return undefinedError("gather index " + std::to_string(idx.getI(j)) +
                             " is outside [0, " + std::to_string(k) + ")");
-  return remap(a, [&](const Idx &o, Idx &i) {
-    i = {o[0], idx.getI(o[0] * w + o[1]), o[2]};
-    return 0;
-  }, noPad);
+  return remap(
+      a,
+      [&](const Idx &o, Idx &i) {
+        i = {o[0], idx.getI(o[0] * w + o[1]), o[2]};
+        return 0;
+      },
+      noPad);
 }
 
 } // namespace
 
 void addDataMovementOps(std::vector<OpDef> &ops) {
-  auto add = [&](const char *name, const char *summary, std::vector<DType> dtypes,
+  auto add = [&](const char *name, const char *summary,
+                 std::vector<DType> dtypes,
                  std::vector<AttrSpec> attrs) -> OpDef & {
     OpDef d;
     d.name = name;
@@ -312,7 +340,10 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     d.dtypes = std::move(dtypes);
     d.attrs = std::move(attrs);
     d.rounding = Rounding::fixed(0); // moves values, never rounds
-    d.range = hullRange(); // values are moved, never changed
+    d.range = hullRange();           // values are moved, never changed
+    d.intExtremes = IntExtremes::AllOperands;
+    d.magnitude = Magnitude::OfOperands;
+    d.keepsQuantScale = true;
     ops.push_back(std::move(d));
     return ops.back();
   };
@@ -323,8 +354,9 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     return at;
   };
 
-  OpDef &reshape = add("reshape", "same elements, new shape", kAll,
-                       {{"shape", AttrKind::Ints, std::nullopt, "result shape"}});
+  OpDef &reshape =
+      add("reshape", "same elements, new shape", kAll,
+          {{"shape", AttrKind::Ints, std::nullopt, "result shape"}});
   reshape.infer = inferReshape;
   reshape.eval = [](const EvalArgs &a) -> Out {
     return std::vector<Tensor>{a.in(0).reshaped(a.resultTypes[0].shape)};
@@ -338,15 +370,18 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     return at;
   };
 
-  OpDef &transpose = add("transpose", "permutes dimensions: out.shape[i] = "
-                         "in.shape[perms[i]]", kAll,
-                         {{"perms", AttrKind::Ints, std::nullopt, "permutation"}});
+  OpDef &transpose =
+      add("transpose",
+          "permutes dimensions: out.shape[i] = "
+          "in.shape[perms[i]]",
+          kAll, {{"perms", AttrKind::Ints, std::nullopt, "permutation"}});
   transpose.infer = inferTranspose;
   transpose.eval = evalTranspose;
   transpose.emit = [](EmitContext &ctx, const Node &node) -> Error {
     const auto &perms = node.attrs.getInts("perms");
     if (ctx.syntaxVersion >= 20)
-      return emitPlain(ctx, node, "transpose", "perms = " + denseArray("i32", perms));
+      return emitPlain(ctx, node, "transpose",
+                       "perms = " + denseArray("i32", perms));
     Tensor p(DType::i32, {int64_t(perms.size())});
     for (size_t i = 0; i < perms.size(); ++i)
       p.setI(int64_t(i), perms[i]);
@@ -365,7 +400,8 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
   slice.infer = inferSlice;
   slice.eval = evalSlice;
   slice.emit = [](EmitContext &ctx, const Node &node) {
-    return emitShapeOperands(ctx, node, "slice", {"start", "size"}, {"start", "size"});
+    return emitShapeOperands(ctx, node, "slice", {"start", "size"},
+                             {"start", "size"});
   };
   slice.sampleAttrs = [](Rng &rng, const Types &ops) {
     std::vector<int64_t> start, size;
@@ -379,8 +415,10 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     return at;
   };
 
-  OpDef &concat = add("concat", "joins operands along an axis", kAll, {axisAttr});
+  OpDef &concat =
+      add("concat", "joins operands along an axis", kAll, {axisAttr});
   concat.maxOperands = -1;
+  concat.keepsQuantScale = false; // the operands' scales differ
   concat.infer = inferConcat;
   concat.eval = evalConcat;
   concat.emit = [](EmitContext &ctx, const Node &node) {
@@ -403,7 +441,8 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
   concat.sampleOperands = [](Rng &rng, DType d, const Shape &hint) {
     // Two or three operands that differ only along one axis.
     OperandSample s;
-    size_t axis = hint.empty() ? 0 : size_t(rng.uniformInt(0, int64_t(hint.size()) - 1));
+    size_t axis =
+        hint.empty() ? 0 : size_t(rng.uniformInt(0, int64_t(hint.size()) - 1));
     for (int64_t i = 0, n = rng.uniformInt(2, 3); i < n; ++i) {
       Shape shape = hint;
       if (i > 0 && !shape.empty() && rng.chance(0.5))
@@ -413,12 +452,14 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     return std::optional<OperandSample>(std::move(s));
   };
 
-  OpDef &pad = add("pad", "pads with pad_const (integer value for ints)", kAll,
-                   {{"padding", AttrKind::Ints, std::nullopt, "[lo0,hi0,lo1,hi1,...]"},
-                    {"pad_const", AttrKind::Float, 0.0, "pad value"}});
+  OpDef &pad =
+      add("pad", "pads with pad_const (integer value for ints)", kAll,
+          {{"padding", AttrKind::Ints, std::nullopt, "[lo0,hi0,lo1,hi1,...]"},
+           {"pad_const", AttrKind::Float, 0.0, "pad value"}});
   pad.infer = inferPad;
-  pad.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &t,
-                 const Attrs &at) {
+  pad.keepsQuantScale = false; // pad_const is a new value
+  pad.range = [](const std::vector<Interval> &x,
+                 const std::vector<TensorType> &t, const Attrs &at) {
     double c = at.getFloat("pad_const");
     double r = isFloat(t[0].dtype) ? roundToFloat(t[0].dtype, c) : c;
     return hull(x[0], {std::min(c, r), std::max(c, r), false});
@@ -431,8 +472,8 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     if (ctx.syntaxVersion >= 20) {
       std::string p = shapeConst(ctx, padding);
       std::string v = scalarConst(ctx, dt, c);
-      emitTosa(ctx, node, "pad", {{p, shapeType(padding.size())}, {v, scalarType(dt)}},
-               "");
+      emitTosa(ctx, node, "pad",
+               {{p, shapeType(padding.size())}, {v, scalarType(dt)}}, "");
       return Error();
     }
     Tensor p(DType::i64, {int64_t(padding.size() / 2), 2});
@@ -440,7 +481,8 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
       p.setI(int64_t(i), padding[i]);
     Tensor v = Tensor::splat(TensorType{dt, {}}, c);
     std::string pn = ctx.constant(p), vn = ctx.constant(v);
-    emitTosa(ctx, node, "pad", {{pn, p.type().mlir()}, {vn, v.type().mlir()}}, "");
+    emitTosa(ctx, node, "pad", {{pn, p.type().mlir()}, {vn, v.type().mlir()}},
+             "");
     return Error();
   };
   pad.sampleAttrs = [](Rng &rng, const Types &ops) {
@@ -450,14 +492,16 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     DType dt = ops[0].dtype;
     Attrs at;
     at.set("padding", padding);
-    at.set("pad_const", isBool(dt)  ? double(rng.uniformInt(0, 1))
-                        : isInt(dt) ? double(rng.uniformInt(intMin(dt), intMax(dt)))
-                                    : rng.uniform(-2, 2));
+    at.set("pad_const", isBool(dt) ? double(rng.uniformInt(0, 1))
+                        : isInt(dt)
+                            ? double(rng.uniformInt(intMin(dt), intMax(dt)))
+                            : rng.uniform(-2, 2));
     return at;
   };
 
-  OpDef &tile = add("tile", "repeats the input multiples[d] times per dimension",
-                    kAll, {{"multiples", AttrKind::Ints, std::nullopt, "repeats"}});
+  OpDef &tile =
+      add("tile", "repeats the input multiples[d] times per dimension", kAll,
+          {{"multiples", AttrKind::Ints, std::nullopt, "repeats"}});
   tile.infer = inferTile;
   tile.eval = evalTile;
   tile.emit = [](EmitContext &ctx, const Node &node) {
@@ -472,7 +516,8 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     return at;
   };
 
-  OpDef &reverse = add("reverse", "reverses the order along an axis", kAll, {axisAttr});
+  OpDef &reverse =
+      add("reverse", "reverses the order along an axis", kAll, {axisAttr});
   reverse.infer = inferReverse;
   reverse.eval = evalReverse;
   reverse.emit = [](EmitContext &ctx, const Node &node) {
@@ -480,18 +525,20 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
   };
   reverse.sampleAttrs = sampleAxis;
 
-  OpDef &gather = add("gather", "out[n,w,c] = values[n, indices[n,w], c]",
-                      {DType::f32, DType::f16, DType::bf16, DType::i8, DType::i16,
-                       DType::i32},
-                      {});
+  OpDef &gather = add(
+      "gather", "out[n,w,c] = values[n, indices[n,w], c]",
+      {DType::f32, DType::f16, DType::bf16, DType::i8, DType::i16, DType::i32},
+      {});
   gather.minOperands = gather.maxOperands = 2;
   gather.domains = {Domain::Any, Domain::Index};
-  gather.range = identityRange(); // the values, not the indices
+  gather.intExtremes = IntExtremes::FirstOperand; // the values, not the indices
+  gather.range = identityRange();                 // the values, not the indices
   gather.infer = inferGather;
   gather.sampleOperands = [](Rng &rng, DType d, const Shape &hint) {
     Shape values = hint;
     if (values.size() != 3)
-      values = {rng.uniformInt(1, 2), rng.uniformInt(1, 6), rng.uniformInt(1, 4)};
+      values = {rng.uniformInt(1, 2), rng.uniformInt(1, 6),
+                rng.uniformInt(1, 4)};
     // Indices are leaves: the input generator keeps them in [0, K).
     return std::optional<OperandSample>(OperandSample{
         {{d, values}, {DType::i32, {values[0], rng.uniformInt(1, 6)}}}, 0b10});

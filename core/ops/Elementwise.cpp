@@ -76,30 +76,33 @@ OpDef addOrSub(bool isAdd) {
         });
   };
   OpDef op = elementwiseOp(isAdd ? "add" : "sub",
-                       isAdd ? "elementwise sum (broadcasting)"
-                             : "elementwise difference (broadcasting)",
-                       2, kFloatI32, eval);
+                           isAdd ? "elementwise sum (broadcasting)"
+                                 : "elementwise difference (broadcasting)",
+                           2, kFloatI32, eval);
   // i32 overflow is undefined: only bounded (leaf) values are summed.
   op.sampleOperands = elementwiseOperands(2, 0b11, {i32});
-  op.range = [isAdd](const std::vector<Interval> &x, const std::vector<TensorType> &,
-                     const Attrs &) {
+  op.magnitude = isAdd ? Magnitude::OfOperands : Magnitude::AsAdd;
+  op.range = [isAdd](const std::vector<Interval> &x,
+                     const std::vector<TensorType> &, const Attrs &) {
     return addRange(x[0], isAdd ? x[1] : negRange(x[1]));
   };
   return op;
 }
 
 OpDef mulOp() {
-  OpDef op = elementwiseOp("mul", "elementwise product; i32 may round-shift right",
-                           2, kFloatInt, nullptr);
+  OpDef op =
+      elementwiseOp("mul", "elementwise product; i32 may round-shift right", 2,
+                    kFloatInt, nullptr);
   op.rounding = Rounding::fixed(1, {1, 1});
+  op.magnitude = Magnitude::OfOperands;
   // A shifted i32 product may overflow: bounded (leaf) factors only.
   op.sampleOperands = elementwiseOperands(2, 0b11, {i32});
   op.attrs = {{"shift", AttrKind::Int, AttrValue(int64_t(0)),
                "i32 only: the product is shifted right by this amount with "
                "rounding (0..63)"}};
   // i8 and i16 products are i32.
-  op.infer = [](const std::vector<TensorType> &ops, const Attrs &attrs)
-      -> Expected<std::vector<TensorType>> {
+  op.infer = [](const std::vector<TensorType> &ops,
+                const Attrs &attrs) -> Expected<std::vector<TensorType>> {
     CC_TRY(requireArity(ops, 2));
     std::optional<DType> result;
     if (ops[0].dtype == i8 || ops[0].dtype == i16)
@@ -145,7 +148,7 @@ OpDef mulOp() {
     return Error();
   };
   op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &,
-               const Attrs &attrs) {
+                const Attrs &attrs) {
     Interval r = mulRange(x[0], x[1]);
     // The rounded shift stays within the floors and ceilings of the bounds.
     if (int64_t shift = attrs.getInt("shift"))
@@ -216,15 +219,18 @@ OpDef maxOrMin(bool isMax) {
       });
   op.attrs = {nanModeSpec()};
   op.rounding = Rounding::fixed(0);
-  op.range = [isMax](const std::vector<Interval> &x, const std::vector<TensorType> &,
-                     const Attrs &) {
-    auto pick = [isMax](double p, double q) { return isMax ? std::max(p, q) : std::min(p, q); };
+  op.intExtremes = IntExtremes::AllOperands;
+  op.range = [isMax](const std::vector<Interval> &x,
+                     const std::vector<TensorType> &, const Attrs &) {
+    auto pick = [isMax](double p, double q) {
+      return isMax ? std::max(p, q) : std::min(p, q);
+    };
     return Interval{pick(x[0].lo, x[1].lo), pick(x[0].hi, x[1].hi),
                     x[0].mayBeNaN || x[1].mayBeNaN};
   };
   auto base = op.infer;
-  op.infer = [base](const std::vector<TensorType> &ops, const Attrs &attrs)
-      -> Expected<std::vector<TensorType>> {
+  op.infer = [base](const std::vector<TensorType> &ops,
+                    const Attrs &attrs) -> Expected<std::vector<TensorType>> {
     CC_TRY(checkNanMode(attrs));
     return base(ops, attrs);
   };
@@ -254,7 +260,8 @@ OpDef powOp() {
         });
       });
   op.domains = {Domain::Positive};
-  op.sampleOperands = elementwiseOperands(2, 0b01); // a negative base is undefined
+  op.sampleOperands =
+      elementwiseOperands(2, 0b01); // a negative base is undefined
   op.rounding = Rounding::fixed(kApproxUlps);
   op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &,
                 const Attrs &) {
@@ -282,6 +289,7 @@ OpDef absOp() {
       });
   op.sampleOperands = elementwiseOperands(1, 0b1, {i32});
   op.rounding = Rounding::fixed(0);
+  op.magnitude = Magnitude::OfOperands;
   op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &,
                 const Attrs &) {
     const Interval &a = x[0];
@@ -296,8 +304,7 @@ OpDef absOp() {
 
 OpDef negateOp() {
   OpDef op = elementwiseOp(
-      "negate", "negation", 1, kFloatInt,
-      [](const EvalArgs &args) {
+      "negate", "negation", 1, kFloatInt, [](const EvalArgs &args) {
         return floatOrInt(
             args,
             // IEEE negation (sign flip); the spec's 0 - x would differ only
@@ -314,8 +321,9 @@ OpDef negateOp() {
       });
   op.sampleOperands = elementwiseOperands(1, 0b1, {i32});
   op.rounding = Rounding::fixed(0);
-  op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &t,
-                const Attrs &) {
+  op.magnitude = Magnitude::OfOperands;
+  op.range = [](const std::vector<Interval> &x,
+                const std::vector<TensorType> &t, const Attrs &) {
     Interval r = negRange(x[0]);
     DType d = t[0].dtype;
     if (isInt(d) && d != i32) // clipped to the narrow type
@@ -361,13 +369,13 @@ const FloatUnary kFloatUnary[] = {
     {"sigmoid", "logistic function 1 / (1 + exp(-x))",
      [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, Domain::Any,
      kApproxUlps},
-    {"erf", "error function", [](double x) { return std::erf(x); },
-     Domain::Any, kApproxUlps},
+    {"erf", "error function", [](double x) { return std::erf(x); }, Domain::Any,
+     kApproxUlps},
     {"rsqrt", "reciprocal square root",
      [](double x) { return x < 0 ? kNaN : 1.0 / std::sqrt(x); },
      Domain::Positive, kApproxUlps},
-    {"reciprocal", "1 / x", [](double x) { return 1.0 / x; },
-     Domain::NonZero, kApproxUlps},
+    {"reciprocal", "1 / x", [](double x) { return 1.0 / x; }, Domain::NonZero,
+     kApproxUlps},
     {"floor", "round toward -inf", [](double x) { return std::floor(x); },
      Domain::Any, 0},
     {"ceil", "round toward +inf", [](double x) { return std::ceil(x); },
@@ -376,11 +384,11 @@ const FloatUnary kFloatUnary[] = {
 
 OpDef floatUnaryOp(const FloatUnary &u) {
   auto fn = u.fn;
-  OpDef op = elementwiseOp(u.name, u.summary, 1, kFloat,
-                           [fn](const EvalArgs &args) {
-                             return mapElements<double>(
-                                 args, [fn](const double *x) { return fn(x[0]); });
-                           });
+  OpDef op =
+      elementwiseOp(u.name, u.summary, 1, kFloat, [fn](const EvalArgs &args) {
+        return mapElements<double>(args,
+                                   [fn](const double *x) { return fn(x[0]); });
+      });
   op.domains = {u.domain};
   op.rounding = Rounding::fixed(u.ulps);
   if (std::string(u.name) == "rsqrt" || std::string(u.name) == "reciprocal") {
@@ -466,6 +474,7 @@ OpDef clampOp() {
               nanModeSpec()};
   op.infer = inferClamp;
   op.rounding = Rounding::fixed(0);
+  op.intExtremes = IntExtremes::AllOperands; // saturates
   op.eval = [](const EvalArgs &args) {
     auto [lo, hi] = clampBounds(args.attrs(), args.resultTypes.at(0).dtype);
     bool ignore = ignoreNaN(args.attrs());
@@ -479,8 +488,8 @@ OpDef clampOp() {
         });
   };
   op.emit = emitClamp;
-  op.range = [](const std::vector<Interval> &x, const std::vector<TensorType> &t,
-                const Attrs &attrs) {
+  op.range = [](const std::vector<Interval> &x,
+                const std::vector<TensorType> &t, const Attrs &attrs) {
     auto [lo, hi] = clampBounds(attrs, t[0].dtype);
     return Interval{std::min(std::max(x[0].lo, lo), hi),
                     std::max(std::min(x[0].hi, hi), lo), x[0].mayBeNaN};
@@ -515,11 +524,10 @@ OpDef selectOp() {
       [](const EvalArgs &args) {
         return floatOrInt(
             args, [](const double *x) { return x[0] != 0 ? x[1] : x[2]; },
-            [](const int64_t *x, DType) { return x[0] != 0 ? x[1] : x[2]; },
-            1);
+            [](const int64_t *x, DType) { return x[0] != 0 ? x[1] : x[2]; }, 1);
       });
-  op.infer = [dtypes](const std::vector<TensorType> &ops, const Attrs &)
-      -> Expected<std::vector<TensorType>> {
+  op.infer = [dtypes](const std::vector<TensorType> &ops,
+                      const Attrs &) -> Expected<std::vector<TensorType>> {
     CC_TRY(requireArity(ops, 3));
     CC_TRY(requireDType(ops[0], {i1}, "condition"));
     return inferBroadcastOp(ops, 3, dtypes, std::nullopt, 1);
@@ -531,6 +539,8 @@ OpDef selectOp() {
     return s;
   };
   op.rounding = Rounding::fixed(0);
+  op.intExtremes = IntExtremes::AllOperands;
+  op.magnitude = Magnitude::OfOperands;
   op.range = hullRange(1);
   return op;
 }

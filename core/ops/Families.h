@@ -15,7 +15,7 @@ void addConversionOps(std::vector<OpDef> &ops);
 // reduce_sum reduce_max reduce_min reduce_product argmax
 void addReductionOps(std::vector<OpDef> &ops);
 // matmul conv2d depthwise_conv2d transpose_conv2d avg_pool2d max_pool2d
-void addLinalgOps(std::vector<OpDef> &ops);
+void addMatmulConvPoolOps(std::vector<OpDef> &ops);
 // reshape transpose slice concat pad tile reverse gather
 void addDataMovementOps(std::vector<OpDef> &ops);
 } // namespace cc

@@ -27,6 +27,7 @@ template <typename Cmp> OpDef compareOp(const char *name, const char *summary) {
       },
       i1);
   op.rounding = Rounding::fixed(0);
+  op.intExtremes = IntExtremes::AllOperands;
   op.range = fixedRange(0, 1);
   return op;
 }
@@ -42,6 +43,7 @@ OpDef intOp(const char *name, const char *summary, int arity,
                                  args, [&](const int64_t *x) { return fn(x); });
                            });
   op.rounding = Rounding::fixed(0);
+  op.intExtremes = IntExtremes::AllOperands; // wraps
   return op;
 }
 
@@ -69,6 +71,7 @@ OpDef arithmeticRightShiftOp() {
   op.attrs = {{"round", AttrKind::Bool, AttrValue(false),
                "round to nearest: add the last bit shifted out"}};
   op.domains = {Domain::Any, Domain::ShiftAmount};
+  op.intExtremes = IntExtremes::FirstOperand;       // the shifted value
   op.sampleOperands = elementwiseOperands(2, 0b10); // amounts from the inputs
   op.rounding = Rounding::fixed(0);
   // Shifting (even with rounding) moves a value toward zero, never past it.
@@ -104,6 +107,7 @@ OpDef logicalLeftShiftOp() {
         });
       });
   op.domains = {Domain::Any, Domain::ShiftAmount};
+  op.intExtremes = IntExtremes::FirstOperand;       // the shifted value
   op.sampleOperands = elementwiseOperands(2, 0b10); // amounts from the inputs
   op.rounding = Rounding::fixed(0);
   return op;

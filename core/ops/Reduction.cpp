@@ -26,9 +26,8 @@ struct AxisSplit {
   }
 };
 
-Expected<std::vector<TensorType>> inferReduce(Fold fold,
-                                              const std::vector<TensorType> &ops,
-                                              const Attrs &at) {
+Expected<std::vector<TensorType>>
+inferReduce(Fold fold, const std::vector<TensorType> &ops, const Attrs &at) {
   int64_t axis = at.getInt("axis");
   if (ops[0].rank() < 1)
     return makeError("input must have rank >= 1, got " + ops[0].str());
@@ -103,8 +102,9 @@ Expected<std::vector<Tensor>> evalReduce(Fold fold, const EvalArgs &a) {
         int64_t v = in.getI(base + k * s.inner);
         acc = sum ? acc + v : acc * v;
         if (acc < intMin(dt) || acc > intMax(dt))
-          return undefinedError(std::string(sum ? "reduce_sum" : "reduce_product") +
-                                " overflows " + std::string(dtypeName(dt)));
+          return undefinedError(
+              std::string(sum ? "reduce_sum" : "reduce_product") +
+              " overflows " + std::string(dtypeName(dt)));
       }
       out.setI(at, acc);
     }
@@ -118,16 +118,26 @@ void addReductionOps(std::vector<OpDef> &ops) {
               i8 = DType::i8, i16 = DType::i16, i32 = DType::i32;
   // dtypes: TOSA 1.0 PRO-INT, PRO-FP, EXT-INT16 and EXT-BF16.
   const ReduceSpec specs[] = {
-      {"reduce_sum", "sum along an axis (kept with size 1)", Fold::Sum,
+      {"reduce_sum",
+       "sum along an axis (kept with size 1)",
+       Fold::Sum,
        {f32, f16, bf16, i32}},
-      {"reduce_product", "product along an axis (kept with size 1)",
-       Fold::Product, {f32, f16, bf16}},
-      {"reduce_max", "maximum along an axis (kept with size 1)", Fold::Max,
+      {"reduce_product",
+       "product along an axis (kept with size 1)",
+       Fold::Product,
+       {f32, f16, bf16}},
+      {"reduce_max",
+       "maximum along an axis (kept with size 1)",
+       Fold::Max,
        {f32, f16, bf16, i8, i16, i32}},
-      {"reduce_min", "minimum along an axis (kept with size 1)", Fold::Min,
+      {"reduce_min",
+       "minimum along an axis (kept with size 1)",
+       Fold::Min,
        {f32, f16, bf16, i8, i16, i32}},
-      {"argmax", "index of the maximum along an axis (axis removed; i32)",
-       Fold::ArgMax, {f32, f16, bf16, i8, i16}},
+      {"argmax",
+       "index of the maximum along an axis (axis removed; i32)",
+       Fold::ArgMax,
+       {f32, f16, bf16, i8, i16}},
   };
   for (const ReduceSpec &spec : specs) {
     Fold fold = spec.fold;
@@ -138,6 +148,12 @@ void addReductionOps(std::vector<OpDef> &ops) {
     d.attrs = {{"axis", AttrKind::Int, std::nullopt, "reduced axis"}};
     if (hasNanMode(fold))
       d.attrs.push_back(nanModeSpec());
+    // Sums and products accumulate; max, min and argmax only compare.
+    d.accumulates = fold == Fold::Sum || fold == Fold::Product;
+    d.intExtremes =
+        hasNanMode(fold) ? IntExtremes::AllOperands : IntExtremes::None;
+    if (fold == Fold::Sum)
+      d.magnitude = Magnitude::OfOperands;
     d.infer = [fold](const std::vector<TensorType> &ops, const Attrs &at) {
       return inferReduce(fold, ops, at);
     };
@@ -145,23 +161,27 @@ void addReductionOps(std::vector<OpDef> &ops) {
     d.rounding = [fold](const std::vector<TensorType> &ops, const Attrs &at) {
       double n = double(ops[0].shape[size_t(at.getInt("axis"))]);
       // A product of n terms adds their n relative errors.
-      return fold == Fold::Sum       ? Rounding{n, {}}
-             : fold == Fold::Product ? Rounding{n, {n}}
-                                     : Rounding{0, {}}; // max, min, argmax: exact
+      return fold == Fold::Sum ? Rounding{n, {}}
+             : fold == Fold::Product
+                 ? Rounding{n, {n}}
+                 : Rounding{0, {}}; // max, min, argmax: exact
     };
-    d.range = [fold](const std::vector<Interval> &x, const std::vector<TensorType> &t,
-                     const Attrs &at) {
+    d.range = [fold](const std::vector<Interval> &x,
+                     const std::vector<TensorType> &t, const Attrs &at) {
       double n = double(t[0].shape[size_t(at.getInt("axis"))]);
       switch (fold) {
-      case Fold::Sum: return sumRange(x[0], n);
+      case Fold::Sum:
+        return sumRange(x[0], n);
       case Fold::Product: {
         Interval r = x[0];
         for (double k = 1; k < n; ++k)
           r = mulRange(r, x[0]);
         return r;
       }
-      case Fold::ArgMax: return Interval{0, n - 1, false};
-      default: return x[0]; // max, min
+      case Fold::ArgMax:
+        return Interval{0, n - 1, false};
+      default:
+        return x[0]; // max, min
       }
     };
     std::string tosaName = spec.name;
@@ -193,9 +213,11 @@ void addReductionOps(std::vector<OpDef> &ops) {
       };
     d.sampleAttrs = [fold](Rng &rng, const std::vector<TensorType> &ops) {
       Attrs at;
-      at.set("axis", rng.uniformInt(0, std::max<int64_t>(0, ops[0].rank() - 1)));
+      at.set("axis",
+             rng.uniformInt(0, std::max<int64_t>(0, ops[0].rank() - 1)));
       if (hasNanMode(fold))
-        at.set("nan_mode", std::string(rng.chance(0.5) ? "PROPAGATE" : "IGNORE"));
+        at.set("nan_mode",
+               std::string(rng.chance(0.5) ? "PROPAGATE" : "IGNORE"));
       return at;
     };
     ops.push_back(std::move(d));

@@ -2,10 +2,10 @@
 // narrowed so that computed values stay in later ops' domains, and the
 // generator chaining overflow-prone ops on computed values the ranges prove
 // safe.
+#include "generators/Ranges.h"
 #include "backends/ref/Interpreter.h"
 #include "core/Json.h"
 #include "generators/Inputs.h"
-#include "generators/Ranges.h"
 #include "generators/Topology.h"
 
 #include <gtest/gtest.h>
@@ -74,7 +74,8 @@ TEST(Ranges, ArithmeticAndIntegerRules) {
   // Overflow is undefined in TOSA: a hazard, and the range is clipped.
   Interval big{-2e9, 2e9, false};
   auto wide = propagateRanges(g, {big, big});
-  expectRange(wide[size_t(s)], double(intMin(DType::i32)), double(intMax(DType::i32)), false);
+  expectRange(wide[size_t(s)], double(intMin(DType::i32)),
+              double(intMax(DType::i32)), false);
   auto hazards = findHazards(g, {big, big});
   ASSERT_FALSE(hazards.empty());
   EXPECT_EQ(g.nodes[hazards[0].node].op, "add");
@@ -86,7 +87,7 @@ TEST(Ranges, ArithmeticAndIntegerRules) {
   EXPECT_EQ(findHazards(h, {{1, 5, false}}).size(), 1u);
 }
 
-TEST(Ranges, FloatMathClampReductionsLinalgCasts) {
+TEST(Ranges, FloatMathClampReductionsMatmulCasts) {
   Graph g;
   ValueId x = g.addInput("x", {DType::f32, {1, 2, 3}});
   ValueId w = g.addInput("w", {DType::f32, {1, 3, 2}});
@@ -101,13 +102,15 @@ TEST(Ranges, FloatMathClampReductionsLinalgCasts) {
   ValueId mm = add(g, "matmul", {x, w});
   ValueId p = add(g, "reduce_product", {x}, attr("axis", int64_t(2)));
   ValueId ci = add(g, "cast", {x}, attr("to", DType::i8));
-  ValueId tr = add(g, "transpose", {x}, attr("perms", std::vector<int64_t>{2, 1, 0}));
+  ValueId tr =
+      add(g, "transpose", {x}, attr("perms", std::vector<int64_t>{2, 1, 0}));
   auto rs = propagateRanges(g, {{-1, 2, false}, {-3, 1, false}});
   expectRange(rs[size_t(e)], std::exp(-1.0), std::exp(2.0), false);
-  expectRange(rs[size_t(l)], -INFINITY, std::log(2.0), true); // log of negatives
-  expectRange(rs[size_t(rc)], -INFINITY, INFINITY, false);     // 1 / 0
-  expectRange(rs[size_t(rq)], 1 / std::sqrt(std::exp(2.0)), 1 / std::sqrt(std::exp(-1.0)),
-              false);
+  expectRange(rs[size_t(l)], -INFINITY, std::log(2.0),
+              true);                                       // log of negatives
+  expectRange(rs[size_t(rc)], -INFINITY, INFINITY, false); // 1 / 0
+  expectRange(rs[size_t(rq)], 1 / std::sqrt(std::exp(2.0)),
+              1 / std::sqrt(std::exp(-1.0)), false);
   expectRange(rs[size_t(t)], std::tanh(-1.0), std::tanh(2.0), false);
   expectRange(rs[size_t(c)], 0, 2, false);
   expectRange(rs[size_t(mm)], -18, 9, false); // 3 products in [-6, 3]
@@ -183,7 +186,8 @@ TEST(Ranges, GeneratorChainsOnComputedValuesAndStaysDefined) {
   GenOptions o;
   o.minOps = 5;
   o.maxOps = 30;
-  std::map<std::string, int> computed; // op -> nodes with a computed leaf operand
+  std::map<std::string, int>
+      computed; // op -> nodes with a computed leaf operand
   int marked = 0, nonFinite = 0;
   for (uint64_t seed = 0; seed < 1000; ++seed) {
     auto g = generateGraph(o, seed);
@@ -212,8 +216,9 @@ TEST(Ranges, GeneratorChainsOnComputedValuesAndStaysDefined) {
     marked += r.mayBeNonFinite;
     if (!allFinite(*out)) {
       ++nonFinite;
-      EXPECT_TRUE(r.mayBeNonFinite) << "seed " << seed << " has unmarked NaN/Inf\n"
-                                    << printGraph(*g);
+      EXPECT_TRUE(r.mayBeNonFinite)
+          << "seed " << seed << " has unmarked NaN/Inf\n"
+          << printGraph(*g);
     }
   }
   std::cout << "[ ranges ] computed operands: intdiv " << computed["intdiv"]

@@ -1,5 +1,6 @@
 // matmul conv2d depthwise_conv2d transpose_conv2d avg_pool2d max_pool2d
-// (TOSA 1.0). The conv-like ops and the pools share one window walk.
+// (TOSA 1.0's tensor operators but argmax, which is a reduction here). The
+// conv-like ops and the pools share one window walk.
 #include "core/ops/Families.h"
 #include "core/ops/Indexing.h"
 
@@ -54,8 +55,8 @@ struct Accum {
   }
   // The convolutions' `out = static_cast<out_t>(acc); out = apply_add_s<
   // out_t>(out, bias)`: the bias is added last, in the result type.
-  Error storeWithBias(Tensor &out, int64_t at, DType outType, const Tensor &bias,
-                      int64_t b) const {
+  Error storeWithBias(Tensor &out, int64_t at, DType outType,
+                      const Tensor &bias, int64_t b) const {
     if (overflow)
       return undefinedError("i32 accumulator overflow");
     if (integer) {
@@ -75,8 +76,8 @@ struct Accum {
 // and skipped(ky, kx) for each tap that falls into padding (or, transposed,
 // between the strided input positions).
 template <typename F, typename G>
-void forWindow(const WindowAxis &ay, const WindowAxis &ax, int64_t kh, int64_t kw,
-               int64_t oy, int64_t ox, F &&f, G &&skipped) {
+void forWindow(const WindowAxis &ay, const WindowAxis &ax, int64_t kh,
+               int64_t kw, int64_t oy, int64_t ox, F &&f, G &&skipped) {
   for (int64_t ky = 0; ky < kh; ++ky) {
     int64_t y = ay.src(oy, ky);
     for (int64_t kx = 0; kx < kw; ++kx) {
@@ -125,7 +126,8 @@ std::string arr(const Attrs &at, const char *n) {
 
 // Zero-point operands (MLIR 20+): one-element tensors of the operand types.
 std::vector<std::pair<std::string, std::string>>
-zeroPoints(EmitContext &ctx, const std::vector<std::pair<DType, int64_t>> &zps) {
+zeroPoints(EmitContext &ctx,
+           const std::vector<std::pair<DType, int64_t>> &zps) {
   std::vector<std::pair<std::string, std::string>> out;
   for (auto [t, v] : zps)
     out.push_back({scalarConst(ctx, t, double(v)), scalarType(t)});
@@ -155,7 +157,8 @@ Result inferMatmul(const Types &ops, const Attrs &at) {
 
 Out evalMatmul(const EvalArgs &e) {
   const Tensor &a = e.in(0), &b = e.in(1);
-  int64_t n = a.shape()[0], h = a.shape()[1], c = a.shape()[2], w = b.shape()[2];
+  int64_t n = a.shape()[0], h = a.shape()[1], c = a.shape()[2],
+          w = b.shape()[2];
   int64_t za = e.attrs().getInt("a_zp"), zb = e.attrs().getInt("b_zp");
   Tensor out = e.makeResult();
   for (int64_t bn = 0; bn < n; ++bn)
@@ -176,7 +179,8 @@ Error emitMatmul(EmitContext &ctx, const Node &node) {
   if (ctx.syntaxVersion < 20) {
     emitTosa(ctx, node, "matmul", {},
              t == kI8 ? "quantization_info = #tosa.matmul_quant<a_zp = " +
-                            std::to_string(za) + ", b_zp = " + std::to_string(zb) + ">"
+                            std::to_string(za) +
+                            ", b_zp = " + std::to_string(zb) + ">"
                       : "");
     return Error();
   }
@@ -198,7 +202,8 @@ ConvGeom convGeom(Conv kind, const Shape &in, const Shape &w, const Attrs &at) {
   bool tr = kind == Conv::Transpose;
   const auto &pad = at.getInts(tr ? "out_pad" : "pad");
   const auto &stride = at.getInts("stride");
-  std::vector<int64_t> dil = tr ? std::vector<int64_t>{1, 1} : at.getInts("dilation");
+  std::vector<int64_t> dil =
+      tr ? std::vector<int64_t>{1, 1} : at.getInts("dilation");
   bool dw = kind == Conv::Depthwise;
   return {kind,
           dw ? w[0] : w[1],
@@ -218,8 +223,8 @@ Result inferConv(Conv kind, const Types &ops, const Attrs &at) {
     return makeError("weight dtype must match the input's (" +
                      std::string(dtypeName(t)) + "), got " + ops[1].str());
   if (ops[2].dtype != outType)
-    return makeError("bias must be " + std::string(dtypeName(outType)) + ", got " +
-                     ops[2].str());
+    return makeError("bias must be " + std::string(dtypeName(outType)) +
+                     ", got " + ops[2].str());
   CC_TRY(checkZeroPoint(at, "input_zp", t));
   CC_TRY(checkZeroPoint(at, "weight_zp", t));
   bool tr = kind == Conv::Transpose;
@@ -234,9 +239,9 @@ Result inferConv(Conv kind, const Types &ops, const Attrs &at) {
   ConvGeom g = convGeom(kind, in, w, at);
   int64_t inC = kind == Conv::Depthwise ? w[2] : w[3];
   if (inC != in[3])
-    return makeError("weight " + ops[1].str() + " expects " + std::to_string(inC) +
-                     " input channels, input " + ops[0].str() + " has " +
-                     std::to_string(in[3]));
+    return makeError("weight " + ops[1].str() + " expects " +
+                     std::to_string(inC) + " input channels, input " +
+                     ops[0].str() + " has " + std::to_string(in[3]));
   int64_t outC = kind == Conv::Depthwise ? w[2] * w[3] : w[0];
   if (ops[2].shape[0] != outC && ops[2].shape[0] != 1)
     return makeError("bias " + ops[2].str() + " must have 1 or " +
@@ -248,14 +253,15 @@ Result inferConv(Conv kind, const Types &ops, const Attrs &at) {
     ow = (in[2] - 1) * g.ax.stride + p[2] + p[3] + g.kw;
     if (p[0] <= -g.kh || p[1] <= -g.kh || p[2] <= -g.kw || p[3] <= -g.kw ||
         oh < 1 || ow < 1)
-      return makeError("out_pad " + listStr(p) +
-                       " makes the output size non-positive or exceeds the kernel");
+      return makeError(
+          "out_pad " + listStr(p) +
+          " makes the output size non-positive or exceeds the kernel");
   } else {
     const auto &p = at.getInts("pad");
-    CC_ASSIGN(h, windowExtent(in[1], p[0], p[1], g.kh, g.ay.stride, g.ay.dilation,
-                              "height"));
-    CC_ASSIGN(wd, windowExtent(in[2], p[2], p[3], g.kw, g.ax.stride, g.ax.dilation,
-                               "width"));
+    CC_ASSIGN(h, windowExtent(in[1], p[0], p[1], g.kh, g.ay.stride,
+                              g.ay.dilation, "height"));
+    CC_ASSIGN(wd, windowExtent(in[2], p[2], p[3], g.kw, g.ax.stride,
+                               g.ax.dilation, "width"));
     oh = h;
     ow = wd;
   }
@@ -269,36 +275,39 @@ Out evalConv(Conv kind, const EvalArgs &e) {
   int64_t zi = e.attrs().getInt("input_zp"), zw = e.attrs().getInt("weight_zp");
   bool integer = isInt(in.dtype());
   DType outType = e.resultTypes[0].dtype;
-  return fillResult(e, [&](const std::vector<int64_t> &o, Tensor &out, int64_t flat) {
-    Accum acc{integer, e.precision};
-    // Weights of the taps (channels) that output o reads at (ky, kx).
-    auto weightAt = [&](int64_t ky, int64_t kx, int64_t c) {
-      return kind == Conv::Depthwise ? at4(ws, ky, kx, o[3] / g.multiplier,
-                                           o[3] % g.multiplier)
-                                     : at4(ws, o[3], ky, kx, c);
-    };
-    int64_t channels = kind == Conv::Depthwise ? 1 : is[3];
-    // TOSA lets an implementation multiply the weights of padding taps by a
-    // zero input (tosa_extra_multiplies): a non-finite weight there makes
-    // the float result implementation-defined unless it is NaN anyway.
-    bool extraNaN = false;
-    forWindow(
-        g.ay, g.ax, g.kh, g.kw, o[1], o[2],
-        [&](int64_t ky, int64_t kx, int64_t y, int64_t x) {
-          for (int64_t c = 0; c < channels; ++c) {
-            int64_t ic = kind == Conv::Depthwise ? o[3] / g.multiplier : c;
-            acc.mac(in, at4(is, o[0], y, x, ic), zi, w, weightAt(ky, kx, c), zw);
-          }
-        },
-        [&](int64_t ky, int64_t kx) {
-          for (int64_t c = 0; !integer && !extraNaN && c < channels; ++c)
-            extraNaN = !std::isfinite(w.getF(weightAt(ky, kx, c)));
-        });
-    if (extraNaN && !std::isnan(acc.f))
-      return undefinedError("a non-finite weight meets a padding tap: the "
-                            "result depends on tosa_extra_multiplies");
-    return acc.storeWithBias(out, flat, outType, bias, bias.size() == 1 ? 0 : o[3]);
-  });
+  return fillResult(
+      e, [&](const std::vector<int64_t> &o, Tensor &out, int64_t flat) {
+        Accum acc{integer, e.precision};
+        // Weights of the taps (channels) that output o reads at (ky, kx).
+        auto weightAt = [&](int64_t ky, int64_t kx, int64_t c) {
+          return kind == Conv::Depthwise
+                     ? at4(ws, ky, kx, o[3] / g.multiplier, o[3] % g.multiplier)
+                     : at4(ws, o[3], ky, kx, c);
+        };
+        int64_t channels = kind == Conv::Depthwise ? 1 : is[3];
+        // TOSA lets an implementation multiply the weights of padding taps by a
+        // zero input (tosa_extra_multiplies): a non-finite weight there makes
+        // the float result implementation-defined unless it is NaN anyway.
+        bool extraNaN = false;
+        forWindow(
+            g.ay, g.ax, g.kh, g.kw, o[1], o[2],
+            [&](int64_t ky, int64_t kx, int64_t y, int64_t x) {
+              for (int64_t c = 0; c < channels; ++c) {
+                int64_t ic = kind == Conv::Depthwise ? o[3] / g.multiplier : c;
+                acc.mac(in, at4(is, o[0], y, x, ic), zi, w, weightAt(ky, kx, c),
+                        zw);
+              }
+            },
+            [&](int64_t ky, int64_t kx) {
+              for (int64_t c = 0; !integer && !extraNaN && c < channels; ++c)
+                extraNaN = !std::isfinite(w.getF(weightAt(ky, kx, c)));
+            });
+        if (extraNaN && !std::isnan(acc.f))
+          return undefinedError("a non-finite weight meets a padding tap: the "
+                                "result depends on tosa_extra_multiplies");
+        return acc.storeWithBias(out, flat, outType, bias,
+                                 bias.size() == 1 ? 0 : o[3]);
+      });
 }
 
 // Products summed into one output element, then the bias. A transposed
@@ -315,13 +324,15 @@ Rounding convRounding(Conv kind, const Types &ops, const Attrs &at) {
 }
 
 Error emitConv(Conv kind, EmitContext &ctx, const Node &node) {
-  static const char *names[] = {"conv2d", "depthwise_conv2d", "transpose_conv2d"};
+  static const char *names[] = {"conv2d", "depthwise_conv2d",
+                                "transpose_conv2d"};
   const Attrs &at = node.attrs;
   DType t = ctx.graph().typeOf(node.operands[0]).dtype;
   bool tr = kind == Conv::Transpose;
   int64_t zi = at.getInt("input_zp"), zw = at.getInt("weight_zp");
-  std::string geom = tr ? "out_pad = " + arr(at, "out_pad")
-                        : "dilation = " + arr(at, "dilation") + ", pad = " + arr(at, "pad");
+  std::string geom =
+      tr ? "out_pad = " + arr(at, "out_pad")
+         : "dilation = " + arr(at, "dilation") + ", pad = " + arr(at, "pad");
   geom += ", stride = " + arr(at, "stride");
   if (ctx.syntaxVersion < 20) {
     if (tr)
@@ -349,9 +360,9 @@ Error emitConv(Conv kind, EmitContext &ctx, const Node &node) {
     ValueId r = node.results.at(0);
     ctx.line(ctx.name(r) + " = \"tosa." + names[int(kind)] + "\"(" +
              ctx.name(node.operands[0]) + ", " + ctx.name(node.operands[1]) +
-             ", " + bias + ") <{" + geom + "}> : (" + ctx.type(node.operands[0]) +
-             ", " + ctx.type(node.operands[1]) + ", " + biasType.mlir() +
-             ") -> " + ctx.type(r));
+             ", " + bias + ") <{" + geom + "}> : (" +
+             ctx.type(node.operands[0]) + ", " + ctx.type(node.operands[1]) +
+             ", " + biasType.mlir() + ") -> " + ctx.type(r));
     return Error();
   }
   emitTosa(ctx, node, names[int(kind)], zeroPoints(ctx, {{t, zi}, {t, zw}}),
@@ -387,14 +398,16 @@ Attrs sampleConv(Conv kind, Rng &rng, const Types &ops) {
   Attrs at;
   if (ops[0].dtype == kI8) {
     at.set("input_zp", rng.uniformInt(-128, 127));
-    at.set("weight_zp", rng.chance(0.5) ? int64_t(0) : rng.uniformInt(-128, 127));
+    at.set("weight_zp",
+           rng.chance(0.5) ? int64_t(0) : rng.uniformInt(-128, 127));
   }
   if (kind == Conv::Transpose) {
     std::vector<int64_t> p;
     for (int64_t k : {kh, kh, kw, kw})
       p.push_back(rng.uniformInt(-(k - 1) / 2, 1));
     at.set("out_pad", p);
-    at.set("stride", std::vector<int64_t>{rng.uniformInt(1, 2), rng.uniformInt(1, 2)});
+    at.set("stride",
+           std::vector<int64_t>{rng.uniformInt(1, 2), rng.uniformInt(1, 2)});
     return at;
   }
   int64_t y[4], x[4];
@@ -410,12 +423,14 @@ Attrs sampleConv(Conv kind, Rng &rng, const Types &ops) {
 
 Result inferPool(bool avg, const Types &ops, const Attrs &at) {
   CC_TRY(checkRank(ops[0], 4, "input"));
-  const auto &k = at.getInts("kernel"), &s = at.getInts("stride"), &p = at.getInts("pad");
+  const auto &k = at.getInts("kernel"), &s = at.getInts("stride"),
+             &p = at.getInts("pad");
   CC_TRY(checkIntsAttr(k, 2, 1, "kernel"));
   CC_TRY(checkIntsAttr(s, 2, 1, "stride"));
   CC_TRY(checkIntsAttr(p, 4, 0, "pad"));
   if (p[0] >= k[0] || p[1] >= k[0] || p[2] >= k[1] || p[3] >= k[1])
-    return makeError("pad " + listStr(p) + " must be smaller than kernel " + listStr(k));
+    return makeError("pad " + listStr(p) + " must be smaller than kernel " +
+                     listStr(k));
   if (avg) {
     CC_TRY(checkZeroPoint(at, "input_zp", ops[0].dtype));
     CC_TRY(checkZeroPoint(at, "output_zp", ops[0].dtype));
@@ -441,46 +456,52 @@ Out evalPool(bool avg, const EvalArgs &e) {
   const Tensor &in = e.in(0);
   const Shape &is = in.shape();
   const Attrs &at = e.attrs();
-  const auto &k = at.getInts("kernel"), &s = at.getInts("stride"), &p = at.getInts("pad");
+  const auto &k = at.getInts("kernel"), &s = at.getInts("stride"),
+             &p = at.getInts("pad");
   WindowAxis ay{is[1], s[0], 1, p[0]}, ax{is[2], s[1], 1, p[2]};
   bool integer = isInt(in.dtype());
-  int64_t zi = avg ? at.getInt("input_zp") : 0, zo = avg ? at.getInt("output_zp") : 0;
+  int64_t zi = avg ? at.getInt("input_zp") : 0,
+          zo = avg ? at.getInt("output_zp") : 0;
   bool ignore = !avg && at.getString("nan_mode") == "IGNORE";
-  return fillResult(e, [&](const std::vector<int64_t> &o, Tensor &out, int64_t flat) {
-    Accum acc{integer, e.precision};
-    NanFold mx(true, ignore);
-    int64_t count = 0;
-    forWindow(
-        ay, ax, k[0], k[1], o[1], o[2],
-        [&](int64_t, int64_t, int64_t y, int64_t x) {
-          int64_t i = at4(is, o[0], y, x, o[3]);
-          ++count;
-          if (!avg)
-            mx.add(in.asDouble(i));
-          else
-            integer ? acc.add(0, in.getI(i) - zi) : acc.add(in.getF(i), 0);
-        },
-        [](int64_t, int64_t) {});
-    if (!avg) {
-      integer ? out.setI(flat, int64_t(mx.result())) : out.setF(flat, mx.result());
-    } else if (!integer) {
-      out.setF(flat, accRound(e.precision, kF32, acc.f / double(count)));
-    } else {
-      if (acc.overflow)
-        return undefinedError("i32 accumulator overflow");
-      int64_t mult, shift;
-      reciprocalScale(count, mult, shift);
-      CC_ASSIGN(v, applyScale(acc.i, mult, shift, true, false));
-      out.setI(flat, std::clamp(v + zo, intMin(in.dtype()), intMax(in.dtype())));
-    }
-    return Error();
-  });
+  return fillResult(
+      e, [&](const std::vector<int64_t> &o, Tensor &out, int64_t flat) {
+        Accum acc{integer, e.precision};
+        NanFold mx(true, ignore);
+        int64_t count = 0;
+        forWindow(
+            ay, ax, k[0], k[1], o[1], o[2],
+            [&](int64_t, int64_t, int64_t y, int64_t x) {
+              int64_t i = at4(is, o[0], y, x, o[3]);
+              ++count;
+              if (!avg)
+                mx.add(in.asDouble(i));
+              else
+                integer ? acc.add(0, in.getI(i) - zi) : acc.add(in.getF(i), 0);
+            },
+            [](int64_t, int64_t) {});
+        if (!avg) {
+          integer ? out.setI(flat, int64_t(mx.result()))
+                  : out.setF(flat, mx.result());
+        } else if (!integer) {
+          out.setF(flat, accRound(e.precision, kF32, acc.f / double(count)));
+        } else {
+          if (acc.overflow)
+            return undefinedError("i32 accumulator overflow");
+          int64_t mult, shift;
+          reciprocalScale(count, mult, shift);
+          CC_ASSIGN(v, applyScale(acc.i, mult, shift, true, false));
+          out.setI(flat,
+                   std::clamp(v + zo, intMin(in.dtype()), intMax(in.dtype())));
+        }
+        return Error();
+      });
 }
 
 Error emitPool(bool avg, EmitContext &ctx, const Node &node) {
   const Attrs &at = node.attrs;
   DType t = ctx.graph().typeOf(node.operands[0]).dtype;
-  std::string geom = "kernel = " + arr(at, "kernel") + ", pad = " + arr(at, "pad") +
+  std::string geom = "kernel = " + arr(at, "kernel") +
+                     ", pad = " + arr(at, "pad") +
                      ", stride = " + arr(at, "stride");
   if (!avg) {
     CC_ASSIGN(nan, nanModeSuffix(ctx, node));
@@ -496,7 +517,8 @@ Error emitPool(bool avg, EmitContext &ctx, const Node &node) {
     emitTosa(ctx, node, "avg_pool2d", {}, acc + geom);
     return Error();
   }
-  emitTosa(ctx, node, "avg_pool2d", zeroPoints(ctx, {{t, zi}, {t, zo}}), acc + geom);
+  emitTosa(ctx, node, "avg_pool2d", zeroPoints(ctx, {{t, zi}, {t, zo}}),
+           acc + geom);
   return Error();
 }
 
@@ -548,8 +570,8 @@ std::optional<OperandSample> sampleConvOperands(Conv kind, Rng &rng, DType d,
   DType biasType = d == kI8 ? kI32 : d;
   // Weights and bias are leaves: a non-finite weight on a padding tap and an
   // overflowing i32 bias are undefined.
-  return OperandSample{{{d, in}, {d, w}, {biasType, {rng.chance(0.2) ? 1 : outC}}},
-                       0b110};
+  return OperandSample{
+      {{d, in}, {d, w}, {biasType, {rng.chance(0.2) ? 1 : outC}}}, 0b110};
 }
 
 // Operand range minus an i8 zero point (0 for other dtypes).
@@ -562,34 +584,43 @@ Interval lessZp(const Interval &x, const Attrs &at, const char *zp) {
 Interval convRange(Conv kind, const std::vector<Interval> &x, const Types &t,
                    const Attrs &at) {
   const Shape &w = t[1].shape;
-  double terms = double(kind == Conv::Depthwise ? w[0] * w[1] : w[1] * w[2] * w[3]);
-  Interval p = mulRange(lessZp(x[0], at, "input_zp"), lessZp(x[1], at, "weight_zp"));
+  double terms =
+      double(kind == Conv::Depthwise ? w[0] * w[1] : w[1] * w[2] * w[3]);
+  Interval p =
+      mulRange(lessZp(x[0], at, "input_zp"), lessZp(x[1], at, "weight_zp"));
   return addRange(sumRange(hull(p, {0, 0, false}), terms), x[2]);
 }
 
-AttrSpec ints(const char *n, std::optional<std::vector<int64_t>> def, const char *doc) {
+AttrSpec ints(const char *n, std::optional<std::vector<int64_t>> def,
+              const char *doc) {
   return {n, AttrKind::Ints,
           def ? std::optional<AttrValue>(*def) : std::nullopt, doc};
 }
-AttrSpec zp(const char *n) { return {n, AttrKind::Int, int64_t(0), "zero point (i8 only)"}; }
+AttrSpec zp(const char *n) {
+  return {n, AttrKind::Int, int64_t(0), "zero point (i8 only)"};
+}
 
 } // namespace
 
-void addLinalgOps(std::vector<OpDef> &ops) {
+void addMatmulConvPoolOps(std::vector<OpDef> &ops) {
   // dtypes: TOSA 1.0 PRO-INT, PRO-FP, EXT-INT16 and EXT-BF16.
   OpDef mm;
   mm.name = "matmul";
-  mm.summary = "batched matrix product [N,H,C] x [N,C,W] (i8 -> i32, bf16 -> f32)";
+  mm.summary =
+      "batched matrix product [N,H,C] x [N,C,W] (i8 -> i32, bf16 -> f32)";
   mm.minOperands = mm.maxOperands = 2;
   mm.dtypes = {kF32, kF16, kBF16, kI8};
   mm.attrs = {zp("a_zp"), zp("b_zp")};
+  mm.accumulates = true;
+  mm.magnitude = Magnitude::OfOperands;
   mm.infer = inferMatmul;
   mm.eval = evalMatmul;
   mm.emit = emitMatmul;
   mm.rounding = [](const Types &ops, const Attrs &) {
     return Rounding{double(ops[0].shape[2]), {1, 1}}; // C products summed
   };
-  mm.range = [](const std::vector<Interval> &x, const Types &t, const Attrs &at) {
+  mm.range = [](const std::vector<Interval> &x, const Types &t,
+                const Attrs &at) {
     Interval p = mulRange(lessZp(x[0], at, "a_zp"), lessZp(x[1], at, "b_zp"));
     return sumRange(p, double(t[0].shape[2]));
   };
@@ -613,7 +644,8 @@ void addLinalgOps(std::vector<OpDef> &ops) {
     Conv kind;
   };
   const ConvSpec convs[] = {
-      {"conv2d", "2-D convolution, NHWC input, [O,KH,KW,C] weights", Conv::Plain},
+      {"conv2d", "2-D convolution, NHWC input, [O,KH,KW,C] weights",
+       Conv::Plain},
       {"depthwise_conv2d", "depthwise 2-D convolution, [KH,KW,C,M] weights",
        Conv::Depthwise},
       {"transpose_conv2d", "transposed 2-D convolution, [O,KH,KW,C] weights",
@@ -626,25 +658,34 @@ void addLinalgOps(std::vector<OpDef> &ops) {
     d.minOperands = d.maxOperands = 3;
     d.dtypes = {kF32, kF16, kBF16, kI8};
     d.domains = {Domain::Any, Domain::Finite};
+    d.accumulates = true;
+    d.magnitude = Magnitude::OfOperands;
     if (kind == Conv::Transpose)
-      d.attrs = {ints("out_pad", std::vector<int64_t>{0, 0, 0, 0}, "[top,bottom,left,right]"),
+      d.attrs = {ints("out_pad", std::vector<int64_t>{0, 0, 0, 0},
+                      "[top,bottom,left,right]"),
                  ints("stride", std::vector<int64_t>{1, 1}, "[y,x]")};
     else
-      d.attrs = {ints("pad", std::vector<int64_t>{0, 0, 0, 0}, "[top,bottom,left,right]"),
+      d.attrs = {ints("pad", std::vector<int64_t>{0, 0, 0, 0},
+                      "[top,bottom,left,right]"),
                  ints("stride", std::vector<int64_t>{1, 1}, "[y,x]"),
                  ints("dilation", std::vector<int64_t>{1, 1}, "[y,x]")};
     d.attrs.push_back(zp("input_zp"));
     d.attrs.push_back(zp("weight_zp"));
-    d.infer = [kind](const Types &ops, const Attrs &at) { return inferConv(kind, ops, at); };
+    d.infer = [kind](const Types &ops, const Attrs &at) {
+      return inferConv(kind, ops, at);
+    };
     d.eval = [kind](const EvalArgs &e) { return evalConv(kind, e); };
-    d.emit = [kind](EmitContext &ctx, const Node &n) { return emitConv(kind, ctx, n); };
+    d.emit = [kind](EmitContext &ctx, const Node &n) {
+      return emitConv(kind, ctx, n);
+    };
     d.rounding = [kind](const Types &ops, const Attrs &at) {
       return convRounding(kind, ops, at);
     };
-    d.sampleAttrs = [kind](Rng &rng, const Types &ops) { return sampleConv(kind, rng, ops); };
-    d.range = [kind](const std::vector<Interval> &x, const Types &t, const Attrs &at) {
-      return convRange(kind, x, t, at);
+    d.sampleAttrs = [kind](Rng &rng, const Types &ops) {
+      return sampleConv(kind, rng, ops);
     };
+    d.range = [kind](const std::vector<Interval> &x, const Types &t,
+                     const Attrs &at) { return convRange(kind, x, t, at); };
     d.sampleOperands = [kind](Rng &rng, DType t, const Shape &hint) {
       return sampleConvOperands(kind, rng, t, hint);
     };
@@ -654,32 +695,46 @@ void addLinalgOps(std::vector<OpDef> &ops) {
   for (bool avg : {true, false}) {
     OpDef d;
     d.name = avg ? "avg_pool2d" : "max_pool2d";
-    d.summary = avg ? "average over 2-D windows, padding excluded from the count"
-                    : "maximum over 2-D windows";
+    d.summary =
+        avg ? "average over 2-D windows, padding excluded from the count"
+            : "maximum over 2-D windows";
     d.dtypes = {kF32, kF16, kBF16, kI8, kI16};
     d.attrs = {ints("kernel", std::nullopt, "[y,x]"),
                ints("stride", std::vector<int64_t>{1, 1}, "[y,x]"),
-               ints("pad", std::vector<int64_t>{0, 0, 0, 0}, "[top,bottom,left,right]")};
+               ints("pad", std::vector<int64_t>{0, 0, 0, 0},
+                    "[top,bottom,left,right]")};
     if (avg) {
       d.attrs.push_back(zp("input_zp"));
       d.attrs.push_back(zp("output_zp"));
+      d.accumulates = true;
+      d.magnitude = Magnitude::OfOperands;
     } else {
       d.attrs.push_back(nanModeSpec());
+      d.intExtremes = IntExtremes::AllOperands;
+      d.keepsQuantScale = true;
     }
-    d.infer = [avg](const Types &ops, const Attrs &at) { return inferPool(avg, ops, at); };
+    d.infer = [avg](const Types &ops, const Attrs &at) {
+      return inferPool(avg, ops, at);
+    };
     d.eval = [avg](const EvalArgs &e) { return evalPool(avg, e); };
-    d.emit = [avg](EmitContext &ctx, const Node &n) { return emitPool(avg, ctx, n); };
+    d.emit = [avg](EmitContext &ctx, const Node &n) {
+      return emitPool(avg, ctx, n);
+    };
     // avg: the window's sum, then the division; max: exact.
     d.rounding = [avg](const Types &, const Attrs &at) {
       const auto &k = at.getInts("kernel");
       return Rounding{avg ? double(k[0] * k[1]) + 1 : 0, {}};
     };
-    d.sampleAttrs = [avg](Rng &rng, const Types &ops) { return samplePool(avg, rng, ops); };
+    d.sampleAttrs = [avg](Rng &rng, const Types &ops) {
+      return samplePool(avg, rng, ops);
+    };
     // Averages and maxima of the window stay within the input's range
     // (padding is excluded); zero points shift i8 averages.
-    d.range = [avg](const std::vector<Interval> &x, const Types &t, const Attrs &at) {
+    d.range = [avg](const std::vector<Interval> &x, const Types &t,
+                    const Attrs &at) {
       DType d = t[0].dtype;
-      if (avg && isInt(d) && (at.getInt("input_zp") != 0 || at.getInt("output_zp") != 0))
+      if (avg && isInt(d) &&
+          (at.getInt("input_zp") != 0 || at.getInt("output_zp") != 0))
         return Interval{double(intMin(d)), double(intMax(d)), false};
       return x[0];
     };
