@@ -4,6 +4,7 @@
 // executions, so MutationOptions::edges can turn them off (FuzzCase.h).
 #include "harness/fuzz/Mutations.h"
 
+#include "generators/Edges.h"
 #include "generators/Ranges.h"
 
 #include <algorithm>
@@ -26,15 +27,6 @@ std::vector<double> floatAttrEdges(DType t) {
   if (isFloat(t))
     return {-INFINITY, INFINITY, -maxFinite(t), maxFinite(t), 0.0, 1.0, -1.0};
   return {double(intMin(t)), double(intMax(t)), 0.0, 1.0, -1.0};
-}
-
-// The values of the splat constants that splatConst makes.
-std::vector<double> splatEdges(DType t) {
-  if (isBool(t))
-    return {0, 1};
-  if (isFloat(t))
-    return {0.0, -0.0, 1.0, -1.0, 0.5, 2.0};
-  return {0, 1, -1, 2, double(intMin(t)), double(intMax(t))};
 }
 
 // The small splat constants of constOperandOps's chains.
@@ -194,7 +186,7 @@ bool splatConst(Graph &e, Rng &rng) {
   ValueId v = rng.pick(leaves);
   const TensorType t = e.values[size_t(v)].type;
   std::vector<double> fits;
-  for (double x : splatEdges(t.dtype)) {
+  for (double x : edgeValues(t.dtype, EdgeUse::Splat)) {
     bool ok = true;
     for (const Node &n : e.nodes) {
       const OpDef *op = findOp(n.op);
