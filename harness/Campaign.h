@@ -28,7 +28,7 @@
 namespace cc {
 
 struct CampaignOptions {
-  std::vector<std::string> cuts;           // compilers under test (specs)
+  std::vector<std::string> cuts; // compilers under test (specs)
   // Compilers under test given as objects (library users, tests), run
   // besides `cuts`; each must be safe to use after fork().
   std::vector<std::shared_ptr<Backend>> cutBackends;
@@ -68,8 +68,8 @@ struct CampaignOptions {
 };
 
 struct CampaignProgress {
-  uint64_t cases = 0;     // recorded in this invocation
-  uint64_t findings = 0;  // cases with a finding, this invocation
+  uint64_t cases = 0;      // recorded in this invocation
+  uint64_t findings = 0;   // cases with a finding, this invocation
   uint64_t signatures = 0; // distinct signatures in the store
   double elapsed = 0, budget = 0;
   double casesPerSecond = 0;
@@ -79,13 +79,13 @@ struct SignatureSummary {
   Signature signature;
   std::string message;
   uint64_t count = 0;
-  bool known = false; // in the baseline
+  bool known = false;  // in the baseline
   int reducedOps = -1; // ops of the reduced case; -1: not reduced
 };
 
 struct CampaignSummary {
-  uint64_t cases = 0;   // recorded in this invocation
-  uint64_t skipped = 0; // of those, not judged (unsupported, undefined)
+  uint64_t cases = 0;      // recorded in this invocation
+  uint64_t skipped = 0;    // of those, not judged (unsupported, undefined)
   uint64_t totalCases = 0; // in the store, all invocations
   double seconds = 0;
   std::vector<SignatureSummary> signatures; // every signature in the store
@@ -103,10 +103,5 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options);
 Expected<CampaignSummary> mergeCampaigns(const std::vector<std::string> &dirs,
                                          const std::string &outDir,
                                          const std::string &baseline = "");
-
-// Whether case `index` belongs to shard I of N.
-inline bool inShard(uint64_t index, uint32_t shard, uint32_t count) {
-  return index % count == shard;
-}
 
 } // namespace cc

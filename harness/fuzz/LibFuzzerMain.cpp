@@ -22,7 +22,9 @@
 // CC_FUZZ_EDGES=0 turns the edge-value and splat-constant mutations off
 // (FuzzCase.h).
 #include "harness/fuzz/Target.h"
+#ifdef CC_HAVE_MUTANTS
 #include "tests/mutants/Mutants.h"
+#endif
 
 #include <chrono>
 #include <cstdio>
@@ -82,8 +84,10 @@ bool envIs(const char *name, const char *value) {
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+#ifdef CC_HAVE_MUTANTS
   if (envIs("CC_FUZZ_LOAD_MUTANTS", "1"))
     cc::registerMutantPasses();
+#endif
   auto config = cc::fuzz::configFromEnv();
   if (!config)
     die(config.error().message());

@@ -30,6 +30,9 @@ config.substitutions.append(("%corpus", config.corpus_dir))
 config.substitutions.append(("%inputs", os.path.join(here, "Inputs")))
 config.substitutions.append(
     ("%regressions", os.path.join(here, "..", "..", "corpus", "regressions")))
+# The test-only mutant passes (CC_INCLUDE_MUTANTS).
+if config.mutants:
+    config.available_features.add("mutants")
 # MLIR 19's mlir-opt, an external compiler for the MLIR 19 regressions.
 if shutil.which("mlir-opt-19"):
     config.available_features.add("mlir-opt-19")

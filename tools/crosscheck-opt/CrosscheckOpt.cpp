@@ -3,7 +3,9 @@
 // an `incorrect` verdict, so it can stand in for mlir-opt in a lit suite.
 #include "backends/mlir/MlirBackend.h"
 #include "smt/OptHook.h"
+#ifdef CC_HAVE_MUTANTS
 #include "tests/mutants/Mutants.h"
+#endif
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/InitAllDialects.h"
@@ -29,18 +31,22 @@ static llvm::cl::opt<bool> perRewrite(
 static llvm::cl::opt<unsigned> timeoutMs(
     "crosscheck-timeout-ms", llvm::cl::desc("solver timeout per query"),
     llvm::cl::init(10000));
+#ifdef CC_HAVE_MUTANTS
 static llvm::cl::opt<bool> loadMutants(
     "crosscheck-load-mutants",
     llvm::cl::desc("register crosscheck's deliberately wrong test passes"),
     llvm::cl::init(false));
+#endif
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   // Mutant passes are registered only when asked; the flag is read before
   // the command line is parsed, so they can appear in the pipeline.
+#ifdef CC_HAVE_MUTANTS
   for (int i = 1; i < argc; ++i)
     if (llvm::StringRef(argv[i]) == "--crosscheck-load-mutants")
       cc::registerMutantPasses();
+#endif
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

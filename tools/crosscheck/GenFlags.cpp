@@ -5,6 +5,8 @@
 namespace cc::cli {
 
 namespace {
+using G = GenOptions;
+
 // Generating a graph takes time linear in its ops; far beyond this it takes
 // minutes and gives nothing a compiler test needs.
 constexpr int kMaxGenOps = 100000;
@@ -16,82 +18,76 @@ std::string familyList() {
   return s;
 }
 
-} // namespace
-
-std::vector<Flag> generatorFlags() {
-  return {
-      {"--ops", "", "MIN..MAX", "op nodes per graph, constants not counted (default 5..10)"},
-      {"--family", "", "NAME", "topology family: " + familyList() + " (default mixed)"},
-      {"--dtype", "", "LIST", "comma-separated dtypes every value must have (default all)"},
-      {"--include", "", "OPS", "comma-separated ops to place (default all)", true},
-      {"--exclude", "", "OPS", "comma-separated ops never to place", true},
-      {"--ranks", "", "MIN..MAX", "tensor ranks (default 1..4)"},
-      {"--max-elements", "", "N", "largest tensor size in elements (default 256)"},
-  };
-}
-
-std::vector<std::string> splitList(const std::string &text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma - start);
-    if (!item.empty())
-      out.push_back(item);
-    if (comma == std::string::npos)
-      break;
-    start = comma + 1;
-  }
-  return out;
-}
-
+// MIN..MAX, each at most `max`.
 Expected<std::pair<int, int>> parseRange(const std::string &flag,
                                          const std::string &text, int max) {
   size_t dots = text.find("..");
   if (dots == std::string::npos)
-    return makeError("flag '" + flag + "': expected MIN..MAX, got '" + text + "'");
+    return makeError("flag '" + flag + "': expected MIN..MAX, got '" + text +
+                     "'");
   CC_ASSIGN(lo, parseUnsigned(flag, text.substr(0, dots)));
   CC_ASSIGN(hi, parseUnsigned(flag, text.substr(dots + 2)));
   if (lo > uint64_t(max) || hi > uint64_t(max))
-    return makeError("flag '" + flag + "': '" + text + "' exceeds the limit of " +
-                     std::to_string(max));
+    return makeError("flag '" + flag + "': '" + text +
+                     "' exceeds the limit of " + std::to_string(max));
   return std::pair<int, int>{int(lo), int(hi)};
 }
 
-Expected<GenOptions> generatorOptions(const Args &args) {
-  GenOptions o;
-  if (args.has("--ops")) {
-    CC_ASSIGN(r, parseRange("--ops", args.get("--ops"), kMaxGenOps));
-    o.minOps = r.first, o.maxOps = r.second;
-  }
-  if (args.has("--ranks")) {
-    CC_ASSIGN(r, parseRange("--ranks", args.get("--ranks"), int(kMaxTensorRank)));
-    o.minRank = r.first, o.maxRank = r.second;
-  }
-  if (args.has("--max-elements")) {
-    CC_ASSIGN(n, parseUnsigned("--max-elements", args.get("--max-elements")));
-    if (n > uint64_t(kMaxTensorElements))
-      return makeError("flag '--max-elements': " + std::to_string(n) +
-                       " exceeds the limit of " + std::to_string(kMaxTensorElements));
-    o.maxElements = int64_t(n);
-  }
-  if (args.has("--family")) {
-    CC_ASSIGN(f, parseFamily(args.get("--family")));
-    o.family = f;
-  }
-  for (const std::string &d : splitList(args.get("--dtype"))) {
-    auto t = parseDType(d);
-    if (!t || *t == DType::i64 || *t == DType::f64)
-      return makeError("flag '--dtype': unknown graph dtype '" + d + "'");
-    o.dtypes.push_back(*t);
-  }
-  for (const std::string &v : args.all("--include"))
-    for (const std::string &n : splitList(v))
-      o.include.push_back(n);
-  for (const std::string &v : args.all("--exclude"))
-    for (const std::string &n : splitList(v))
-      o.exclude.push_back(n);
-  return o;
+// The fields lo and hi as MIN..MAX.
+Binding<G> range(int G::*lo, int G::*hi, int max) {
+  return {[=](G &o, const std::string &flag,
+              const std::vector<std::string> &values) -> Error {
+            CC_ASSIGN(r, parseRange(flag, values.back(), max));
+            o.*lo = r.first, o.*hi = r.second;
+            return Error::success();
+          },
+          [=](const G &o) {
+            return std::to_string(o.*lo) + ".." + std::to_string(o.*hi);
+          }};
+}
+
+Expected<Family> family(const std::string &, const std::string &text) {
+  return parseFamily(text);
+}
+
+Expected<DType> graphDType(const std::string &flag, const std::string &text) {
+  auto t = parseDType(text);
+  if (!t || *t == DType::i64 || *t == DType::f64)
+    return makeError("flag '" + flag + "': unknown graph dtype '" + text + "'");
+  return *t;
+}
+} // namespace
+
+FlagTable<GenOptions> generatorFlags() {
+  auto familyName = [](const Family &f) { return familyNames()[size_t(f)]; };
+  return {
+      {"--ops", "", "MIN..MAX",
+       "op nodes per graph, constants not counted (default {})",
+       range(&G::minOps, &G::maxOps, kMaxGenOps)},
+      {"--family", "", "NAME",
+       "topology family: " + familyList() + " (default {})",
+       value(&G::family, family, familyName)},
+      {"--dtype", "", "LIST",
+       "comma-separated dtypes every value must have (default all)",
+       list(&G::dtypes, graphDType)},
+      {"--include", "", "OPS", "comma-separated ops to place (default all)",
+       repeatable(list(&G::include, parseText))},
+      {"--exclude", "", "OPS", "comma-separated ops never to place",
+       repeatable(list(&G::exclude, parseText))},
+      {"--ranks", "", "MIN..MAX", "tensor ranks (default {})",
+       range(&G::minRank, &G::maxRank, int(kMaxTensorRank))},
+      {"--max-elements", "", "N",
+       "largest tensor size in elements (default {})",
+       count(&G::maxElements, 0, uint64_t(kMaxTensorElements))},
+  };
+}
+
+Expected<PrecisionKind> parsePrecision(const std::string &flag,
+                                       const std::string &text) {
+  auto k = parsePrecisionKind(text);
+  if (!k)
+    return k.error().withContext("flag '" + flag + "'");
+  return *k;
 }
 
 } // namespace cc::cli

@@ -1,22 +1,18 @@
 // The generator's knobs as command-line flags, shared by `gen` and `fuzz`.
 #pragma once
 
+#include "generators/Precision.h"
 #include "generators/Topology.h"
-#include "tools/crosscheck/Options.h"
+#include "tools/crosscheck/FlagTable.h"
 
-#include <string>
-#include <utility>
 #include <vector>
 
 namespace cc::cli {
 
 // --ops, --family, --dtype, --include, --exclude, --ranks, --max-elements.
-std::vector<Flag> generatorFlags();
-Expected<GenOptions> generatorOptions(const Args &args);
-
-std::vector<std::string> splitList(const std::string &text);
-// MIN..MAX, each at most `max`.
-Expected<std::pair<int, int>> parseRange(const std::string &flag,
-                                         const std::string &text, int max);
+FlagTable<GenOptions> generatorFlags();
+// A precision variant: f16, bf16, mixed, int8, int16 (gen, fuzz).
+Expected<PrecisionKind> parsePrecision(const std::string &flag,
+                                       const std::string &text);
 
 } // namespace cc::cli

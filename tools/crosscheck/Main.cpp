@@ -17,18 +17,28 @@ int fail(const std::string &message) {
   return kExitError;
 }
 
-std::optional<int> parseCommand(const Command &cmd, const Argv &argv,
-                                Args &args) {
-  auto parsed = parseArgs(cmd, argv);
+std::optional<int> parseCommandLine(const std::string &name,
+                                    const Positional &positional,
+                                    const std::vector<Flag> &flags,
+                                    const std::string &help, const Argv &argv,
+                                    Args &args) {
+  auto parsed = parseArgs(flags, argv);
   if (!parsed)
     return fail(parsed.error());
   if (parsed->has("--help"))
-    return std::cout << helpText(cmd), kExitPass;
-  if (parsed->positional.size() != 1)
-    return fail(cmd.name + " expects one GRAPH.json (see crosscheck " +
-                cmd.name + " --help)");
+    return std::cout << help, kExitPass;
+  size_t n = parsed->positional.size();
+  if (n < positional.min || n > positional.max)
+    return fail(name + " " + positional.problem + " (see crosscheck " + name +
+                " --help)");
   args = std::move(*parsed);
   return std::nullopt;
+}
+
+std::string withDefault(std::string help, const std::string &value) {
+  if (size_t at = help.find("{}"); at != std::string::npos)
+    help.replace(at, 2, value);
+  return help;
 }
 
 namespace {
@@ -39,7 +49,8 @@ struct Subcommand {
 };
 
 const Subcommand kSubcommands[] = {
-    {"run", "run a graph through a compiler and the reference; judge the outputs",
+    {"run",
+     "run a graph through a compiler and the reference; judge the outputs",
      runCommand},
     {"emit-mlir", "print the TOSA module of a graph", emitMlirCommand},
     {"fuzz", "run a fuzz campaign: generate, run, judge, deduplicate, record",

@@ -8,26 +8,43 @@
 #endif
 #include "generators/Inputs.h"
 #include "reducers/Reduce.h"
-#include "tests/mutants/Mutants.h"
 #include "tools/crosscheck/Commands.h"
 #include "tools/crosscheck/Options.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <sys/wait.h>
 #include <iostream>
+#include <sys/wait.h>
 
 namespace cc::cli {
 
 namespace {
 
-const Command kReduce{
+// reduce's options: the reducer's, and how to judge its input.
+struct ReduceFlags : ReduceOptions {
+  std::string cut = kDefaultCut;
+  uint64_t seed = 0;
+  double timeout = TestCase().timeoutSeconds;
+  std::string pipeline, test;
+  bool perRewrite = false, verbose = false;
+};
+using F = ReduceFlags;
+
+// --test's command is killed after --timeout seconds.
+Binding<F> testCommand() {
+  Binding<F> b = text(&F::test);
+  b.show = [](const F &o) { return showNumber(o.timeout); };
+  return b;
+}
+
+const Command<F> kReduce{
     "reduce",
     "crosscheck reduce FINDING.json|GRAPH.json -o DIR [--cut=SPEC] "
     "[--budget=T] [--calls=N] [--jobs=N] [--seed=N] [--timeout=S]\n"
     "       crosscheck reduce INPUT.mlir -o DIR (--pass-pipeline=P "
     "[--per-rewrite] | --test=CMD) [--budget=T] [--calls=N]",
+    {1, 1, "expects one GRAPH.json"},
     "Shrinks a finding to a minimal test case that shows the same failure\n"
     "(same kind, stage and detail of its signature): delta debugging over ops\n"
     "and outputs, then simpler constants, inputs, attributes, shapes and\n"
@@ -47,48 +64,49 @@ const Command kReduce{
     "(the llvm-reduce convention). DIR/reduced.mlir holds the best module so\n"
     "far.",
     {
-        {"--output", "-o", "DIR", "where the reduced finding.json and graph.json go"},
+        {"--output", "-o", "DIR",
+         "where the reduced finding.json and graph.json go", text(&F::outDir)},
         {"--cut", "", "SPEC",
-         "the compiler under test: required for a graph (default "
-         "mlir:tosa-O3); for a finding, replaces its cut"},
+         "the compiler under test: required for a graph (default {}); for a "
+         "finding, replaces its cut",
+         text(&F::cut)},
         {"--budget", "", "T",
-         "time budget: seconds, or with a unit: 90s, 5m, 1h (default 5m)"},
-        {"--calls", "", "N", "at most N oracle calls (default: no limit)"},
-        {"--jobs", "", "N", "judge up to N candidates in parallel (default 1)"},
-        {"--seed", "", "N", "seed of the generated inputs of a graph (default 0)"},
+         "time budget: seconds, or with a unit: 90s, 5m, 1h (default {})",
+         duration(&F::budgetSeconds)},
+        {"--calls", "", "N", "at most N oracle calls (default: no limit)",
+         count(&F::maxCalls)},
+        {"--jobs", "", "N", "judge up to N candidates in parallel (default {})",
+         count(&F::jobs, 1, 256)},
+        {"--seed", "", "N",
+         "seed of the generated inputs of a graph (default {})",
+         count(&F::seed)},
         {"--timeout", "", "S",
          "seconds the compiler under test may take per run (default: the "
-         "finding's, 30 for a graph)"},
+         "finding's, {} for a graph)",
+         positive(&F::timeout)},
         {"--pass-pipeline", "", "P",
-         "MLIR input: the pipeline whose failure on it is kept"},
+         "MLIR input: the pipeline whose failure on it is kept",
+         text(&F::pipeline)},
         {"--per-rewrite", "", "",
          "MLIR input: validate canonicalize one rewrite at a time, so that "
-         "the pattern is part of the failure"},
+         "the pattern is part of the failure",
+         on(&F::perRewrite)},
         {"--test", "", "CMD",
          "MLIR input: the candidate is interesting when `CMD FILE` exits 0 "
-         "(killed after --timeout seconds, default 30)"},
-        {"--no-graph", "", "", "do not reduce the graph"},
-        {"--no-pipeline", "", "", "do not reduce the pass pipeline"},
-        {"--verbose", "-v", "", "print each accepted step on stderr"},
+         "(killed after --timeout seconds, default {})",
+         testCommand()},
+        {"--no-graph", "", "", "do not reduce the graph", off(&F::reduceGraph)},
+        {"--no-pipeline", "", "", "do not reduce the pass pipeline",
+         off(&F::reducePipeline)},
+        {"--verbose", "-v", "", "print each accepted step on stderr",
+         on(&F::verbose)},
         {"--load-mutants", "", "",
-         "testing only: register the deliberately wrong cc-mutant-* passes"},
+         "testing only: register the deliberately wrong cc-mutant-* passes",
+         loadMutants<F>()},
     },
     "Exit status: 0 reduced (the same signature reproduced), 2 the input "
     "does\nnot reproduce its failure, or an error (bad flag, missing or "
     "malformed file)."};
-
-Expected<double> parseDuration(const std::string &text) {
-  double scale = 1;
-  std::string number = text;
-  if (!text.empty() && std::string("smh").find(text.back()) != std::string::npos) {
-    scale = text.back() == 'm' ? 60 : text.back() == 'h' ? 3600 : 1;
-    number.pop_back();
-  }
-  CC_ASSIGN(v, parseNumber("--budget", number));
-  if (v <= 0)
-    return makeError("flag '--budget': must be positive");
-  return v * scale;
-}
 
 bool isFindingFile(const std::string &path) {
   if (std::filesystem::is_directory(path))
@@ -100,27 +118,23 @@ bool isFindingFile(const std::string &path) {
   return j.is_object() && j.value("format", "") == "crosscheck-finding";
 }
 
-Expected<FindingRecord> loadInput(const Args &args) {
+Expected<FindingRecord> loadInput(const ReduceFlags &o, const Args &args) {
   const std::string &path = args.positional[0];
   if (isFindingFile(path)) {
     CC_ASSIGN(f, loadFinding(path));
     if (args.has("--cut"))
-      f.testCase.cut = args.get("--cut");
-    if (args.has("--timeout")) {
-      CC_ASSIGN(t, parseNumber("--timeout", args.get("--timeout")));
-      f.testCase.timeoutSeconds = t;
-    }
+      f.testCase.cut = o.cut;
+    if (args.has("--timeout"))
+      f.testCase.timeoutSeconds = o.timeout;
     return f;
   }
   CC_ASSIGN(g, loadAnyGraph(path));
-  CC_ASSIGN(seed, parseUnsigned("--seed", args.get("--seed", "0")));
-  CC_ASSIGN(timeout, parseNumber("--timeout", args.get("--timeout", "30")));
   TestCase c;
-  c.inputs = makeInputs(g, seed);
+  c.inputs = makeInputs(g, o.seed);
   c.graph = std::move(g);
-  c.cut = args.get("--cut", "mlir:tosa-O3");
-  c.timeoutSeconds = timeout;
-  c.seed = seed;
+  c.cut = o.cut;
+  c.timeoutSeconds = o.timeout;
+  c.seed = o.seed;
   return judgeCase(c);
 }
 
@@ -159,16 +173,58 @@ Error checkTestCommand(const std::string &cmd, const std::string &file,
                      (status == 127 ? "command not found" : "not executable") +
                      ")");
   if (status != 0)
-    return makeError("the input is not interesting: `" + cmd +
-                     " FILE` exits " +
+    return makeError("the input is not interesting: `" + cmd + " FILE` exits " +
                      (status < 0 ? "by a signal or the time limit"
                                  : "with " + std::to_string(status)) +
                      " on it (it must exit 0)");
   return Error::success();
 }
 
+// The failure the MLIR reducer keeps, and whether a candidate still shows
+// it.
+struct MlirFailure {
+  std::string what;
+  std::function<bool(const std::string &)> stillFails;
+};
+
+// --test=CMD: CMD exits 0 on the candidate file.
+Expected<MlirFailure> testFailure(const ReduceFlags &o,
+                                  const std::string &module) {
+  std::string cmd = o.test, file = o.outDir + "/candidate.mlir";
+  CC_TRY(checkTestCommand(cmd, file, module, o.timeout));
+  return MlirFailure{"the test command exits 0",
+                     [cmd, file, t = o.timeout](const std::string &text) {
+                       return !writeFile(file, text) &&
+                              testStatus(cmd, file, t) == 0;
+                     }};
+}
+
+// --pass-pipeline=P: what P does wrong to the module.
+Expected<MlirFailure> pipelineFailure(const ReduceFlags &o,
+                                      const std::string &path,
+                                      const std::string &module) {
+#ifdef CC_HAVE_SMT
+  TvCaseOptions tv;
+  tv.perRewrite = o.perRewrite;
+  smt::TvOptions check;
+  check.sourceName = path;
+  CC_TRY(smt::checkPipelineInput(module, o.pipeline, check));
+  std::string target = mlirTvFailure(module, o.pipeline, tv);
+  if (target.empty())
+    return makeError("the module does not fail: no pass of the pipeline is "
+                     "proved wrong, and it runs to the end");
+  return MlirFailure{target,
+                     [=, pipeline = o.pipeline](const std::string &text) {
+                       return mlirTvFailure(text, pipeline, tv) == target;
+                     }};
+#else
+  return makeError("--pass-pipeline needs translation validation, and this "
+                   "crosscheck was built without Z3");
+#endif
+}
+
 // crosscheck reduce INPUT.mlir: the MLIR-level reducer.
-int reduceMlirCommand(const Args &args, const ReduceOptions &options) {
+int reduceMlirCommand(const ReduceFlags &o, const Args &args) {
   auto module = readFile(args.positional[0]);
   if (!module)
     return fail(module.error());
@@ -177,103 +233,40 @@ int reduceMlirCommand(const Args &args, const ReduceOptions &options) {
     return fail("reducing MLIR needs exactly one of --pass-pipeline=P (keep "
                 "what it does wrong) and --test=CMD (keep CMD exiting 0)");
   std::error_code ec;
-  std::filesystem::create_directories(options.outDir, ec);
+  std::filesystem::create_directories(o.outDir, ec);
   if (ec)
-    return fail("cannot create '" + options.outDir + "': " + ec.message());
-  std::function<bool(const std::string &)> stillFails;
-  std::string target;
-  if (byTest) {
-    auto timeout = parseNumber("--timeout", args.get("--timeout", "30"));
-    if (!timeout)
-      return fail(timeout.error());
-    std::string cmd = args.get("--test"), file = options.outDir + "/candidate.mlir";
-    target = "the test command exits 0";
-    if (Error e = checkTestCommand(cmd, file, *module, *timeout))
-      return fail(e);
-    stillFails = [cmd, file, t = *timeout](const std::string &text) {
-      return !writeFile(file, text) && testStatus(cmd, file, t) == 0;
-    };
-  } else {
-#ifdef CC_HAVE_SMT
-    TvCaseOptions tv;
-    tv.perRewrite = args.has("--per-rewrite");
-    std::string pipeline = args.get("--pass-pipeline");
-    smt::TvOptions check;
-    check.sourceName = args.positional[0];
-    if (Error e = smt::checkPipelineInput(*module, pipeline, check))
-      return fail(e);
-    target = mlirTvFailure(*module, pipeline, tv);
-    if (target.empty())
-      return fail("the module does not fail: no pass of the pipeline is "
-                  "proved wrong, and it runs to the end");
-    stillFails = [=](const std::string &text) {
-      return mlirTvFailure(text, pipeline, tv) == target;
-    };
-#else
-    return fail("--pass-pipeline needs translation validation, and this "
-                "crosscheck was built without Z3");
-#endif
-  }
-  auto r = reduceMlir(*module, stillFails, options);
-  std::filesystem::remove(options.outDir + "/candidate.mlir", ec);
+    return fail("cannot create '" + o.outDir + "': " + ec.message());
+  auto failure = byTest ? testFailure(o, *module)
+                        : pipelineFailure(o, args.positional[0], *module);
+  if (!failure)
+    return fail(failure.error());
+  auto r = reduceMlir(*module, failure->stillFails, o);
+  std::filesystem::remove(o.outDir + "/candidate.mlir", ec);
   if (!r)
     return fail(r.error());
-  if (Error e = writeFile(options.outDir + "/reduced.mlir", r->module))
+  if (Error e = writeFile(o.outDir + "/reduced.mlir", r->module))
     return fail(e);
-  std::cout << "reduced: " << target << "\n"
+  std::cout << "reduced: " << failure->what << "\n"
             << "ops: " << r->opsBefore << " -> " << r->opsAfter << ", "
             << r->simplified << " attributes and constants simplified\n"
             << "oracle calls: " << r->oracleCalls << "\n"
-            << "wrote " << options.outDir << "/reduced.mlir\n";
+            << "wrote " << o.outDir << "/reduced.mlir\n";
   return kExitPass;
 }
 
-} // namespace
-
-int reduceCommand(const Argv &argv) {
-  Args args;
-  if (std::optional<int> status = parseCommand(kReduce, argv, args))
-    return *status;
+int reduce(ReduceFlags &o, const Args &args) {
   if (!args.has("--output"))
     return fail("reduce needs an output directory (-o DIR)");
-  ReduceOptions options;
-  options.outDir = args.get("--output");
-  auto budget = parseDuration(args.get("--budget", "5m"));
-  if (!budget)
-    return fail(budget.error());
-  options.budgetSeconds = *budget;
-  auto calls = parseUnsigned("--calls", args.get("--calls", "0"));
-  if (!calls)
-    return fail(calls.error());
-  options.maxCalls = int64_t(*calls);
-  auto jobs = parseUnsigned("--jobs", args.get("--jobs", "1"));
-  if (!jobs)
-    return fail(jobs.error());
-  if (*jobs < 1 || *jobs > 256)
-    return fail("flag '--jobs': must be between 1 and 256");
-  options.jobs = int(*jobs);
-  if (args.has("--timeout")) {
-    auto t = parseNumber("--timeout", args.get("--timeout"));
-    if (!t)
-      return fail(t.error());
-    if (*t <= 0)
-      return fail("flag '--timeout': must be positive");
-  }
-  options.reduceGraph = !args.has("--no-graph");
-  options.reducePipeline = !args.has("--no-pipeline");
-  if (args.has("--verbose"))
-    options.log = [](const std::string &line) {
+  if (o.verbose)
+    o.log = [](const std::string &line) {
       std::cerr << "reduce: " << line << "\n";
     };
-  if (args.has("--load-mutants"))
-    registerMutantPasses();
-
   if (args.positional[0].ends_with(".mlir"))
-    return reduceMlirCommand(args, options);
-  auto finding = loadInput(args);
+    return reduceMlirCommand(o, args);
+  auto finding = loadInput(o, args);
   if (!finding)
     return fail(finding.error());
-  auto result = reduceFinding(*finding, options);
+  auto result = reduceFinding(*finding, o);
   if (!result)
     return fail(result.error());
   const ReduceStats &s = result->stats;
@@ -291,9 +284,15 @@ int reduceCommand(const Argv &argv) {
               (long long)s.oracleCalls, (long long)s.cacheHits,
               (long long)s.invalid, s.seconds,
               s.budgetExhausted ? ", budget exhausted" : "");
-  std::cout << "wrote " << options.outDir << "/finding.json and "
-            << options.outDir << "/graph.json\n";
+  std::cout << "wrote " << o.outDir << "/finding.json and " << o.outDir
+            << "/graph.json\n";
   return kExitPass;
+}
+
+} // namespace
+
+int reduceCommand(const Argv &argv) {
+  return parseAndRun(kReduce, argv, reduce);
 }
 
 } // namespace cc::cli

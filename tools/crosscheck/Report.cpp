@@ -3,7 +3,6 @@
 #include "harness/Store.h"
 #include "reports/Bundle.h"
 #include "reports/Dashboard.h"
-#include "tests/mutants/Mutants.h"
 #include "tools/crosscheck/Commands.h"
 
 #include <filesystem>
@@ -15,11 +14,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const Command kReport{
+// report's options: the bundles', and what to write.
+struct ReportFlags : BundleOptions {
+  std::string output, finding;
+  uint64_t maxBundles = 20;
+};
+using F = ReportFlags;
+
+const Command<F> kReport{
     "report",
     "crosscheck report DIR [-o OUT] [--max-bundles N] [--no-bisect] "
     "[--bisect-budget S] [--jobs N]\n"
     "       crosscheck report --finding FINDING.json -o OUT",
+    {0, SIZE_MAX, ""}, // a campaign DIR, or none with --finding
     "Writes the report of a campaign directory (what crosscheck fuzz -o DIR\n"
     "wrote): OUT/index.html, a self-contained dashboard (inline CSS and SVG,\n"
     "no network) with cases over time, cases/s, findings over time (new\n"
@@ -39,20 +46,28 @@ const Command kReport{
     "reproduce with the upstream tools, the bundle uses the whole pipeline.\n\n"
     "With --finding, writes the bundle of one finding file into OUT.",
     {
-        {"--output", "-o", "OUT", "where the report (or the bundle) goes"},
+        {"--output", "-o", "OUT", "where the report (or the bundle) goes",
+         text(&F::output)},
         {"--finding", "", "FILE",
-         "bundle this finding file (or a directory holding finding.json)"},
+         "bundle this finding file (or a directory holding finding.json)",
+         text(&F::finding)},
         {"--max-bundles", "", "N",
-         "bundle at most the first N findings (default 20; 0: none)"},
+         "bundle at most the first N findings (default {}; 0: none)",
+         count(&F::maxBundles)},
         {"--no-bisect", "", "",
-         "do not bisect the pipeline for the culprit pass (faster)"},
+         "do not bisect the pipeline for the culprit pass (faster)",
+         off(&F::bisect)},
         {"--no-verify", "", "",
-         "do not run repro.sh when writing a bundle (no upstream tools)"},
+         "do not run repro.sh when writing a bundle (no upstream tools)",
+         off(&F::verify)},
         {"--bisect-budget", "", "S",
-         "seconds to bisect one finding's pipeline (default 60)"},
-        {"--jobs", "-j", "N", "candidates judged in parallel while bisecting"},
+         "seconds to bisect one finding's pipeline (default {})",
+         positive(&F::bisectBudgetSeconds)},
+        {"--jobs", "-j", "N", "candidates judged in parallel while bisecting",
+         count(&F::jobs, 1, 256)},
         {"--load-mutants", "", "",
-         "testing only: register the deliberately wrong cc-mutant-* passes"},
+         "testing only: register the deliberately wrong cc-mutant-* passes",
+         loadMutants<F>()},
     },
     "Exit status: 0 written, 2 error (not a campaign directory, unreadable\n"
     "store or finding, unwritable output)."};
@@ -65,38 +80,22 @@ std::string oneLine(const nlohmann::json &identity) {
   return s;
 }
 
-Expected<BundleOptions> bundleOptions(const Args &args) {
-  BundleOptions o;
-  o.bisect = !args.has("--no-bisect");
-  o.verify = !args.has("--no-verify");
-  CC_ASSIGN(budget, parseNumber("--bisect-budget",
-                                args.get("--bisect-budget", "60")));
-  if (budget <= 0)
-    return makeError("flag '--bisect-budget': must be positive");
-  o.bisectBudgetSeconds = budget;
-  CC_ASSIGN(jobs, parseUnsigned("--jobs", args.get("--jobs", "1")));
-  if (jobs < 1 || jobs > 256)
-    return makeError("flag '--jobs': must be between 1 and 256");
-  o.jobs = int(jobs);
-  return o;
-}
-
 void printNotes(const std::string &name, const BundleResult &r) {
   for (const std::string &n : r.notes)
     std::cerr << "report: " << name << ": " << n << "\n";
 }
 
-int bundleOne(const Args &args, const BundleOptions &options) {
+int bundleOne(const ReportFlags &o, const Args &args) {
   if (!args.has("--output"))
     return fail("report --finding needs an output directory (-o OUT)");
-  auto finding = loadFinding(args.get("--finding"));
+  auto finding = loadFinding(o.finding);
   if (!finding)
     return fail(finding.error());
-  auto r = writeBundle(*finding, args.get("--output"), options);
+  auto r = writeBundle(*finding, o.output, o);
   if (!r)
     return fail(r.error());
-  printNotes(args.get("--output"), *r);
-  std::cout << "bundle: " << args.get("--output") << "\n"
+  printNotes(o.output, *r);
+  std::cout << "bundle: " << o.output << "\n"
             << "culprit: " << (r->culprit.empty() ? "-" : r->culprit) << "\n";
   return kExitPass;
 }
@@ -120,41 +119,41 @@ Expected<DashboardData> readCampaign(Store &store, const std::string &dir) {
     d.coverage.push_back({c.op, c.dtype, c.count});
   CC_ASSIGN(passes, store.passCoverage());
   for (const Store::PassCoverage &p : passes)
-    d.passCoverage.push_back({p.kind, p.name, p.count, p.firstCase, p.firstSeen});
+    d.passCoverage.push_back(
+        {p.kind, p.name, p.count, p.firstCase, p.firstSeen});
   return d;
 }
 
-} // namespace
+// The dashboard's row of a stored finding, with its bundle written to
+// OUT/bundles/NAME when `name` is not empty.
+Expected<DashboardData::Finding>
+dashboardRow(const Store::Stored &s,
+             const std::map<std::string, Store::FindingTimes> &seen,
+             const std::string &out, const std::string &name,
+             const BundleOptions &options) {
+  DashboardData::Finding f;
+  f.signature = s.summary.signature;
+  f.message = s.summary.message;
+  f.count = s.summary.count;
+  f.known = s.summary.known;
+  f.reducedOps = s.summary.reducedOps;
+  if (auto it = seen.find(f.signature.str()); it != seen.end())
+    f.firstSeen = it->second.firstSeen, f.lastSeen = it->second.lastSeen;
+  if (name.empty())
+    return f;
+  const FindingRecord &record = s.reduced ? *s.reduced : s.record;
+  auto r = writeBundle(record, out + "/bundles/" + name, options);
+  if (!r)
+    return r.error().withContext("bundle " + name);
+  printNotes(name, *r);
+  f.bundle = "bundles/" + name;
+  f.culprit = r->culprit;
+  return f;
+}
 
-int reportCommand(const Argv &argv) {
-  auto parsed = parseArgs(kReport, argv);
-  if (!parsed)
-    return fail(parsed.error());
-  const Args &args = *parsed;
-  if (args.has("--help"))
-    return std::cout << helpText(kReport), kExitPass;
-  auto options = bundleOptions(args);
-  if (!options)
-    return fail(options.error());
-  if (args.has("--load-mutants"))
-    registerMutantPasses();
-  if (args.has("--finding")) {
-    if (!args.positional.empty())
-      return fail("report --finding takes no campaign directory");
-    return bundleOne(args, *options);
-  }
-  if (args.positional.size() != 1)
-    return fail("report expects one campaign directory (see crosscheck report "
-                "--help)");
-  const std::string dir = args.positional[0];
-  if (!fs::is_directory(dir))
-    return fail("'" + dir + "' is not a directory");
-  if (!fs::exists(Store::dbPath(dir)))
-    return fail("'" + dir + "' is not a campaign directory: it has no "
-                "campaign.db (write one with crosscheck fuzz -o DIR)");
-  auto maxBundles = parseUnsigned("--max-bundles", args.get("--max-bundles", "20"));
-  if (!maxBundles)
-    return fail(maxBundles.error());
+// Writes OUT/index.html, OUT/summary.md and the bundles of campaign DIR.
+int reportCampaign(const ReportFlags &o, const std::string &dir,
+                   const std::string &out) {
   auto store = Store::open(Store::dbPath(dir));
   if (!store)
     return fail(store.error());
@@ -167,8 +166,6 @@ int reportCommand(const Argv &argv) {
   auto seen = (*store)->findingTimes();
   if (!seen)
     return fail(seen.error());
-
-  const std::string out = args.get("--output", dir + "/report");
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec)
@@ -177,29 +174,16 @@ int reportCommand(const Argv &argv) {
   auto lock = DirLock::acquire(out);
   if (!lock)
     return fail(lock.error());
-  size_t index = 0;
-  for (const Store::Stored &s : *findings) {
-    DashboardData::Finding f;
-    f.signature = s.summary.signature;
-    f.message = s.summary.message;
-    f.count = s.summary.count;
-    f.known = s.summary.known;
-    f.reducedOps = s.summary.reducedOps;
-    if (auto it = seen->find(f.signature.str()); it != seen->end())
-      f.firstSeen = it->second.firstSeen, f.lastSeen = it->second.lastSeen;
-    if (index < *maxBundles) {
-      std::string name = std::to_string(index + 1) + "-" +
-                         std::string(kindName(f.signature.kind));
-      const FindingRecord &record = s.reduced ? *s.reduced : s.record;
-      auto r = writeBundle(record, out + "/bundles/" + name, *options);
-      if (!r)
-        return fail(r.error().withContext("bundle " + name));
-      printNotes(name, *r);
-      f.bundle = "bundles/" + name;
-      f.culprit = r->culprit;
-    }
-    data->findings.push_back(std::move(f));
-    ++index;
+  for (size_t i = 0; i < findings->size(); ++i) {
+    const Store::Stored &s = (*findings)[i];
+    std::string name = i < o.maxBundles
+                           ? std::to_string(i + 1) + "-" +
+                                 std::string(kindName(s.summary.signature.kind))
+                           : "";
+    auto row = dashboardRow(s, *seen, out, name, o);
+    if (!row)
+      return fail(row.error());
+    data->findings.push_back(std::move(*row));
   }
   if (Error e = writeFile(out + "/index.html", dashboardHtml(*data)))
     return fail(e);
@@ -207,10 +191,36 @@ int reportCommand(const Argv &argv) {
     return fail(e);
   std::cout << data->totalCases << " cases, " << data->findings.size()
             << " distinct findings, "
-            << std::min<size_t>(data->findings.size(), *maxBundles)
+            << std::min<size_t>(data->findings.size(), o.maxBundles)
             << " bundles\nwrote " << out << "/index.html and " << out
             << "/summary.md\n";
   return kExitPass;
+}
+
+int report(ReportFlags &o, const Args &args) {
+  if (args.has("--finding")) {
+    if (!args.positional.empty())
+      return fail("report --finding takes no campaign directory");
+    return bundleOne(o, args);
+  }
+  if (args.positional.size() != 1)
+    return fail("report expects one campaign directory (see crosscheck report "
+                "--help)");
+  const std::string dir = args.positional[0];
+  if (!fs::is_directory(dir))
+    return fail("'" + dir + "' is not a directory");
+  if (!fs::exists(Store::dbPath(dir)))
+    return fail("'" + dir +
+                "' is not a campaign directory: it has no "
+                "campaign.db (write one with crosscheck fuzz -o DIR)");
+  return reportCampaign(o, dir,
+                        args.has("--output") ? o.output : dir + "/report");
+}
+
+} // namespace
+
+int reportCommand(const Argv &argv) {
+  return parseAndRun(kReport, argv, report);
 }
 
 } // namespace cc::cli

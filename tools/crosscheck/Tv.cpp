@@ -1,13 +1,12 @@
 // crosscheck tv and crosscheck verify-pass: translation validation with Z3.
 #include "core/Json.h"
 #include "smt/Validate.h"
-#include "tests/mutants/Mutants.h"
 #include "tools/crosscheck/Commands.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
@@ -23,35 +22,65 @@ const char *kVerdictEpilog =
     "Exit status (the worst verdict): 0 correct, 1 incorrect, 2 error (bad "
     "input\nor usage), 3 unknown, 4 timeout.\n";
 
-std::vector<Flag> commonFlags() {
-  return {
-      {"--function", "", "NAME", "check only this function"},
-      {"--timeout-ms", "", "N", "solver timeout per query (default 10000)"},
-      {"--cache-dir", "", "DIR",
-       "cache solver results on disk, keyed by a hash of the query"},
-      {"--no-confirm", "", "",
-       "report counterexamples without replaying them (testing only)"},
-      {"--json", "", "", "print the result as JSON"},
-  };
-}
+// tv's and verify-pass's options.
+struct TvFlags : smt::TvOptions {
+  bool json = false;
+  std::string pipeline; // verify-pass
+  bool perRewrite = false;
+};
+using F = TvFlags;
 
-Expected<smt::TvOptions> tvOptions(const Args &args) {
-  smt::TvOptions o;
-  o.function = args.get("--function");
-  if (args.has("--timeout-ms")) {
-    CC_ASSIGN(ms, parseUnsigned("--timeout-ms", args.get("--timeout-ms")));
-    if (ms == 0)
-      return makeError("--timeout-ms must be positive");
-    o.timeoutMs = unsigned(ms);
-  }
-  o.cacheDir = args.get("--cache-dir");
-  o.confirm = !args.has("--no-confirm");
-  return o;
-}
+// The flags of both commands.
+const FlagTable<F> kCommonFlags = {
+    {"--function", "", "NAME", "check only this function", text(&F::function)},
+    {"--timeout-ms", "", "N", "solver timeout per query (default {})",
+     count(&F::timeoutMs, 1)},
+    {"--cache-dir", "", "DIR",
+     "cache solver results on disk, keyed by a hash of the query",
+     text(&F::cacheDir)},
+    {"--no-confirm", "", "",
+     "report counterexamples without replaying them (testing only)",
+     off(&F::confirm)},
+    {"--json", "", "", "print the result as JSON", on(&F::json)},
+};
+
+const Command<F> kTv{
+    "tv",
+    "crosscheck tv SRC.mlir TGT.mlir [flags]",
+    {2, 2, "expects SRC.mlir and TGT.mlir"},
+    "Checks with Z3 that every function of TGT refines its namesake in SRC\n"
+    "(static shapes; dynamic dimensions are instantiated with small sizes).",
+    kCommonFlags,
+    kVerdictEpilog};
+
+const Command<F> kVerifyPass{
+    "verify-pass",
+    "crosscheck verify-pass INPUT.mlir --pass-pipeline=PIPELINE [flags]",
+    {1, 1, "expects one INPUT.mlir"},
+    "Runs the pipeline and validates with Z3 every pass that changed a "
+    "function\n(through MLIR's pass instrumentation).",
+    concat(kCommonFlags,
+           FlagTable<F>{
+               {"--pass-pipeline", "", "PIPELINE",
+                "the textual pass pipeline to run and validate",
+                text(&F::pipeline)},
+               {"--per-rewrite", "", "",
+                "also validate every single rewrite (named by its pattern): "
+                "canonicalize is stepped one rewrite at a time, other greedy "
+                "pattern passes are watched one pattern application at a time",
+                on(&F::perRewrite)},
+               {"--load-mutants", "", "",
+                "register crosscheck's deliberately wrong test passes",
+                loadMutants<F>()},
+           }),
+    std::string(kVerdictEpilog) +
+        "A pass that crashes is a finding (exit 1): the steps checked before "
+        "it\nare printed, then CRASH: pass NAME crashed with signal N.\n"};
 
 void printJson(const char *key, const nlohmann::json &items,
                smt::TvVerdict worst) {
-  std::cout << nlohmann::json{{key, items}, {"verdict", smt::verdictName(worst)}}
+  std::cout << nlohmann::json{{key, items},
+                              {"verdict", smt::verdictName(worst)}}
                    .dump(2)
             << "\n";
 }
@@ -105,7 +134,8 @@ int reportCrash(const smt::BoundedCheck &r, bool json,
   if (json)
     std::cout << nlohmann::json{{"steps", steps},
                                 {"verdict", "crash"},
-                                {"crash", {{"pass", r.pass}, {"signal", r.error}}}}
+                                {"crash",
+                                 {{"pass", r.pass}, {"signal", r.error}}}}
                      .dump(2)
               << "\n";
   else
@@ -113,40 +143,23 @@ int reportCrash(const smt::BoundedCheck &r, bool json,
   return kExitFinding;
 }
 
-} // namespace
-
-int tvCommand(const Argv &argv) {
-  Command cmd{"tv", "crosscheck tv SRC.mlir TGT.mlir [flags]",
-              "Checks with Z3 that every function of TGT refines its "
-              "namesake in SRC\n(static shapes; dynamic dimensions are "
-              "instantiated with small sizes).",
-              commonFlags(), kVerdictEpilog};
-  auto args = parseArgs(cmd, argv);
-  if (!args)
-    return fail(args.error());
-  if (args->has("--help"))
-    return std::cout << helpText(cmd), kExitPass;
-  if (args->positional.size() != 2)
-    return fail("tv expects SRC.mlir and TGT.mlir (see crosscheck tv --help)");
-  auto opts = tvOptions(*args);
-  if (!opts)
-    return fail(opts.error());
-  auto src = readFile(args->positional[0]);
+int tv(TvFlags &o, const Args &args) {
+  auto src = readFile(args.positional[0]);
   if (!src)
     return fail(src.error());
-  auto tgt = readFile(args->positional[1]);
+  auto tgt = readFile(args.positional[1]);
   if (!tgt)
     return fail(tgt.error());
-  opts->sourceName = args->positional[0];
-  opts->targetName = args->positional[1];
-  auto checks = smt::checkRefinement(*src, *tgt, *opts);
+  o.sourceName = args.positional[0];
+  o.targetName = args.positional[1];
+  auto checks = smt::checkRefinement(*src, *tgt, o);
   if (!checks)
     return fail(checks.error());
   smt::TvVerdict worst = smt::TvVerdict::Correct;
   nlohmann::json j = nlohmann::json::array();
   for (const smt::FunctionCheck &c : *checks) {
     worst = smt::worstVerdict(worst, c.verdict);
-    if (args->has("--json")) {
+    if (o.json) {
       j.push_back({{"function", c.function},
                    {"verdict", smt::verdictName(c.verdict)},
                    {"reason", c.reason},
@@ -163,74 +176,47 @@ int tvCommand(const Argv &argv) {
       printIndented(c.counterexample);
     }
   }
-  if (args->has("--json"))
+  if (o.json)
     printJson("functions", j, worst);
   return smt::verdictExitCode(worst);
 }
 
-int verifyPassCommand(const Argv &argv) {
-  std::vector<Flag> flags = commonFlags();
-  flags.push_back({"--pass-pipeline", "", "PIPELINE",
-                   "the textual pass pipeline to run and validate"});
-  flags.push_back({"--per-rewrite", "", "",
-                   "also validate every single rewrite (named by its pattern): "
-                   "canonicalize is stepped one rewrite at a time, other "
-                   "greedy pattern passes are watched one pattern application "
-                   "at a time"});
-  flags.push_back({"--load-mutants", "", "",
-                   "register crosscheck's deliberately wrong test passes"});
-  Command cmd{"verify-pass",
-              "crosscheck verify-pass INPUT.mlir --pass-pipeline=PIPELINE "
-              "[flags]",
-              "Runs the pipeline and validates with Z3 every pass that "
-              "changed a function\n(through MLIR's pass instrumentation).",
-              flags,
-              std::string(kVerdictEpilog) +
-                  "A pass that crashes is a finding (exit 1): the steps "
-                  "checked before it\nare printed, then CRASH: pass NAME "
-                  "crashed with signal N.\n"};
-  auto args = parseArgs(cmd, argv);
-  if (!args)
-    return fail(args.error());
-  if (args->has("--help"))
-    return std::cout << helpText(cmd), kExitPass;
-  if (args->positional.size() != 1)
-    return fail("verify-pass expects one INPUT.mlir (see crosscheck "
-                "verify-pass --help)");
-  if (!args->has("--pass-pipeline"))
+int verifyPass(TvFlags &o, const Args &args) {
+  if (!args.has("--pass-pipeline"))
     return fail("verify-pass needs --pass-pipeline");
-  auto opts = tvOptions(*args);
-  if (!opts)
-    return fail(opts.error());
-  if (args->has("--load-mutants"))
-    registerMutantPasses();
-  auto input = readFile(args->positional[0]);
+  auto input = readFile(args.positional[0]);
   if (!input)
     return fail(input.error());
-  opts->sourceName = args->positional[0];
-  std::string pipeline = args->get("--pass-pipeline");
-  if (Error e = smt::checkPipelineInput(*input, pipeline, *opts))
+  o.sourceName = args.positional[0];
+  if (Error e = smt::checkPipelineInput(*input, o.pipeline, o))
     return fail(e);
   // In a forked child, so that a pass that crashes is a finding of this
   // run, not a crash of crosscheck.
-  smt::BoundedCheck r = smt::verifyPipelineBounded(
-      *input, pipeline, *opts, args->has("--per-rewrite"), INFINITY);
+  smt::BoundedCheck r =
+      smt::verifyPipelineBounded(*input, o.pipeline, o, o.perRewrite, INFINITY);
   if (r.end == smt::BoundedCheck::End::Failed)
     return fail(r.error);
-  bool json = args->has("--json");
   smt::TvVerdict worst = smt::TvVerdict::Correct;
   nlohmann::json j = nlohmann::json::array();
   for (const smt::StepCheck &s : r.steps) {
     worst = smt::worstVerdict(worst, s.verdict);
-    printStep(s, json ? &j : nullptr);
+    printStep(s, o.json ? &j : nullptr);
   }
   if (r.end == smt::BoundedCheck::End::Crashed)
-    return reportCrash(r, json, j);
-  if (json)
+    return reportCrash(r, o.json, j);
+  if (o.json)
     printJson("steps", j, worst);
   else if (r.steps.empty())
     std::cout << "no pass changed a function\n";
   return smt::verdictExitCode(worst);
+}
+
+} // namespace
+
+int tvCommand(const Argv &argv) { return parseAndRun(kTv, argv, tv); }
+
+int verifyPassCommand(const Argv &argv) {
+  return parseAndRun(kVerifyPass, argv, verifyPass);
 }
 
 } // namespace cc::cli
