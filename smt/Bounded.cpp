@@ -25,10 +25,10 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 json stepToJson(const StepCheck &s) {
-  return {{"pass", s.pass},       {"pattern", s.pattern},
-          {"function", s.function}, {"verdict", verdictName(s.verdict)},
-          {"reason", s.reason},   {"seconds", s.seconds},
-          {"before", s.before},   {"after", s.after},
+  return {{"pass", s.pass},          {"pattern", s.pattern},
+          {"function", s.function},  {"verdict", verdictName(s.verdict)},
+          {"reason", s.reason},      {"seconds", s.seconds},
+          {"before", s.before},      {"after", s.after},
           {"cex", s.counterexample}, {"cached", s.cached}};
 }
 
@@ -66,18 +66,70 @@ void writeLine(int fd, const json &j) {
 [[noreturn]] void child(int fd, const std::string &module,
                         const std::string &pipeline, const TvOptions &options,
                         bool perRewrite) {
-  auto steps = verifyPipeline(module, pipeline, options, perRewrite,
-                              [&](const StepCheck &s) {
-                                writeLine(fd, {{"step", stepToJson(s)}});
-                              },
-                              [&](const std::string &pass) {
-                                writeLine(fd, {{"pass", pass}});
-                              });
+  auto steps = verifyPipeline(
+      module, pipeline, options, perRewrite,
+      [&](const StepCheck &s) {
+        writeLine(fd, {{"step", stepToJson(s)}});
+      },
+      [&](const std::string &pass) {
+        writeLine(fd, {{"pass", pass}});
+      });
   if (steps)
     writeLine(fd, {{"end", "ok"}});
   else
     writeLine(fd, {{"end", "error"}, {"error", steps.error().message()}});
   ::_exit(0);
+}
+
+// What the child wrote before EOF or `deadline` (then `outOfTime`).
+std::string readUntil(int fd, Clock::time_point deadline, bool &outOfTime) {
+  std::string buf;
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - Clock::now())
+                    .count();
+    pollfd p{fd, POLLIN, 0};
+    int rc =
+        left > 0 ? ::poll(&p, 1, int(std::min<long long>(left, 60000))) : 0;
+    if (rc == 0 && Clock::now() < deadline)
+      continue; // a long budget is waited for in slices
+    if (rc < 0 && errno == EINTR)
+      continue;
+    if (rc == 0) {
+      outOfTime = true;
+      return buf;
+    }
+    char chunk[8192];
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return buf; // EOF: the child is done or dead
+    buf.append(chunk, size_t(n));
+  }
+}
+
+// The child's lines into `r`; whether it wrote its end.
+bool parseLines(const std::string &buf, BoundedCheck &r) {
+  bool ended = false;
+  std::istringstream in(buf);
+  for (std::string line; std::getline(in, line);) {
+    json j = json::parse(line, nullptr, false);
+    if (!j.is_object())
+      continue; // a line cut short by the kill
+    if (j.contains("pass")) {
+      r.pass = j.value("pass", "");
+    } else if (j.contains("step")) {
+      r.steps.push_back(stepFromJson(j["step"]));
+    } else if (j.value("end", "") == "ok") {
+      ended = true;
+    } else if (j.value("end", "") == "error") {
+      ended = true;
+      r.end = BoundedCheck::End::Failed;
+      r.error = j.value("error", "");
+    }
+  }
+  return ended;
 }
 } // namespace
 
@@ -112,31 +164,8 @@ BoundedCheck verifyPipelineBounded(const std::string &module,
   auto deadline =
       start + std::chrono::duration_cast<Clock::duration>(
                   std::chrono::duration<double>(std::min(budgetSeconds, 1e9)));
-  std::string buf;
   bool outOfTime = false;
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - Clock::now())
-                    .count();
-    pollfd p{fds[0], POLLIN, 0};
-    int rc = left > 0 ? ::poll(&p, 1, int(std::min<long long>(left, 60000)))
-                      : 0;
-    if (rc == 0 && Clock::now() < deadline)
-      continue; // a long budget is waited for in slices
-    if (rc < 0 && errno == EINTR)
-      continue;
-    if (rc == 0) {
-      outOfTime = true;
-      break;
-    }
-    char chunk[8192];
-    ssize_t n = ::read(fds[0], chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break; // EOF: the child is done or dead
-    buf.append(chunk, size_t(n));
-  }
+  std::string buf = readUntil(fds[0], deadline, outOfTime);
   if (outOfTime)
     ::kill(pid, SIGKILL);
   ::close(fds[0]);
@@ -144,24 +173,7 @@ BoundedCheck verifyPipelineBounded(const std::string &module,
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
 
-  bool ended = false;
-  std::istringstream in(buf);
-  for (std::string line; std::getline(in, line);) {
-    json j = json::parse(line, nullptr, false);
-    if (!j.is_object())
-      continue; // a line cut short by the kill
-    if (j.contains("pass")) {
-      r.pass = j.value("pass", "");
-    } else if (j.contains("step")) {
-      r.steps.push_back(stepFromJson(j["step"]));
-    } else if (j.value("end", "") == "ok") {
-      ended = true;
-    } else if (j.value("end", "") == "error") {
-      ended = true;
-      r.end = BoundedCheck::End::Failed;
-      r.error = j.value("error", "");
-    }
-  }
+  bool ended = parseLines(buf, r);
   if (outOfTime) {
     r.end = BoundedCheck::End::OutOfTime;
   } else if (!ended) {

@@ -3,8 +3,8 @@
 // validation: canonicalize is stepped one rewrite at a time with a listener
 // that names each pattern; every other greedy pattern pass is watched
 // through MLIR's action framework, one pattern application at a time.
-#include "smt/Internal.h"
 #include "backends/mlir/Coverage.h"
+#include "smt/Internal.h"
 #include "smt/OptHook.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -33,20 +33,28 @@ using namespace mlir;
 
 const char *verdictName(TvVerdict v) {
   switch (v) {
-  case TvVerdict::Correct: return "correct";
-  case TvVerdict::Incorrect: return "incorrect";
-  case TvVerdict::Unknown: return "unknown";
-  case TvVerdict::Timeout: return "timeout";
+  case TvVerdict::Correct:
+    return "correct";
+  case TvVerdict::Incorrect:
+    return "incorrect";
+  case TvVerdict::Unknown:
+    return "unknown";
+  case TvVerdict::Timeout:
+    return "timeout";
   }
   return "unknown";
 }
 
 int verdictExitCode(TvVerdict v) {
   switch (v) {
-  case TvVerdict::Correct: return 0;
-  case TvVerdict::Incorrect: return 1;
-  case TvVerdict::Unknown: return 3;
-  case TvVerdict::Timeout: return 4;
+  case TvVerdict::Correct:
+    return 0;
+  case TvVerdict::Incorrect:
+    return 1;
+  case TvVerdict::Unknown:
+    return 3;
+  case TvVerdict::Timeout:
+    return 4;
   }
   return 3;
 }
@@ -61,6 +69,13 @@ TvVerdict worstVerdict(TvVerdict a, TvVerdict b) {
   return rank(a) >= rank(b) ? a : b;
 }
 
+std::string detail::str(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
 namespace {
 
 std::unique_ptr<MLIRContext> makeContext() {
@@ -72,8 +87,8 @@ std::unique_ptr<MLIRContext> makeContext() {
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  auto ctx = std::make_unique<MLIRContext>(registry,
-                                           MLIRContext::Threading::DISABLED);
+  auto ctx =
+      std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
   ctx->loadAllAvailableDialects();
   return ctx;
 }
@@ -185,8 +200,9 @@ struct PatternNamer : public RewriterBase::Listener {
   void notifyPatternBegin(const Pattern &p, Operation *) override {
     name = p.getDebugName().str();
     if (name.empty())
-      name = "pattern on " + (p.getRootKind() ? p.getRootKind()->getStringRef().str()
-                                              : std::string("any op"));
+      name = "pattern on " + (p.getRootKind()
+                                  ? p.getRootKind()->getStringRef().str()
+                                  : std::string("any op"));
   }
 };
 
@@ -237,9 +253,9 @@ class GreedyWatcher {
 public:
   GreedyWatcher(MLIRContext *ctx, StepChecker &checker, std::string pass)
       : ctx(ctx) {
-    ctx->registerActionHandler([this, &checker, pass](
-                                   function_ref<void()> run,
-                                   const tracing::Action &action) {
+    ctx->registerActionHandler([this, &checker,
+                                pass](function_ref<void()> run,
+                                      const tracing::Action &action) {
       if (action.getTag() == "GreedyPatternRewriteIteration") {
         ++greedyDepth;
         run();
@@ -257,8 +273,7 @@ public:
       }
       OwningOpRef<ModuleOp> before(cast<ModuleOp>(top->clone()));
       run();
-      checker.compare(*before, top, pass,
-                      mlirbackend::patternName(action));
+      checker.compare(*before, top, pass, mlirbackend::patternName(action));
     });
   }
   ~GreedyWatcher() { ctx->registerActionHandler(nullptr); }
@@ -331,16 +346,16 @@ private:
 
 } // namespace
 
-void addVerifyEachInstrumentation(PassManager &pm, const TvOptions &o,
-                                  bool perRewrite,
-                                  std::function<void(const StepCheck &)> onCheck) {
+void addVerifyEachInstrumentation(
+    PassManager &pm, const TvOptions &o, bool perRewrite,
+    std::function<void(const StepCheck &)> onCheck) {
   pm.addInstrumentation(
       std::make_unique<VerifyEach>(o, perRewrite, std::move(onCheck)));
 }
 
-Expected<std::vector<FunctionCheck>>
-checkRefinement(const std::string &src, const std::string &tgt,
-                const TvOptions &options) {
+Expected<std::vector<FunctionCheck>> checkRefinement(const std::string &src,
+                                                     const std::string &tgt,
+                                                     const TvOptions &options) {
   auto ctx = makeContext();
   CC_ASSIGN(ms, parse(*ctx, src, "the source", options.sourceName));
   CC_ASSIGN(mt, parse(*ctx, tgt, "the target", options.targetName));
@@ -408,12 +423,10 @@ Error checkPipelineInput(const std::string &module, const std::string &pipeline,
   return parsePipeline(pipeline, pm);
 }
 
-Expected<std::vector<StepCheck>> verifyPipeline(const std::string &module,
-                                                const std::string &pipeline,
-                                                const TvOptions &options,
-                                                bool perRewrite,
-                                                const StepCallback &onStep,
-                                                const PassCallback &onPass) {
+Expected<std::vector<StepCheck>>
+verifyPipeline(const std::string &module, const std::string &pipeline,
+               const TvOptions &options, bool perRewrite,
+               const StepCallback &onStep, const PassCallback &onPass) {
   auto ctx = makeContext();
   CC_ASSIGN(m, parse(*ctx, module, "the input", options.sourceName));
   PassManager pm(ctx.get());

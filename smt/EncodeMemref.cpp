@@ -17,8 +17,12 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace cc::smt::detail {
+
+using namespace mlir;
 
 namespace {
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
@@ -28,6 +32,24 @@ std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
   return st;
 }
 } // namespace
+
+MemRef &Encoder::ref(Value v) {
+  auto it = refs.find(v);
+  if (it == refs.end())
+    unsupported("memref defined outside the encoded region");
+  return it->second;
+}
+
+int Encoder::newBlock(z3::expr v, z3::expr p, int64_t size, bool writable,
+                      bool owned) {
+  mem.push_back(
+      MemBlock{std::move(v), std::move(p), size, writable, true, owned});
+  return int(mem.size()) - 1;
+}
+
+void Encoder::bindRef(Value v, MemRef m) {
+  refs.insert_or_assign(v, std::move(m));
+}
 
 MemRef Encoder::identityView(int block, const std::vector<int64_t> &shape) {
   MemRef m{block, c.bv_val(0, 64), {}, {}};
@@ -95,8 +117,7 @@ static z3::expr accessOk(z3::context &c, const MemRef &m, const MemBlock &b,
   return ok.simplify();
 }
 
-std::pair<z3::expr, z3::expr> Encoder::load(const MemRef &m,
-                                            const std::vector<z3::expr> &idx) {
+Elem Encoder::load(const MemRef &m, const std::vector<z3::expr> &idx) {
   const MemBlock &b = mem[size_t(m.block)];
   ub = ub || !accessOk(c, m, b, idx);
   z3::expr a = address(m, idx);
@@ -178,240 +199,267 @@ z3::expr Encoder::affine(AffineExpr e, const std::vector<z3::expr> &dims,
   }
 }
 
-void Encoder::encodeMemref(Operation *op) {
-  std::string n = op->getName().getStringRef().str();
-  auto indexOf = [&](Value v) {
-    SVal &s = get(v);
-    ub = ub || s.p[0]; // a poison index is undefined behaviour
-    return s.v[0];
-  };
-  auto indices = [&](ValueRange vs) {
-    std::vector<z3::expr> r;
-    for (Value v : vs)
-      r.push_back(indexOf(v));
-    return r;
-  };
-  auto folded = [&](OpFoldResult f) {
-    if (auto a = dyn_cast<Attribute>(f))
-      return c.bv_val(uint64_t(cast<IntegerAttr>(a).getInt()), 64);
-    return indexOf(cast<Value>(f));
-  };
-  auto shapeOf = [&](MemRefType t, ValueRange dynSizes) {
-    std::vector<int64_t> s;
-    size_t k = 0;
-    for (int64_t d : t.getShape())
-      s.push_back(ShapedType::isDynamic(d) ? concreteIndex(dynSizes[k++]) : d);
-    if (product(s) > kMaxElements)
-      unsupported("allocation too large");
-    return s;
-  };
-  auto allocate = [&](Value result, MemRefType t, ValueRange dynSizes) {
-    if (!t.getLayout().isIdentity())
-      unsupported("allocation with a layout");
-    auto shape = shapeOf(t, dynSizes);
-    z3::sort idx = c.bv_sort(64);
-    int b =
-        newBlock(z3::const_array(idx, zeroOf(sortOf(t))),
-                 z3::const_array(idx, c.bool_val(true)), product(shape), true,
-                 /*owned=*/true);
-    bindRef(result, identityView(b, shape));
-  };
-  if (auto a = dyn_cast<memref::AllocOp>(op))
-    return allocate(a, a.getType(), a.getDynamicSizes());
-  if (auto a = dyn_cast<memref::AllocaOp>(op))
-    return allocate(a, a.getType(), a.getDynamicSizes());
-  if (auto d = dyn_cast<memref::DeallocOp>(op)) {
-    // Only what the function allocated may be freed, once.
-    MemBlock &b = mem[size_t(ref(d.getMemref()).block)];
-    if (!b.owned || !b.live)
-      ub = c.bool_val(true);
-    b.live = false;
-    return;
+// ---- ops
+// ----------------------------------------------------------------------
+
+namespace {
+
+// An index operand; a poison index is undefined behaviour.
+z3::expr indexOf(Encoder &e, Value v) {
+  SVal &s = e.get(v);
+  e.ub = e.ub || s.p[0];
+  return s.v[0];
+}
+
+std::vector<z3::expr> indices(Encoder &e, ValueRange vs) {
+  std::vector<z3::expr> r;
+  for (Value v : vs)
+    r.push_back(indexOf(e, v));
+  return r;
+}
+
+z3::expr folded(Encoder &e, OpFoldResult f) {
+  if (auto a = dyn_cast<Attribute>(f))
+    return e.c.bv_val(uint64_t(cast<IntegerAttr>(a).getInt()), 64);
+  return indexOf(e, cast<Value>(f));
+}
+
+std::vector<int64_t> shapeOf(Encoder &e, MemRefType t, ValueRange dynSizes) {
+  std::vector<int64_t> s;
+  size_t k = 0;
+  for (int64_t d : t.getShape())
+    s.push_back(ShapedType::isDynamic(d) ? e.concreteIndex(dynSizes[k++]) : d);
+  if (product(s) > kMaxElements)
+    unsupported("allocation too large");
+  return s;
+}
+
+// The results of an affine map applied to its operands (dims, then
+// symbols).
+std::vector<z3::expr> applyMap(Encoder &e, AffineMap map, ValueRange operands) {
+  std::vector<z3::expr> ops = indices(e, operands), r;
+  std::vector<z3::expr> dims(ops.begin(), ops.begin() + map.getNumDims()),
+      syms(ops.begin() + map.getNumDims(), ops.end());
+  for (AffineExpr x : map.getResults())
+    r.push_back(e.affine(x, dims, syms).simplify());
+  return r;
+}
+
+// alloc and alloca: a fresh block, poison until written.
+void allocate(Encoder &e, Value result, MemRefType t, ValueRange dynSizes) {
+  if (!t.getLayout().isIdentity())
+    unsupported("allocation with a layout");
+  auto shape = shapeOf(e, t, dynSizes);
+  z3::sort idx = e.c.bv_sort(64);
+  int b = e.newBlock(z3::const_array(idx, e.zeroOf(e.sortOf(t))),
+                     z3::const_array(idx, e.c.bool_val(true)), product(shape),
+                     true, /*owned=*/true);
+  e.bindRef(result, e.identityView(b, shape));
+}
+
+void encode(Encoder &e, memref::AllocOp op) {
+  allocate(e, op, op.getType(), op.getDynamicSizes());
+}
+
+void encode(Encoder &e, memref::AllocaOp op) {
+  allocate(e, op, op.getType(), op.getDynamicSizes());
+}
+
+void encode(Encoder &e, memref::DeallocOp op) {
+  // Only what the function allocated may be freed, once.
+  MemBlock &b = e.mem[size_t(e.ref(op.getMemref()).block)];
+  if (!b.owned || !b.live)
+    e.ub = e.c.bool_val(true);
+  b.live = false;
+}
+
+void encode(Encoder &e, memref::LoadOp op) {
+  auto [v, p] = e.load(e.ref(op.getMemref()), indices(e, op.getIndices()));
+  e.env[op] = e.scalar(v, p);
+}
+
+void encode(Encoder &e, memref::StoreOp op) {
+  SVal &x = e.get(op.getValueToStore());
+  e.store(e.ref(op.getMemref()), indices(e, op.getIndices()), x.v[0], x.p[0]);
+}
+
+void encode(Encoder &e, affine::AffineLoadOp op) {
+  auto [v, p] = e.load(e.ref(op.getMemref()),
+                       applyMap(e, op.getAffineMap(), op.getMapOperands()));
+  e.env[op] = e.scalar(v, p);
+}
+
+void encode(Encoder &e, affine::AffineStoreOp op) {
+  SVal &x = e.get(op.getValueToStore());
+  e.store(e.ref(op.getMemref()),
+          applyMap(e, op.getAffineMap(), op.getMapOperands()), x.v[0], x.p[0]);
+}
+
+void encode(Encoder &e, affine::AffineApplyOp op) {
+  e.env[op] = e.scalar(applyMap(e, op.getAffineMap(), op.getMapOperands())[0],
+                       e.c.bool_val(false));
+}
+
+void encode(Encoder &e, memref::CopyOp op) {
+  e.storeView(e.ref(op.getTarget()), e.loadView(e.ref(op.getSource())));
+}
+
+void encode(Encoder &e, memref::DimOp op) {
+  MemRef &m = e.ref(op.getSource());
+  int64_t k = e.concreteIndex(op.getIndex());
+  if (k < 0 || k >= int64_t(m.sizes.size()))
+    unsupported("memref.dim out of range");
+  e.env[op] = e.scalar(m.sizes[size_t(k)], e.c.bool_val(false));
+}
+
+void encode(Encoder &e, memref::CastOp op) {
+  MemRef m = e.ref(op.getSource());
+  auto to = cast<MemRefType>(op.getType());
+  for (int64_t k = 0; k < to.getRank(); ++k)
+    if (!to.isDynamicDim(k))
+      e.ub = e.ub ||
+             m.sizes[size_t(k)] != e.c.bv_val(uint64_t(to.getDimSize(k)), 64);
+  e.bindRef(op, m);
+}
+
+void encode(Encoder &e, memref::SubViewOp op) {
+  const MemRef &base = e.ref(op.getSource());
+  MemRef m{base.block, base.offset, {}, {}};
+  auto offs = op.getMixedOffsets(), sizes = op.getMixedSizes(),
+       strides = op.getMixedStrides();
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  for (size_t k = 0; k < offs.size(); ++k) {
+    z3::expr o = folded(e, offs[k]), s = folded(e, sizes[k]),
+             st = folded(e, strides[k]);
+    // The subview lies inside its source: the first and the last index
+    // it covers along k are below the source's size (128 bits: no wrap).
+    z3::expr last = wide(o) + (wide(s) - e.c.bv_val(1, 128)) * wide(st);
+    z3::expr srcSize = wide(base.sizes[k]), zero = e.c.bv_val(0, 128);
+    e.ub = e.ub ||
+           (s != e.c.bv_val(0, 64) && !(wide(o) >= zero && wide(o) < srcSize &&
+                                        last >= zero && last < srcSize));
+    e.ub = e.ub || wide(s) < zero;
+    m.offset = m.offset + o * base.strides[k];
+    if (dropped.test(unsigned(k)))
+      continue;
+    m.sizes.push_back(s);
+    m.strides.push_back((st * base.strides[k]).simplify());
   }
-  if (auto l = dyn_cast<memref::LoadOp>(op)) {
-    auto [v, p] = load(ref(l.getMemref()), indices(l.getIndices()));
-    env[l] = scalar(v, p);
-    return;
-  }
-  if (auto s = dyn_cast<memref::StoreOp>(op)) {
-    SVal &x = get(s.getValueToStore());
-    store(ref(s.getMemref()), indices(s.getIndices()), x.v[0], x.p[0]);
-    return;
-  }
-  // The results of an affine map applied to its operands (dims, then
-  // symbols).
-  auto applyMap = [&](AffineMap map, ValueRange operands) {
-    std::vector<z3::expr> ops = indices(operands), r;
-    std::vector<z3::expr> dims(ops.begin(), ops.begin() + map.getNumDims()),
-        syms(ops.begin() + map.getNumDims(), ops.end());
-    for (AffineExpr e : map.getResults())
-      r.push_back(affine(e, dims, syms).simplify());
-    return r;
-  };
-  if (auto l = dyn_cast<affine::AffineLoadOp>(op)) {
-    auto [v, p] = load(ref(l.getMemref()),
-                       applyMap(l.getAffineMap(), l.getMapOperands()));
-    env[l] = scalar(v, p);
-    return;
-  }
-  if (auto s = dyn_cast<affine::AffineStoreOp>(op)) {
-    SVal &x = get(s.getValueToStore());
-    store(ref(s.getMemref()), applyMap(s.getAffineMap(), s.getMapOperands()),
-          x.v[0], x.p[0]);
-    return;
-  }
-  if (auto a = dyn_cast<affine::AffineApplyOp>(op)) {
-    env[a] = scalar(applyMap(a.getAffineMap(), a.getMapOperands())[0],
-                    c.bool_val(false));
-    return;
-  }
-  if (auto cp = dyn_cast<memref::CopyOp>(op)) {
-    storeView(ref(cp.getTarget()), loadView(ref(cp.getSource())));
-    return;
-  }
-  if (auto d = dyn_cast<memref::DimOp>(op)) {
-    MemRef &m = ref(d.getSource());
-    int64_t k = concreteIndex(d.getIndex());
-    if (k < 0 || k >= int64_t(m.sizes.size()))
-      unsupported("memref.dim out of range");
-    env[d] = scalar(m.sizes[size_t(k)], c.bool_val(false));
-    return;
-  }
-  if (auto cst = dyn_cast<memref::CastOp>(op)) {
-    MemRef m = ref(cst.getSource());
-    auto to = cast<MemRefType>(cst.getType());
-    for (int64_t k = 0; k < to.getRank(); ++k)
-      if (!to.isDynamicDim(k))
-        ub = ub ||
-             m.sizes[size_t(k)] != c.bv_val(uint64_t(to.getDimSize(k)), 64);
-    bindRef(cst, m);
-    return;
-  }
-  if (auto sv = dyn_cast<memref::SubViewOp>(op)) {
-    const MemRef &base = ref(sv.getSource());
-    MemRef m{base.block, base.offset, {}, {}};
-    auto offs = sv.getMixedOffsets(), sizes = sv.getMixedSizes(),
-         strides = sv.getMixedStrides();
-    llvm::SmallBitVector dropped = sv.getDroppedDims();
-    for (size_t k = 0; k < offs.size(); ++k) {
-      z3::expr o = folded(offs[k]), s = folded(sizes[k]),
-               st = folded(strides[k]);
-      // The subview lies inside its source: the first and the last index
-      // it covers along k are below the source's size (128 bits: no wrap).
-      z3::expr last = wide(o) + (wide(s) - c.bv_val(1, 128)) * wide(st);
-      z3::expr srcSize = wide(base.sizes[k]), zero = c.bv_val(0, 128);
-      ub = ub ||
-           (s != c.bv_val(0, 64) && !(wide(o) >= zero && wide(o) < srcSize &&
-                                      last >= zero && last < srcSize));
-      ub = ub || wide(s) < zero;
-      m.offset = m.offset + o * base.strides[k];
-      if (dropped.test(unsigned(k)))
-        continue;
-      m.sizes.push_back(s);
-      m.strides.push_back((st * base.strides[k]).simplify());
-    }
-    m.offset = m.offset.simplify();
-    bindRef(sv, m);
-    return;
-  }
-  if (auto rc = dyn_cast<memref::ReinterpretCastOp>(op)) {
-    MemRef m{
-        ref(rc.getSource()).block, folded(rc.getMixedOffsets()[0]), {}, {}};
-    for (OpFoldResult s : rc.getMixedSizes())
-      m.sizes.push_back(folded(s));
-    for (OpFoldResult s : rc.getMixedStrides())
-      m.strides.push_back(folded(s));
-    bindRef(rc, m);
-    return;
-  }
-  if (auto col = dyn_cast<memref::CollapseShapeOp>(op)) {
-    const MemRef &base = ref(col.getSrc());
-    MemRef m{base.block, base.offset, {}, {}};
-    std::vector<int64_t> sizes = concreteSizes(base);
-    for (auto &grp : col.getReassociationIndices()) {
-      int64_t size = 1;
-      for (int64_t k : grp)
-        size *= sizes[size_t(k)];
-      m.sizes.push_back(c.bv_val(uint64_t(size), 64));
-      // The stride of the innermost dimension that is not a unit one (a
-      // unit dimension's stride says nothing about the group's layout).
-      z3::expr stride =
-          grp.empty() ? c.bv_val(1, 64) : base.strides[size_t(grp.back())];
-      for (auto it = grp.rbegin(); it != grp.rend(); ++it)
-        if (sizes[size_t(*it)] != 1) {
-          stride = base.strides[size_t(*it)];
-          break;
-        }
-      m.strides.push_back(stride);
-    }
-    bindRef(col, m);
-    return;
-  }
-  if (auto ex = dyn_cast<memref::ExpandShapeOp>(op)) {
-    const MemRef &base = ref(ex.getSrc());
-    MemRef m{base.block, base.offset, {}, {}};
-    auto out = ex.getMixedOutputShape();
-    for (OpFoldResult s : out)
-      m.sizes.push_back(folded(s));
-    m.strides = m.sizes;
-    auto groups = ex.getReassociationIndices();
-    for (size_t k = 0; k < groups.size(); ++k) {
-      z3::expr st = base.strides[k], total = c.bv_val(1, 64);
-      for (auto it = groups[k].rbegin(); it != groups[k].rend(); ++it) {
-        m.strides[size_t(*it)] = st;
-        st = (st * m.sizes[size_t(*it)]).simplify();
-        total = total * m.sizes[size_t(*it)];
+  m.offset = m.offset.simplify();
+  e.bindRef(op, m);
+}
+
+void encode(Encoder &e, memref::ReinterpretCastOp op) {
+  MemRef m{
+      e.ref(op.getSource()).block, folded(e, op.getMixedOffsets()[0]), {}, {}};
+  for (OpFoldResult s : op.getMixedSizes())
+    m.sizes.push_back(folded(e, s));
+  for (OpFoldResult s : op.getMixedStrides())
+    m.strides.push_back(folded(e, s));
+  e.bindRef(op, m);
+}
+
+void encode(Encoder &e, memref::CollapseShapeOp op) {
+  const MemRef &base = e.ref(op.getSrc());
+  MemRef m{base.block, base.offset, {}, {}};
+  std::vector<int64_t> sizes = e.concreteSizes(base);
+  for (auto &grp : op.getReassociationIndices()) {
+    int64_t size = 1;
+    for (int64_t k : grp)
+      size *= sizes[size_t(k)];
+    m.sizes.push_back(e.c.bv_val(uint64_t(size), 64));
+    // The stride of the innermost dimension that is not a unit one (a
+    // unit dimension's stride says nothing about the group's layout).
+    z3::expr stride =
+        grp.empty() ? e.c.bv_val(1, 64) : base.strides[size_t(grp.back())];
+    for (auto it = grp.rbegin(); it != grp.rend(); ++it)
+      if (sizes[size_t(*it)] != 1) {
+        stride = base.strides[size_t(*it)];
+        break;
       }
-      ub = ub || total.simplify() != base.sizes[k];
+    m.strides.push_back(stride);
+  }
+  e.bindRef(op, m);
+}
+
+void encode(Encoder &e, memref::ExpandShapeOp op) {
+  const MemRef &base = e.ref(op.getSrc());
+  MemRef m{base.block, base.offset, {}, {}};
+  auto out = op.getMixedOutputShape();
+  for (OpFoldResult s : out)
+    m.sizes.push_back(folded(e, s));
+  m.strides = m.sizes;
+  auto groups = op.getReassociationIndices();
+  for (size_t k = 0; k < groups.size(); ++k) {
+    z3::expr st = base.strides[k], total = e.c.bv_val(1, 64);
+    for (auto it = groups[k].rbegin(); it != groups[k].rend(); ++it) {
+      m.strides[size_t(*it)] = st;
+      st = (st * m.sizes[size_t(*it)]).simplify();
+      total = total * m.sizes[size_t(*it)];
     }
-    bindRef(ex, m);
-    return;
+    e.ub = e.ub || total.simplify() != base.sizes[k];
   }
-  if (auto gg = dyn_cast<memref::GetGlobalOp>(op)) {
-    auto g = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-        op, gg.getNameAttr());
-    if (!g || !g.getInitialValue() || g.isExternal())
-      unsupported("memref.global without an initial value");
-    // A mutable global may hold anything on entry, and its writes are
-    // outputs: not encoded.
-    if (!g.getConstant())
-      unsupported("a mutable memref.global");
-    std::string name = g.getSymName().str();
-    if (!globals.count(name)) {
-      MemRefType t = g.getType();
-      auto tt = RankedTensorType::get(t.getShape(), t.getElementType());
-      globals[name] = blockOf(constant(*g.getInitialValue(), tt),
-                              t.getElementType(), !g.getConstant());
-    }
-    bindRef(gg, identityView(globals[name], shapeOf(g.getType(), {})));
-    return;
+  e.bindRef(op, m);
+}
+
+void encode(Encoder &e, memref::GetGlobalOp op) {
+  auto g = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      op, op.getNameAttr());
+  if (!g || !g.getInitialValue() || g.isExternal())
+    unsupported("memref.global without an initial value");
+  // A mutable global may hold anything on entry, and its writes are
+  // outputs: not encoded.
+  if (!g.getConstant())
+    unsupported("a mutable memref.global");
+  std::string name = g.getSymName().str();
+  if (!e.globals.count(name)) {
+    MemRefType t = g.getType();
+    auto tt = RankedTensorType::get(t.getShape(), t.getElementType());
+    e.globals[name] = e.blockOf(e.constant(*g.getInitialValue(), tt),
+                                t.getElementType(), !g.getConstant());
   }
-  if (auto tb = dyn_cast<bufferization::ToBufferOp>(op)) {
-    const SVal &t = get(tb.getTensor());
-    int b = blockOf(t, getElementTypeOrSelf(tb.getType()), false);
-    bindRef(tb, identityView(b, t.shape));
-    return;
-  }
-  if (auto tt = dyn_cast<bufferization::ToTensorOp>(op)) {
-    env[tt] = loadView(ref(tt.getBuffer()));
-    return;
-  }
-  if (auto md = dyn_cast<bufferization::MaterializeInDestinationOp>(op)) {
-    if (isa<MemRefType>(md.getDest().getType()))
-      storeView(ref(md.getDest()), get(md.getSource()));
-    else
-      bind(md->getResult(0), get(md.getSource()));
-    return;
-  }
-  if (auto at = dyn_cast<bufferization::AllocTensorOp>(op)) {
-    if (at.getCopy())
-      bind(at, get(at.getCopy()));
-    else
-      env[at] = undef(resultShape(at.getType(), at.getDynamicSizes()),
-                      getElementTypeOrSelf(at.getType()));
-    return;
-  }
-  unsupported("op '" + n + "'");
+  e.bindRef(op, e.identityView(e.globals[name], shapeOf(e, g.getType(), {})));
+}
+
+void encode(Encoder &e, bufferization::ToBufferOp op) {
+  const SVal &t = e.get(op.getTensor());
+  int b = e.blockOf(t, getElementTypeOrSelf(op.getType()), false);
+  e.bindRef(op, e.identityView(b, t.shape));
+}
+
+void encode(Encoder &e, bufferization::ToTensorOp op) {
+  e.env[op] = e.loadView(e.ref(op.getBuffer()));
+}
+
+void encode(Encoder &e, bufferization::MaterializeInDestinationOp op) {
+  if (isa<MemRefType>(op.getDest().getType()))
+    e.storeView(e.ref(op.getDest()), e.get(op.getSource()));
+  else
+    e.bind(op->getResult(0), e.get(op.getSource()));
+}
+
+void encode(Encoder &e, bufferization::AllocTensorOp op) {
+  if (op.getCopy())
+    e.bind(op, e.get(op.getCopy()));
+  else
+    e.env[op] = e.undef(e.resultShape(op.getType(), op.getDynamicSizes()),
+                        getElementTypeOrSelf(op.getType()));
+}
+
+} // namespace
+
+void Encoder::encodeMemref(Operation *op) {
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
+            memref::LoadOp, memref::StoreOp, memref::CopyOp, memref::DimOp,
+            memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp,
+            memref::CollapseShapeOp, memref::ExpandShapeOp, memref::GetGlobalOp,
+            affine::AffineLoadOp, affine::AffineStoreOp, affine::AffineApplyOp,
+            bufferization::ToBufferOp, bufferization::ToTensorOp,
+            bufferization::MaterializeInDestinationOp,
+            bufferization::AllocTensorOp>(
+          [&](auto typed) { encode(*this, typed); })
+      .Default([](Operation *op) { unsupportedOp(op); });
 }
 
 } // namespace cc::smt::detail

@@ -9,7 +9,13 @@
 
 #include "core/ops/Indexing.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
 namespace cc::smt::detail {
+
+using namespace mlir;
 
 namespace {
 std::vector<int64_t> intsAttr(Operation *op, const char *name) {
@@ -35,25 +41,123 @@ int64_t constantOf(const SVal &s, const std::string &what,
   return int64_t(u << (64 - w)) >> (64 - w);
 }
 
-} // namespace
-
 // acc + sum((a - za) * (b - zb)) over 8-bit operands, in i32 as the
 // lowerings compute it (operands sign-extended, zero points subtracted,
 // products and sums wrapping): TOSA leaves an accumulator that leaves i32
 // undefined, and the reference refuses such inputs, so wrapping there is
 // one of the allowed behaviours, and the lowered sums meet these terms
 // once Z3 normalizes them.
-z3::expr Encoder::intDot(z3::expr acc,
-                         const std::vector<std::pair<z3::expr, z3::expr>> &ab,
-                         int64_t za, int64_t zb) {
+z3::expr intDot(Encoder &e, z3::expr acc,
+                const std::vector<std::pair<z3::expr, z3::expr>> &ab,
+                int64_t za, int64_t zb) {
   auto diff = [&](const z3::expr &x, int64_t z) {
     if (x.get_sort().bv_size() > 32)
       unsupported("an integer product of operands wider than 32 bits");
-    return z3::sext(x, 32 - x.get_sort().bv_size()) - c.bv_val(z, 32);
+    return z3::sext(x, 32 - x.get_sort().bv_size()) - e.c.bv_val(z, 32);
   };
   for (const auto &[a, b] : ab)
     acc = acc + diff(a, za) * diff(b, zb);
   return acc;
+}
+
+// TOSA's apply_scale_32 (scale32) or apply_scale_16 of one value, as the
+// reference computes it (core/ops/Indexing.cpp): the i32 result and the
+// condition of a failed REQUIRE (negative multiplier, shift outside
+// [2, 62], an i32 value outside the range the shift allows, a result
+// outside i32). In 96 bits, where the product of an i48 value and an i32
+// multiplier fits.
+Elem applyScaleTerm(Encoder &e, const z3::expr &value, const z3::expr &mult,
+                    const z3::expr &shift, bool doubleRound, bool scale32) {
+  const unsigned w = 96;
+  auto k = [&](int64_t v) { return e.c.bv_val(v, w); };
+  auto wide = [&](const z3::expr &x) {
+    return z3::sext(x, w - x.get_sort().bv_size());
+  };
+  z3::expr v = wide(value), m = wide(mult), s = wide(shift);
+  z3::expr half = z3::shl(k(1), s - k(1));
+  z3::expr bad = m < k(0) || s < k(2) || s > k(62);
+  if (scale32)
+    bad = bad || v < -half || v >= half;
+  z3::expr round = half;
+  if (doubleRound)
+    round = z3::ite(s > k(31),
+                    z3::ite(v >= k(0), half + k(int64_t(1) << 30),
+                            half - k(int64_t(1) << 30)),
+                    half);
+  z3::expr r = z3::ashr(v * m + round, s);
+  bad = bad || r < k(INT32_MIN) || r > k(INT32_MAX);
+  return {r.extract(31, 0), bad};
+}
+
+// The accumulator type of a convolution or pooling (its input's element
+// type by default).
+Type accType(Operation *op, Type inElt) {
+  if (auto a = op->getAttrOfType<TypeAttr>("acc_type"))
+    return a.getValue();
+  return inElt;
+}
+
+// The zero points of a convolution: integers must be known constants;
+// floats must be zero (TOSA allows no other).
+std::pair<int64_t, int64_t> convZeroPoints(Encoder &e, Operation *op,
+                                           const std::vector<SVal> &ins,
+                                           bool fl) {
+  std::string n = op->getName().getStringRef().str();
+  if (!fl)
+    return {constantOf(ins.at(3), n + " input_zp"),
+            constantOf(ins.at(4), n + " weight_zp")};
+  for (unsigned zp : {3u, 4u}) {
+    auto zt =
+        cast<FloatType>(getElementTypeOrSelf(op->getOperand(zp).getType()));
+    z3::expr zero = e.floatBits(0, zt).simplify();
+    for (const z3::expr &x : ins.at(zp).v)
+      if (!z3::eq(x.simplify(), zero))
+        unsupported(n + " with a non-zero or unknown zero point");
+  }
+  return {0, 0};
+}
+
+// A float avg_pool2d window: +0 plus the taps as one sum in `acc` divided
+// by their count, cast to `elt`.
+z3::expr floatAverage(Encoder &e, const std::vector<z3::expr> &taps,
+                      FloatType acc, Type elt) {
+  std::vector<z3::expr> terms{e.floatBits(0, acc)};
+  for (const z3::expr &t : taps)
+    terms.push_back(e.fcast(t, acc));
+  APFloat cnt{double(taps.size())};
+  bool lost;
+  cnt.convert(acc.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+  return e.fcast(e.fdiv(e.fsum(terms),
+                        e.floatBits(cnt.bitcastToAPInt().getZExtValue(), acc)),
+                 elt);
+}
+
+// An integer avg_pool2d window of `w`-bit taps, and the condition of a
+// failed REQUIRE: the exact sum of (x - zi) scaled by TOSA's reciprocal of
+// the count (apply_scale), plus zo, clamped.
+Elem intAverage(Encoder &e, const std::vector<z3::expr> &taps, int64_t zi,
+                int64_t zo, unsigned w) {
+  z3::context &c = e.c;
+  int64_t count = int64_t(taps.size());
+  // In i32, as the lowering sums (a window of i8 or i16 cannot leave it).
+  z3::expr total = c.bv_val(0, 32);
+  for (const z3::expr &t : taps)
+    total = total + (z3::sext(t, 32 - w) - c.bv_val(zi, 32));
+  // TOSA's reciprocal_scale of the count, as the reference computes it.
+  int64_t sh = 0;
+  while ((int64_t(1) << sh) < count)
+    ++sh;
+  int64_t mult = (((int64_t(1) << 30) + 1) << sh) / count, shift = 30 + sh;
+  auto [scaled, bad] = applyScaleTerm(e, total, c.bv_val(mult, 32),
+                                      c.bv_val(shift, 8), false, true);
+  // + output_zp and the clamp in i32, written as tosa-to-linalg-named
+  // writes them (maxsi(lo, x), then minsi(hi, x)), so that both meet.
+  z3::expr out = scaled + c.bv_val(zo, 32);
+  z3::expr lo = c.bv_val(-(int64_t(1) << (w - 1)), 32),
+           hi = c.bv_val((int64_t(1) << (w - 1)) - 1, 32);
+  out = z3::ite(lo > out, lo, out);
+  out = z3::ite(hi < out, hi, out);
+  return {out.extract(w - 1, 0), bad};
 }
 
 // conv2d (weights [O,KH,KW,C]), depthwise_conv2d ([KH,KW,C,M], output
@@ -63,30 +167,15 @@ z3::expr Encoder::intDot(z3::expr acc,
 // these extra multiplies and the lowerings make them), so that a
 // non-finite weight there gives NaN as in the lowering. Integers: exact,
 // with the zero points.
-void Encoder::convolution(Operation *op, const std::vector<SVal> &ins) {
+void convolution(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
   std::string n = op->getName().getStringRef().str();
-  bool depthwise = n == "tosa.depthwise_conv2d";
-  bool transposed = n == "tosa.transpose_conv2d";
+  bool depthwise = isa<tosa::DepthwiseConv2DOp>(op);
+  bool transposed = isa<tosa::TransposeConv2DOp>(op);
   Type inElt = getElementTypeOrSelf(op->getOperand(0).getType());
   Type elt = getElementTypeOrSelf(op->getResult(0).getType());
-  bool fl = isFloat(inElt);
-  int64_t zi = 0, zw = 0;
-  if (fl) {
-    for (unsigned zp : {3u, 4u}) {
-      auto zt =
-          cast<FloatType>(getElementTypeOrSelf(op->getOperand(zp).getType()));
-      z3::expr zero = floatBits(0, zt).simplify();
-      for (const z3::expr &e : ins.at(zp).v)
-        if (!z3::eq(e.simplify(), zero))
-          unsupported(n + " with a non-zero or unknown zero point");
-    }
-  } else {
-    zi = constantOf(ins.at(3), n + " input_zp");
-    zw = constantOf(ins.at(4), n + " weight_zp");
-  }
-  Type acc = inElt;
-  if (auto a = op->getAttrOfType<TypeAttr>("acc_type"))
-    acc = a.getValue();
+  bool fl = e.isFloat(inElt);
+  auto [zi, zw] = convZeroPoints(e, op, ins, fl);
+  Type acc = accType(op, inElt);
   std::vector<int64_t> pad = intsAttr(op, transposed ? "out_pad" : "pad"),
                        stride = intsAttr(op, "stride"),
                        dil = transposed ? std::vector<int64_t>{1, 1}
@@ -101,7 +190,8 @@ void Encoder::convolution(Operation *op, const std::vector<SVal> &ins) {
   std::vector<int64_t> os(rt.getShape().begin(), rt.getShape().end());
   if (product(os) * KH * KW * (depthwise ? 1 : xs[3]) > kMaxIterations)
     unsupported(n + " too large");
-  z3::expr zero = fl ? floatBits(0, cast<FloatType>(inElt)) : c.bv_val(0, 8);
+  z3::expr zero =
+      fl ? e.floatBits(0, cast<FloatType>(inElt)) : e.c.bv_val(0, 8);
   SVal r;
   r.shape = os;
   for (int64_t i = 0; i < product(os); ++i) {
@@ -111,8 +201,8 @@ void Encoder::convolution(Operation *op, const std::vector<SVal> &ins) {
     std::vector<z3::expr> terms;
     std::vector<std::pair<z3::expr, z3::expr>> pairs;
     if (fl)
-      terms.push_back(fcast(bias.v[b], acc));
-    z3::expr_vector p(c);
+      terms.push_back(e.fcast(bias.v[b], acc));
+    z3::expr_vector p(e.c);
     p.push_back(bias.p[b]);
     for (int64_t ky = 0; ky < KH; ++ky)
       for (int64_t kx = 0; kx < KW; ++kx) {
@@ -134,24 +224,24 @@ void Encoder::convolution(Operation *op, const std::vector<SVal> &ins) {
           }
           p.push_back(w.p[wj]);
           if (fl)
-            terms.push_back(fmul(fcast(xv, acc), fcast(w.v[wj], acc)));
+            terms.push_back(e.fmul(e.fcast(xv, acc), e.fcast(w.v[wj], acc)));
           else
             pairs.push_back({xv, w.v[wj]});
         }
       }
-    r.v.push_back(fl ? fcast(fsum(terms), elt)
-                     : intDot(bias.v[b], pairs, zi, zw));
+    r.v.push_back(fl ? e.fcast(e.fsum(terms), elt)
+                     : intDot(e, bias.v[b], pairs, zi, zw));
     r.p.push_back(z3::mk_or(p));
   }
-  env[op->getResult(0)] = r;
+  e.env[op->getResult(0)] = r;
 }
 
 // matmul [N,H,C] x [N,C,W]: floats accumulate in the result type (TOSA 1.0),
 // integers exactly with the zero points.
-void Encoder::matmul(Operation *op, const std::vector<SVal> &ins) {
+void matmul(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
   Type inElt = getElementTypeOrSelf(op->getOperand(0).getType());
   Type elt = getElementTypeOrSelf(op->getResult(0).getType());
-  bool fl = isFloat(inElt);
+  bool fl = e.isFloat(inElt);
   int64_t za = fl ? 0 : constantOf(ins.at(2), "tosa.matmul a_zp");
   int64_t zb = fl ? 0 : constantOf(ins.at(3), "tosa.matmul b_zp");
   const SVal &a = ins[0], &b = ins[1];
@@ -166,22 +256,23 @@ void Encoder::matmul(Operation *op, const std::vector<SVal> &ins) {
         std::vector<z3::expr> ts;
         std::vector<std::pair<z3::expr, z3::expr>> pairs;
         if (fl)
-          ts.push_back(floatBits(0, cast<FloatType>(elt)));
-        z3::expr_vector p(c);
+          ts.push_back(e.floatBits(0, cast<FloatType>(elt)));
+        z3::expr_vector p(e.c);
         for (int64_t k = 0; k < C; ++k) {
           size_t ia = size_t((nn * H + h) * C + k),
                  ib = size_t((nn * C + k) * W + w);
           if (fl)
-            ts.push_back(fmul(fcast(a.v[ia], elt), fcast(b.v[ib], elt)));
+            ts.push_back(e.fmul(e.fcast(a.v[ia], elt), e.fcast(b.v[ib], elt)));
           else
             pairs.push_back({a.v[ia], b.v[ib]});
           p.push_back(a.p[ia]);
           p.push_back(b.p[ib]);
         }
-        r.v.push_back(fl ? fsum(ts) : intDot(c.bv_val(0, 32), pairs, za, zb));
-        r.p.push_back(p.empty() ? c.bool_val(false) : z3::mk_or(p));
+        r.v.push_back(fl ? e.fsum(ts)
+                         : intDot(e, e.c.bv_val(0, 32), pairs, za, zb));
+        r.p.push_back(p.empty() ? e.c.bool_val(false) : z3::mk_or(p));
       }
-  env[op->getResult(0)] = r;
+  e.env[op->getResult(0)] = r;
 }
 
 // avg_pool2d and max_pool2d over the taps inside the input (padding is
@@ -189,12 +280,12 @@ void Encoder::matmul(Operation *op, const std::vector<SVal> &ins) {
 // floats, +0 plus the taps as one sum in acc_type divided by their count;
 // integers, the exact sum of (x - input_zp) scaled by TOSA's reciprocal of
 // the count (apply_scale), plus output_zp, clamped.
-void Encoder::pool(Operation *op, const std::vector<SVal> &ins) {
+void pool(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
   std::string n = op->getName().getStringRef().str();
-  bool avg = n == "tosa.avg_pool2d";
+  bool avg = isa<tosa::AvgPool2dOp>(op);
   Type inElt = getElementTypeOrSelf(op->getOperand(0).getType());
   Type elt = getElementTypeOrSelf(op->getResult(0).getType());
-  bool fl = isFloat(inElt);
+  bool fl = e.isFloat(inElt);
   std::vector<int64_t> k = intsAttr(op, "kernel"), s = intsAttr(op, "stride"),
                        pad = intsAttr(op, "pad");
   const SVal &x = ins[0];
@@ -207,9 +298,7 @@ void Encoder::pool(Operation *op, const std::vector<SVal> &ins) {
     zo = constantOf(ins.at(2), n + " output_zp");
   }
   bool propagate = propagatesNaN(op);
-  Type acc = inElt;
-  if (auto a = op->getAttrOfType<TypeAttr>("acc_type"))
-    acc = a.getValue();
+  Type acc = accType(op, inElt);
   auto rt = cast<ShapedType>(op->getResult(0).getType());
   std::vector<int64_t> os(rt.getShape().begin(), rt.getShape().end());
   SVal r;
@@ -218,7 +307,7 @@ void Encoder::pool(Operation *op, const std::vector<SVal> &ins) {
   for (int64_t i = 0; i < product(os); ++i) {
     std::vector<int64_t> o = unflatten(i, os);
     std::vector<z3::expr> taps;
-    z3::expr_vector p(c);
+    z3::expr_vector p(e.c);
     for (int64_t ky = 0; ky < k[0]; ++ky)
       for (int64_t kx = 0; kx < k[1]; ++kx) {
         int64_t iy = ay.src(o[1], ky), ix = iy < 0 ? -1 : ax.src(o[2], kx);
@@ -231,61 +320,33 @@ void Encoder::pool(Operation *op, const std::vector<SVal> &ins) {
     if (taps.empty())
       unsupported(n + " with a window entirely in padding");
     z3::expr v = taps[0];
-    int64_t count = int64_t(taps.size());
     if (!avg) {
       for (size_t t = 1; t < taps.size(); ++t)
-        v = fl ? fmaxmin(v, taps[t], true, propagate)
+        v = fl ? e.fmaxmin(v, taps[t], true, propagate)
                : z3::ite(v > taps[t], v, taps[t]);
     } else if (fl) {
-      std::vector<z3::expr> terms{floatBits(0, cast<FloatType>(acc))};
-      for (const z3::expr &t : taps)
-        terms.push_back(fcast(t, acc));
-      auto ft = cast<FloatType>(acc);
-      APFloat cnt{double(count)};
-      bool lost;
-      cnt.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-      v = fcast(
-          fdiv(fsum(terms), floatBits(cnt.bitcastToAPInt().getZExtValue(), ft)),
-          elt);
+      v = floatAverage(e, taps, cast<FloatType>(acc), elt);
     } else {
-      // In i32, as the lowering sums (a window of i8 or i16 cannot leave
-      // it).
-      z3::expr total = c.bv_val(0, 32);
-      for (const z3::expr &t : taps)
-        total = total + (z3::sext(t, 32 - w) - c.bv_val(zi, 32));
-      // TOSA's reciprocal_scale of the count, as the reference computes it.
-      int64_t sh = 0;
-      while ((int64_t(1) << sh) < count)
-        ++sh;
-      int64_t mult = (((int64_t(1) << 30) + 1) << sh) / count, shift = 30 + sh;
-      auto [scaled, bad] = applyScaleTerm(total, c.bv_val(mult, 32),
-                                          c.bv_val(shift, 8), false, true);
-      // + output_zp and the clamp in i32, written as tosa-to-linalg-named
-      // writes them (maxsi(lo, x), then minsi(hi, x)), so that both meet.
-      z3::expr out = scaled + c.bv_val(zo, 32);
-      z3::expr lo = c.bv_val(-(int64_t(1) << (w - 1)), 32),
-               hi = c.bv_val((int64_t(1) << (w - 1)) - 1, 32);
-      out = z3::ite(lo > out, lo, out);
-      out = z3::ite(hi < out, hi, out);
-      v = out.extract(w - 1, 0);
+      auto [average, bad] = intAverage(e, taps, zi, zo, w);
+      v = average;
       p.push_back(bad);
     }
     r.v.push_back(v);
     r.p.push_back(z3::mk_or(p));
   }
-  env[op->getResult(0)] = r;
+  e.env[op->getResult(0)] = r;
 }
 
 // argmax along `axis` (i32 result): the first NaN under PROPAGATE, else the
 // first maximal non-NaN value (0 when all are NaN), as the reference.
-void Encoder::argmax(Operation *op, const std::vector<SVal> &ins) {
+void argmax(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
   const SVal &x = ins[0];
   auto axisAttr = op->getAttrOfType<IntegerAttr>("axis");
   if (!axisAttr)
     unsupported("tosa.argmax without axis");
   int64_t ax = axisAttr.getInt();
   Type inElt = getElementTypeOrSelf(op->getOperand(0).getType());
-  bool fl = isFloat(inElt);
+  bool fl = e.isFloat(inElt);
   bool propagate = propagatesNaN(op);
   std::vector<int64_t> outShape = x.shape;
   outShape.erase(outShape.begin() + ax);
@@ -295,15 +356,15 @@ void Encoder::argmax(Operation *op, const std::vector<SVal> &ins) {
   reduced[size_t(ax)] = 1;
   for (int64_t i = 0; i < product(reduced); ++i) {
     std::vector<int64_t> idx = unflatten(i, reduced);
-    z3::expr best = c.bv_val(0, 32);
-    z3::expr bestV = x.v[0], sawNaN = c.bool_val(false);
-    z3::expr_vector p(c);
+    z3::expr best = e.c.bv_val(0, 32);
+    z3::expr bestV = x.v[0], sawNaN = e.c.bool_val(false);
+    z3::expr_vector p(e.c);
     for (int64_t kk = 0; kk < x.shape[size_t(ax)]; ++kk) {
       idx[size_t(ax)] = kk;
       size_t j = size_t(flatten(idx, x.shape));
       const z3::expr &v = x.v[j];
       p.push_back(x.p[j]);
-      z3::expr at = c.bv_val(uint64_t(kk), 32);
+      z3::expr at = e.c.bv_val(uint64_t(kk), 32);
       if (!fl) {
         if (kk == 0) {
           bestV = v;
@@ -314,20 +375,20 @@ void Encoder::argmax(Operation *op, const std::vector<SVal> &ins) {
         bestV = z3::ite(better, v, bestV);
         continue;
       }
-      z3::expr nan = fcmp(arith::CmpFPredicate::UNO, v, v);
+      z3::expr nan = e.fcmp(arith::CmpFPredicate::UNO, v, v);
       if (kk == 0) {
         // The reference starts from -Inf: a first value that is not NaN
         // is the best so far (index 0 either way).
         auto ft = cast<FloatType>(inElt);
         APInt minusInf =
             APFloat::getInf(ft.getFloatSemantics(), true).bitcastToAPInt();
-        sawNaN = propagate ? nan : c.bool_val(false);
+        sawNaN = propagate ? nan : e.c.bool_val(false);
         bestV = propagate
                     ? v
-                    : z3::ite(nan, floatBits(minusInf.getZExtValue(), ft), v);
+                    : z3::ite(nan, e.floatBits(minusInf.getZExtValue(), ft), v);
         continue;
       }
-      z3::expr better = !nan && fcmp(arith::CmpFPredicate::OGT, v, bestV);
+      z3::expr better = !nan && e.fcmp(arith::CmpFPredicate::OGT, v, bestV);
       if (propagate) {
         best = z3::ite(sawNaN, best, z3::ite(nan || better, at, best));
         bestV = z3::ite(sawNaN || nan, bestV, z3::ite(better, v, bestV));
@@ -340,55 +401,27 @@ void Encoder::argmax(Operation *op, const std::vector<SVal> &ins) {
     r.v.push_back(best);
     r.p.push_back(z3::mk_or(p));
   }
-  env[op->getResult(0)] = r;
-}
-
-// TOSA's apply_scale_32 (scale32) or apply_scale_16 of one value, as the
-// reference computes it (core/ops/Indexing.cpp): the i32 result and the
-// condition of a failed REQUIRE (negative multiplier, shift outside
-// [2, 62], an i32 value outside the range the shift allows, a result
-// outside i32). In 96 bits, where the product of an i48 value and an i32
-// multiplier fits.
-std::pair<z3::expr, z3::expr>
-Encoder::applyScaleTerm(const z3::expr &value, const z3::expr &mult,
-                        const z3::expr &shift, bool doubleRound, bool scale32) {
-  const unsigned w = 96;
-  auto k = [&](int64_t v) { return c.bv_val(v, w); };
-  auto wide = [&](const z3::expr &x) {
-    return z3::sext(x, w - x.get_sort().bv_size());
-  };
-  z3::expr v = wide(value), m = wide(mult), s = wide(shift);
-  z3::expr half = z3::shl(k(1), s - k(1));
-  z3::expr bad = m < k(0) || s < k(2) || s > k(62);
-  if (scale32)
-    bad = bad || v < -half || v >= half;
-  z3::expr round = half;
-  if (doubleRound)
-    round = z3::ite(s > k(31),
-                    z3::ite(v >= k(0), half + k(int64_t(1) << 30),
-                            half - k(int64_t(1) << 30)),
-                    half);
-  z3::expr r = z3::ashr(v * m + round, s);
-  bad = bad || r < k(INT32_MIN) || r > k(INT32_MAX);
-  return {r.extract(31, 0), bad};
+  e.env[op->getResult(0)] = r;
 }
 
 // tosa.apply_scale (what rescale becomes inside linalg bodies): a failed
 // REQUIRE is poison. INEXACT_ROUND allows a range of results: unsupported.
-void Encoder::applyScale(tosa::ApplyScaleOp op, const std::vector<SVal> &ins) {
+void applyScale(Encoder &e, tosa::ApplyScaleOp op,
+                const std::vector<SVal> &ins) {
   if (op.getRoundingMode() == tosa::RoundingMode::INEXACT_ROUND)
     unsupported("tosa.apply_scale with INEXACT_ROUND (not one value)");
   bool doubleRound = op.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND;
-  env[op.getResult()] = elementwise(ins, [&](const std::vector<z3::expr> &a,
-                                             const std::vector<z3::expr> &pa) {
-    // apply_scale_32 takes an i32 value, apply_scale_16 an i48 one.
-    auto [r, bad] = applyScaleTerm(a[0], a[1], a[2], doubleRound,
-                                   a[0].get_sort().bv_size() == 32);
-    z3::expr p = bad;
-    for (const z3::expr &x : pa)
-      p = p || x;
-    return std::pair{r, p};
-  });
+  e.env[op.getResult()] =
+      e.elementwise(ins, [&](const std::vector<z3::expr> &a,
+                             const std::vector<z3::expr> &pa) {
+        // apply_scale_32 takes an i32 value, apply_scale_16 an i48 one.
+        auto [r, bad] = applyScaleTerm(e, a[0], a[1], a[2], doubleRound,
+                                       a[0].get_sort().bv_size() == 32);
+        z3::expr p = bad;
+        for (const z3::expr &x : pa)
+          p = p || x;
+        return std::pair{r, p};
+      });
 }
 
 // tosa.rescale: (in - input_zp) scaled per tensor or per channel (the last
@@ -398,7 +431,7 @@ void Encoder::applyScale(tosa::ApplyScaleOp op, const std::vector<SVal> &ins) {
 // tosa-to-linalg writes it (maxsi(lo, x), then minsi(hi, x)), so that both
 // meet. A failed REQUIRE is poison, as in apply_scale; an output_zp
 // addition that leaves i32 (undefined in TOSA) wraps.
-void Encoder::rescale(tosa::RescaleOp op, const std::vector<SVal> &ins) {
+void rescale(Encoder &e, tosa::RescaleOp op, const std::vector<SVal> &ins) {
   if (op.getRoundingMode() == tosa::RoundingMode::INEXACT_ROUND)
     unsupported("tosa.rescale with INEXACT_ROUND (not one value)");
   bool doubleRound = op.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND;
@@ -409,10 +442,10 @@ void Encoder::rescale(tosa::RescaleOp op, const std::vector<SVal> &ins) {
   unsigned win = x.v.empty() ? 8 : x.v[0].get_sort().bv_size();
   unsigned wout = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
   unsigned vw = std::max(win, 32u);
-  z3::expr lo = c.bv_val(outUnsigned ? 0 : -(int64_t(1) << (wout - 1)), 32);
-  z3::expr hi = c.bv_val(outUnsigned ? (int64_t(1) << wout) - 1
-                                     : (int64_t(1) << (wout - 1)) - 1,
-                         32);
+  z3::expr lo = e.c.bv_val(outUnsigned ? 0 : -(int64_t(1) << (wout - 1)), 32);
+  z3::expr hi = e.c.bv_val(outUnsigned ? (int64_t(1) << wout) - 1
+                                       : (int64_t(1) << (wout - 1)) - 1,
+                           32);
   int64_t channels = x.shape.empty() ? 1 : x.shape.back();
   SVal r;
   r.shape = x.shape;
@@ -421,22 +454,22 @@ void Encoder::rescale(tosa::RescaleOp op, const std::vector<SVal> &ins) {
     z3::expr v = x.v[size_t(i)];
     if (win < vw)
       v = inUnsigned ? z3::zext(v, vw - win) : z3::sext(v, vw - win);
-    v = v - c.bv_val(zi, vw);
-    auto [scaled, bad] = applyScaleTerm(v, mult.v[ch], shift.v[ch], doubleRound,
-                                        op.getScale32());
-    z3::expr out = scaled + c.bv_val(zo, 32);
+    v = v - e.c.bv_val(zi, vw);
+    auto [scaled, bad] = applyScaleTerm(e, v, mult.v[ch], shift.v[ch],
+                                        doubleRound, op.getScale32());
+    z3::expr out = scaled + e.c.bv_val(zo, 32);
     out = z3::ite(lo > out, lo, out);
     out = z3::ite(hi < out, hi, out);
     r.v.push_back(wout < 32 ? out.extract(wout - 1, 0) : out);
     r.p.push_back(bad || x.p[size_t(i)] || mult.p[ch] || shift.p[ch]);
   }
-  env[op.getResult()] = r;
+  e.env[op.getResult()] = r;
 }
 
 // gather: values [N,K,C], indices [N,W]: out[n,w,c] = values[n, idx[n,w], c];
 // an index outside [0, K) is undefined behaviour (a TOSA REQUIRE), a poison
 // index poisons the row.
-void Encoder::gather(Operation *op, const std::vector<SVal> &ins) {
+void gather(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
   const SVal &x = ins[0], &idx = ins[1];
   int64_t N = x.shape[0], K = x.shape[1], C = x.shape[2], W = idx.shape[1];
   unsigned iw = idx.v[0].get_sort().bv_size();
@@ -446,14 +479,15 @@ void Encoder::gather(Operation *op, const std::vector<SVal> &ins) {
     for (int64_t w = 0; w < W; ++w) {
       const z3::expr &i = idx.v[size_t(nn * W + w)];
       const z3::expr &bad = idx.p[size_t(nn * W + w)];
-      ub = ub ||
-           (!bad && (i < c.bv_val(0, iw) || i >= c.bv_val(uint64_t(K), iw)));
+      e.ub =
+          e.ub ||
+          (!bad && (i < e.c.bv_val(0, iw) || i >= e.c.bv_val(uint64_t(K), iw)));
       for (int64_t ch = 0; ch < C; ++ch) {
         z3::expr v = x.v[size_t((nn * K + K - 1) * C + ch)];
         z3::expr p = x.p[size_t((nn * K + K - 1) * C + ch)];
         for (int64_t k = K - 2; k >= 0; --k) {
           size_t j = size_t((nn * K + k) * C + ch);
-          z3::expr hit = i == c.bv_val(uint64_t(k), iw);
+          z3::expr hit = i == e.c.bv_val(uint64_t(k), iw);
           v = z3::ite(hit, x.v[j], v);
           p = z3::ite(hit, x.p[j], p);
         }
@@ -461,29 +495,23 @@ void Encoder::gather(Operation *op, const std::vector<SVal> &ins) {
         r.p.push_back(bad || p);
       }
     }
-  env[op->getResult(0)] = r;
+  e.env[op->getResult(0)] = r;
 }
 
-bool Encoder::encodeTosaKernel(Operation *op, const std::vector<SVal> &ins) {
-  std::string n = op->getName().getStringRef().str();
-  if (n == "tosa.conv2d" || n == "tosa.depthwise_conv2d" ||
-      n == "tosa.transpose_conv2d")
-    convolution(op, ins);
-  else if (n == "tosa.matmul")
-    matmul(op, ins);
-  else if (n == "tosa.avg_pool2d" || n == "tosa.max_pool2d")
-    pool(op, ins);
-  else if (n == "tosa.argmax")
-    argmax(op, ins);
-  else if (n == "tosa.gather")
-    gather(op, ins);
-  else if (auto a = dyn_cast<tosa::ApplyScaleOp>(op))
-    applyScale(a, ins);
-  else if (auto r = dyn_cast<tosa::RescaleOp>(op))
-    rescale(r, ins);
-  else
-    return false;
-  return true;
+} // namespace
+
+void Encoder::encodeTosaKernel(Operation *op, const std::vector<SVal> &ins) {
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::TransposeConv2DOp>(
+          [&](Operation *) { convolution(*this, op, ins); })
+      .Case([&](tosa::MatMulOp) { matmul(*this, op, ins); })
+      .Case<tosa::AvgPool2dOp, tosa::MaxPool2dOp>(
+          [&](Operation *) { pool(*this, op, ins); })
+      .Case([&](tosa::ArgMaxOp) { argmax(*this, op, ins); })
+      .Case([&](tosa::GatherOp) { gather(*this, op, ins); })
+      .Case([&](tosa::ApplyScaleOp a) { applyScale(*this, a, ins); })
+      .Case([&](tosa::RescaleOp r) { rescale(*this, r, ins); })
+      .Default([](Operation *op) { unsupportedOp(op); });
 }
 
 } // namespace cc::smt::detail

@@ -1,7 +1,7 @@
-// Internal interface of cc_smt between the encoder (Encode.cpp: MLIR + Z3),
-// the drivers (Driver.cpp: parsing, pass instrumentation) and the lowering
-// that replays counterexamples (ReplayLowering.cpp). Includes MLIR
-// headers: only cc_smt's own translation units may include it.
+// Internal interface of cc_smt between the refinement check (Refine.cpp:
+// MLIR + Z3), the drivers (Driver.cpp: parsing, pass instrumentation) and
+// the replay of counterexamples (Replay.cpp, ReplayLowering.cpp). Includes
+// MLIR headers: only cc_smt's own translation units may include it.
 #pragma once
 
 #include "smt/Validate.h"
@@ -11,6 +11,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace cc::smt {
+namespace detail {
+// MLIR's text of a type.
+std::string str(mlir::Type t);
+} // namespace detail
 
 // Checks that `tgt` refines `src` (same signature). Never fails: problems
 // become `unknown` with a reason. Both functions stay unchanged.

@@ -1,0 +1,219 @@
+// What a counterexample shows (the inputs, both sides' outputs) and
+// whether the JIT confirms it: a replay whose outputs differ, a target
+// that fails where the source runs, or, for a TOSA source whose encoding
+// is exact, compiled code that disagrees with TOSA's semantics.
+#include "smt/Refine.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+namespace cc::smt::detail {
+
+using namespace mlir;
+
+// A counterexample: the text shown and what its replay needs.
+struct Shown {
+  std::ostringstream text;
+  Inputs inputs;
+  std::string notReplayable;
+  Mask mask; // per output, the elements where the source is defined
+  // The source's outputs (nothing where the model leaves them open).
+  std::vector<std::vector<std::optional<double>>> expected;
+};
+
+namespace {
+
+// The concrete value of a model term, as a double (floats) or integer;
+// nothing where the term is not concrete (a probe's inputs leave an
+// uninterpreted function open).
+std::optional<double> modelValue(const Eval &eval, const z3::expr &e, Type elt,
+                                 z3::context &c) {
+  if (e.get_sort().is_fpa()) {
+    z3::expr bits = eval(z3::expr(c, Z3_mk_fpa_to_ieee_bv(c, e)));
+    z3::expr nan = eval(z3::expr(c, Z3_mk_fpa_is_nan(c, e)));
+    if (nan.is_true())
+      return std::nan("");
+    uint64_t b;
+    if (!bits.is_numeral_u64(b))
+      return std::nullopt;
+    if (elt.isF16())
+      return f16BitsToF64(uint16_t(b));
+    if (elt.isBF16())
+      return bf16BitsToF64(uint16_t(b));
+    if (elt.isF32()) {
+      uint32_t u = uint32_t(b);
+      float f;
+      std::memcpy(&f, &u, 4);
+      return f;
+    }
+    double d;
+    std::memcpy(&d, &b, 8);
+    return d;
+  }
+  z3::expr v = eval(e);
+  uint64_t u = 0;
+  if (!v.is_numeral_u64(u))
+    return std::nullopt;
+  unsigned w = e.get_sort().bv_size();
+  if (w == 1)
+    return double(u);
+  int64_t s = w == 64 ? int64_t(u) : int64_t(u << (64 - w)) >> (64 - w);
+  return double(s);
+}
+
+std::string fmtValue(double d) {
+  std::ostringstream os;
+  os.precision(d == std::floor(d) && std::abs(d) < 1e19 ? 20 : 9);
+  os << d;
+  return os.str();
+}
+
+// The arguments' values, shown and as the replay's inputs.
+void showInputs(z3::context &c, const Eval &eval, const std::vector<SVal> &args,
+                TypeRange argTypes, Shown &x) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    Type t = argTypes[i];
+    // Index scalars travel as i64 (replayMain).
+    auto dt = isa<IndexType>(t) ? std::optional(DType::i64) : dtypeOf(t);
+    if (!dt)
+      x.notReplayable = "an argument of type " + str(t);
+    x.text << "  %arg" << i << " = [";
+    Tensor tensor(dt.value_or(DType::f32), Shape(args[i].shape));
+    for (int64_t k = 0; k < args[i].size(); ++k) {
+      double d = modelValue(eval, args[i].v[k], getElementTypeOrSelf(t), c)
+                     .value_or(0);
+      x.text << (k ? ", " : "") << fmtValue(d);
+      if (dt)
+        isFloat(*dt) ? tensor.setF(k, d) : tensor.setI(k, int64_t(d));
+    }
+    x.text << "]\n";
+    x.inputs.push_back(std::move(tensor));
+  }
+}
+
+// One output's elements, shown; the source's (with `x`) are recorded for
+// the replay.
+std::string showOutput(z3::context &c, const Eval &eval, const SVal &v,
+                       Type elt, Shown *x) {
+  std::string out;
+  for (int64_t i = 0; i < v.size(); ++i) {
+    bool poison = eval(v.p[i]).is_true();
+    std::optional<double> d =
+        poison ? std::nullopt : modelValue(eval, v.v[i], elt, c);
+    if (x) {
+      x->mask.back().push_back(!poison);
+      x->expected.back().push_back(d);
+    }
+    out += (i ? ", " : "") + (poison ? std::string("poison")
+                              : d    ? fmtValue(*d)
+                                     : std::string("?"));
+  }
+  return out;
+}
+
+} // namespace
+
+Attempt Query::counterexample(const Eval &eval) {
+  auto argTypes = src.getFunctionType().getInputs();
+  Shown x;
+  showInputs(c, eval, args, argTypes, x);
+  for (size_t r = 0; r < os.size(); ++r) {
+    Type elt = getElementTypeOrSelf(r < numResults
+                                        ? src.getFunctionType().getResult(r)
+                                        : argTypes[memArgs[r - numResults]]);
+    x.mask.emplace_back();
+    x.expected.emplace_back();
+    x.text << "  source " << outName(r) << " = ["
+           << showOutput(c, eval, os[r], elt, &x) << "]\n";
+    x.text << "  target " << outName(r) << " = ["
+           << showOutput(c, eval, ot[r], elt, nullptr) << "]\n";
+  }
+  bool targetUb = eval(et.ub).is_true();
+  if (targetUb)
+    x.text << "  the target has undefined behaviour\n";
+  if (!shapeNote.empty())
+    x.text << "  " << shapeNote << "\n";
+  if (!o.confirm)
+    return {TvVerdict::Incorrect, "counterexample not replayed (--no-confirm)",
+            x.text.str()};
+  if (!x.notReplayable.empty())
+    return {TvVerdict::Unknown,
+            "counterexample not confirmed: " + x.notReplayable +
+                " cannot be replayed",
+            x.text.str()};
+  return confirm(x, targetUb);
+}
+
+Attempt Query::confirm(const Shown &x, bool targetUb) {
+  Shapes shapes;
+  for (const SVal &r : os)
+    shapes.push_back(r.shape);
+  Replay rp = replay(src, tgt, x.inputs, shapes, x.mask);
+  if (rp.kind == Replay::Differ)
+    return {TvVerdict::Incorrect, "counterexample confirmed by execution",
+            x.text.str()};
+  // Undefined behaviour has no defined outcome to compare; a target that
+  // fails to compile or run where the source runs confirms it.
+  if (rp.kind == Replay::TargetFailed && targetUb)
+    return {TvVerdict::Incorrect,
+            "counterexample confirmed: the target has undefined behaviour on "
+            "these inputs and fails where the source runs (" +
+                rp.why + ")",
+            x.text.str()};
+  if (rp.kind == Replay::Agree && targetUb)
+    return {TvVerdict::Unknown,
+            "counterexample not confirmed: the target has undefined behaviour "
+            "on these inputs, but its compiled code computes what the source "
+            "does",
+            x.text.str()};
+  if (std::optional<Attempt> a = againstTosa(rp, x))
+    return *a;
+  std::string note = opaqueNote().empty() ? "" : " (" + opaqueNote() + ")";
+  if (rp.kind == Replay::Agree)
+    return {TvVerdict::Unknown,
+            "spurious counterexample (both sides agree when executed)" + note,
+            x.text.str()};
+  return {TvVerdict::Unknown, "counterexample not confirmed: " + rp.why + note,
+          x.text.str()};
+}
+
+// A TOSA source runs through the same lowering as the target, so a bug in
+// that lowering makes both agree. Where the source's encoding is exact (no
+// uninterpreted function, no sum whose order the encoding leaves open), its
+// value on the inputs is TOSA's semantics (the encoding agrees with the
+// reference interpreter op by op): the target's compiled code is compared
+// with that.
+std::optional<Attempt> Query::againstTosa(const Replay &rp, const Shown &x) {
+  bool tosaSource = false;
+  src.walk([&](Operation *op) {
+    tosaSource |= isa_and_present<tosa::TosaDialect>(op->getDialect());
+  });
+  if (rp.kind != Replay::Agree || !tosaSource || es.usedUf || es.usedReassoc ||
+      !es.opaqueOps.empty())
+    return std::nullopt;
+  for (size_t r = 0; r < rp.target.size() && r < x.expected.size(); ++r)
+    for (int64_t i = 0; i < rp.target[r].size(); ++i) {
+      std::optional<double> want = x.expected[r][size_t(i)];
+      double got = rp.target[r].asDouble(i);
+      // The sign of a zero maximum or minimum depends on order in the
+      // reference; not a difference here.
+      if (x.mask[r][size_t(i)] && want && !sameValue(*want, got) &&
+          !(*want == 0 && got == 0))
+        return Attempt{
+            TvVerdict::Incorrect,
+            "counterexample confirmed by execution against TOSA's "
+            "semantics: the target's compiled code gives " +
+                fmtValue(got) + " at " + outName(r) + "[" + std::to_string(i) +
+                "], TOSA gives " + fmtValue(*want) +
+                " (the source, lowered the same way, agrees with the "
+                "target: the shared lowering is wrong)",
+            x.text.str()};
+    }
+  return std::nullopt;
+}
+
+} // namespace cc::smt::detail

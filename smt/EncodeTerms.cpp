@@ -1,0 +1,156 @@
+// Sorts, constants and uninterpreted functions: the element terms the
+// encodings of all dialects build on.
+#include "smt/Encoder.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+namespace cc::smt::detail {
+
+using namespace mlir;
+
+Encoder::Encoder(z3::context &c, FMode mode, const TvOptions &opts)
+    : c(c), mode(mode), opts(opts), ub(c.bool_val(false)) {}
+
+bool Encoder::isFloat(Type t) {
+  return isa<FloatType>(getElementTypeOrSelf(t));
+}
+
+std::pair<unsigned, unsigned> Encoder::fpBits(FloatType ft) {
+  if (ft.isF16())
+    return {5, 11};
+  if (ft.isBF16())
+    return {8, 8};
+  if (ft.isF32())
+    return {8, 24};
+  if (ft.isF64())
+    return {11, 53};
+  unsupported("float type " + str(ft));
+}
+
+z3::sort Encoder::sortOf(Type t) {
+  t = getElementTypeOrSelf(t);
+  if (auto it = dyn_cast<IntegerType>(t))
+    return c.bv_sort(it.getWidth());
+  if (isa<IndexType>(t))
+    return c.bv_sort(64);
+  if (auto ft = dyn_cast<FloatType>(t)) {
+    auto [e, s] = fpBits(ft);
+    if (mode == FMode::Abstract)
+      return c.uninterpreted_sort(
+          ("F" + std::to_string(e) + "_" + std::to_string(s)).c_str());
+    return c.fpa_sort(e, s);
+  }
+  unsupported("element type " + str(t));
+}
+
+z3::expr Encoder::fpConst(double d, const z3::sort &s) {
+  return z3::expr(c, Z3_mk_fpa_numeral_double(c, d, s));
+}
+
+z3::expr Encoder::fpNaN(const z3::sort &s) {
+  return z3::expr(c, Z3_mk_fpa_nan(c, s));
+}
+
+z3::expr Encoder::rne() { return z3::expr(c, Z3_mk_fpa_rne(c)); }
+z3::expr Encoder::rtz() { return z3::expr(c, Z3_mk_fpa_rtz(c)); }
+z3::expr Encoder::isNaN(const z3::expr &a) {
+  return z3::expr(c, Z3_mk_fpa_is_nan(c, a));
+}
+
+z3::expr Encoder::floatBits(uint64_t bits, FloatType ft) {
+  z3::sort s = sortOf(ft);
+  if (mode == FMode::Abstract) {
+    std::string name = "fconst_" + std::string(Z3_sort_to_string(c, s)) + "_" +
+                       std::to_string(bits);
+    return c.constant(name.c_str(), s);
+  }
+  unsigned w = ft.getWidth();
+  return z3::expr(c, Z3_mk_fpa_to_fp_bv(c, c.bv_val(bits, w), s));
+}
+
+z3::expr Encoder::elemConst(Attribute a, Type elt) {
+  if (auto ia = dyn_cast<IntegerAttr>(a)) {
+    APInt v = ia.getValue();
+    unsigned w = isa<IndexType>(elt) ? 64 : v.getBitWidth();
+    if (w > 64)
+      unsupported("integer constant wider than 64 bits");
+    return c.bv_val(uint64_t(v.sextOrTrunc(w).getZExtValue()), w);
+  }
+  if (auto fa = dyn_cast<FloatAttr>(a))
+    return floatBits(fa.getValue().bitcastToAPInt().getZExtValue(),
+                     cast<FloatType>(elt));
+  if (auto ba = dyn_cast<BoolAttr>(a))
+    return c.bv_val(ba.getValue() ? 1 : 0, 1);
+  unsupported("constant attribute");
+}
+
+SVal Encoder::constant(Attribute a, Type ty) {
+  SVal r;
+  Type elt = getElementTypeOrSelf(ty);
+  if (auto st = dyn_cast<ShapedType>(ty)) {
+    if (!st.hasStaticShape())
+      unsupported("dynamic constant");
+    r.shape.assign(st.getShape().begin(), st.getShape().end());
+    // Dense and sparse elements alike.
+    auto elems = dyn_cast<ElementsAttr>(a);
+    if (!elems)
+      unsupported("tensor constant " + str(ty) + " without elements");
+    int64_t n = product(r.shape);
+    if (n > kMaxElements)
+      unsupported("tensor constant too large");
+    if (elems.isSplat()) {
+      z3::expr e = elemConst(elems.getSplatValue<Attribute>(), elt);
+      r.v.assign(n, e);
+    } else {
+      auto values = elems.tryGetValues<Attribute>();
+      if (!values)
+        unsupported("tensor constant whose elements cannot be read");
+      for (Attribute x : *values)
+        r.v.push_back(elemConst(x, elt));
+    }
+  } else {
+    r.v.push_back(elemConst(a, elt));
+  }
+  r.p.assign(r.v.size(), c.bool_val(false));
+  return r;
+}
+
+z3::expr Encoder::zeroOf(const z3::sort &s) {
+  if (s.is_bv())
+    return c.bv_val(0, s.bv_size());
+  if (s.is_fpa())
+    return fpConst(0.0, s);
+  return c.constant("undef_value", s);
+}
+
+z3::expr Encoder::uf(const std::string &name, const std::vector<z3::expr> &args,
+                     const z3::sort &range) {
+  z3::sort_vector dom(c);
+  std::string full = name;
+  for (const z3::expr &a : args) {
+    dom.push_back(a.get_sort());
+    full += "_" + std::string(Z3_sort_to_string(c, a.get_sort()));
+  }
+  z3::func_decl f = c.function(full.c_str(), dom, range);
+  z3::expr_vector ev(c);
+  for (const z3::expr &a : args)
+    ev.push_back(a);
+  return f(ev);
+}
+
+z3::expr Encoder::ufComm(const std::string &name, z3::expr a, z3::expr b,
+                         const z3::sort &range) {
+  if (a.id() > b.id())
+    std::swap(a, b);
+  return uf(name, {a, b}, range);
+}
+
+z3::expr Encoder::boolToBv(const z3::expr &b) {
+  return z3::ite(b, c.bv_val(1, 1), c.bv_val(0, 1));
+}
+
+z3::expr Encoder::bvTrue(const z3::expr &bv1) { return bv1 == c.bv_val(1, 1); }
+
+} // namespace cc::smt::detail

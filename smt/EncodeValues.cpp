@@ -1,0 +1,279 @@
+// Values and shapes: reading operands, fresh arguments, elements at
+// symbolic indices, broadcasting, and the evaluation of region bodies.
+#include "smt/Encoder.h"
+
+#include "mlir/IR/Block.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/TypeUtilities.h"
+
+namespace cc::smt::detail {
+
+using namespace mlir;
+
+int64_t product(const std::vector<int64_t> &s) {
+  int64_t n = 1;
+  for (int64_t d : s)
+    n *= d;
+  return n;
+}
+
+std::vector<int64_t> unflatten(int64_t i, const std::vector<int64_t> &s) {
+  std::vector<int64_t> idx(s.size());
+  for (int64_t k = int64_t(s.size()) - 1; k >= 0; --k) {
+    idx[k] = s[k] ? i % s[k] : 0;
+    i = s[k] ? i / s[k] : 0;
+  }
+  return idx;
+}
+
+int64_t flatten(const std::vector<int64_t> &idx,
+                const std::vector<int64_t> &s) {
+  int64_t i = 0;
+  for (size_t k = 0; k < s.size(); ++k)
+    i = i * s[k] + idx[k];
+  return i;
+}
+
+SVal concatenate(const std::vector<SVal> &ins, int64_t dim) {
+  SVal r;
+  r.shape = ins[0].shape;
+  r.shape[dim] = 0;
+  for (const SVal &x : ins)
+    r.shape[dim] += x.shape[dim];
+  for (int64_t i = 0; i < product(r.shape); ++i) {
+    auto idx = unflatten(i, r.shape);
+    for (const SVal &x : ins) {
+      if (idx[dim] < x.shape[dim]) {
+        int64_t j = flatten(idx, x.shape);
+        r.v.push_back(x.v[j]);
+        r.p.push_back(x.p[j]);
+        break;
+      }
+      idx[dim] -= x.shape[dim];
+    }
+  }
+  return r;
+}
+
+SVal &Encoder::get(Value v) {
+  auto it = env.find(v);
+  if (it == env.end())
+    unsupported("value defined outside the encoded region");
+  return it->second;
+}
+
+int64_t Encoder::concreteIndex(const z3::expr &e) {
+  z3::expr s = e.simplify();
+  uint64_t u;
+  if (!s.is_numeral_u64(u))
+    unsupported("a symbolic size or index");
+  return int64_t(u);
+}
+
+int64_t Encoder::concreteIndex(Value v) {
+  SVal &s = get(v);
+  if (!z3::expr(s.p[0]).simplify().is_false())
+    unsupported("a possibly poison index");
+  return concreteIndex(s.v[0]);
+}
+
+std::vector<int64_t> Encoder::argShape(Type t) {
+  std::vector<int64_t> s;
+  auto mt = dyn_cast<MemRefType>(t);
+  if (mt && !mt.getLayout().isIdentity())
+    unsupported("argument type " + str(t) + " (not the identity layout)");
+  auto rt = mt ? cast<ShapedType>(mt) : dyn_cast<RankedTensorType>(t);
+  if (rt) {
+    for (int64_t k = 0; k < rt.getRank(); ++k) {
+      int64_t d = rt.getDimSize(k);
+      if (ShapedType::isDynamic(d)) {
+        usedDynamic = true;
+        d = opts.dynamicSizes[k % opts.dynamicSizes.size()];
+      }
+      s.push_back(d);
+    }
+  } else if (isa<ShapedType>(t)) {
+    unsupported("argument type " + str(t));
+  }
+  return s;
+}
+
+std::vector<int64_t> Encoder::resultShape(Type t, ValueRange dynSizes) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  if (!rt)
+    unsupported("result type " + str(t));
+  std::vector<int64_t> s;
+  size_t k = 0;
+  for (int64_t d : rt.getShape()) {
+    if (ShapedType::isDynamic(d)) {
+      if (k >= dynSizes.size())
+        unsupported("dynamic result shape");
+      d = concreteIndex(dynSizes[k++]);
+    }
+    s.push_back(d);
+  }
+  return s;
+}
+
+SVal Encoder::fresh(const std::string &prefix, Type t) {
+  SVal r;
+  r.shape = argShape(t);
+  int64_t n = product(r.shape);
+  if (n > kMaxElements)
+    unsupported("argument too large");
+  z3::sort s = sortOf(t);
+  if (isa<MemRefType>(t))
+    r.array = c.constant(prefix.c_str(), c.array_sort(c.bv_sort(64), s));
+  for (int64_t i = 0; i < n; ++i) {
+    r.v.push_back(
+        r.array ? z3::select(*r.array, c.bv_val(uint64_t(i), 64))
+                : c.constant((prefix + "_" + std::to_string(i)).c_str(), s));
+    r.p.push_back(c.bool_val(false));
+  }
+  return r;
+}
+
+SVal Encoder::undef(std::vector<int64_t> shape, Type elt) {
+  SVal r;
+  r.shape = std::move(shape);
+  int64_t n = product(r.shape);
+  if (n > kMaxElements)
+    unsupported("tensor too large");
+  z3::expr z = zeroOf(sortOf(elt));
+  r.v.assign(n, z);
+  r.p.assign(n, c.bool_val(true));
+  return r;
+}
+
+Elem Encoder::at(const SVal &t, const std::vector<z3::expr> &idx) {
+  std::vector<int64_t> ci;
+  bool concrete = true;
+  for (const z3::expr &e : idx) {
+    uint64_t u;
+    z3::expr s = e.simplify();
+    if (!s.is_numeral_u64(u)) {
+      concrete = false;
+      break;
+    }
+    ci.push_back(int64_t(u));
+  }
+  if (concrete) {
+    for (size_t k = 0; k < ci.size(); ++k)
+      if (ci[k] < 0 || ci[k] >= t.shape[k]) {
+        ub = c.bool_val(true);
+        return {t.v.empty() ? c.bv_val(0, 1) : t.v[0], c.bool_val(true)};
+      }
+    int64_t i = flatten(ci, t.shape);
+    return {t.v[i], t.p[i]};
+  }
+  z3::expr inBounds = c.bool_val(true);
+  for (size_t k = 0; k < idx.size(); ++k)
+    inBounds = inBounds && z3::ult(idx[k], c.bv_val(uint64_t(t.shape[k]), 64));
+  ub = ub || !inBounds;
+  z3::expr v = t.v[0], p = t.p[0];
+  for (int64_t i = 1; i < t.size(); ++i) {
+    std::vector<int64_t> ii = unflatten(i, t.shape);
+    z3::expr hit = c.bool_val(true);
+    for (size_t k = 0; k < ii.size(); ++k)
+      hit = hit && idx[k] == c.bv_val(uint64_t(ii[k]), 64);
+    v = z3::ite(hit, t.v[i], v);
+    p = z3::ite(hit, t.p[i], p);
+  }
+  return {v, p};
+}
+
+SVal Encoder::scalar(z3::expr v, z3::expr p) {
+  SVal r;
+  r.v.push_back(v);
+  r.p.push_back(p);
+  return r;
+}
+
+SVal Encoder::indexVal(int64_t i) {
+  return scalar(c.bv_val(uint64_t(i), 64), c.bool_val(false));
+}
+
+// A body inside a body (a pad in a linalg body) restores the outer point.
+std::vector<Elem> Encoder::evalBody(Block &body, const std::vector<SVal> &args,
+                                    const std::vector<int64_t> &point) {
+  for (auto [arg, val] : llvm::zip(body.getArguments(), args))
+    env[arg] = val;
+  const std::vector<int64_t> *outer = curPoint;
+  curPoint = &point;
+  for (Operation &op : body.without_terminator())
+    encodeOp(&op);
+  std::vector<Elem> out;
+  for (Value y : body.getTerminator()->getOperands()) {
+    SVal &s = get(y);
+    out.push_back({s.v[0], s.p[0]});
+  }
+  curPoint = outer;
+  return out;
+}
+
+SVal Encoder::broadcastTo(const SVal &a, const std::vector<int64_t> &shape) {
+  if (a.shape == shape)
+    return a;
+  SVal r;
+  r.shape = shape;
+  int64_t n = product(shape);
+  size_t off = shape.size() - a.shape.size();
+  for (int64_t i = 0; i < n; ++i) {
+    std::vector<int64_t> idx = unflatten(i, shape), src(a.shape.size());
+    for (size_t k = 0; k < a.shape.size(); ++k)
+      src[k] = a.shape[k] == 1 ? 0 : idx[k + off];
+    int64_t j = flatten(src, a.shape);
+    r.v.push_back(a.v[j]);
+    r.p.push_back(a.p[j]);
+  }
+  return r;
+}
+
+std::vector<int64_t> Encoder::broadcastShape(const std::vector<SVal> &xs) {
+  std::vector<int64_t> s;
+  for (const SVal &x : xs) {
+    if (x.shape.size() > s.size())
+      s.insert(s.begin(), x.shape.size() - s.size(), 1);
+    size_t off = s.size() - x.shape.size();
+    for (size_t k = 0; k < x.shape.size(); ++k) {
+      int64_t d = x.shape[k];
+      if (s[k + off] == 1)
+        s[k + off] = d;
+      else if (d != 1 && d != s[k + off])
+        ub = c.bool_val(true); // incompatible (dynamic) shapes
+    }
+  }
+  return s;
+}
+
+SVal Encoder::elementwise(const std::vector<SVal> &ins, const ElemFn &fn) {
+  std::vector<int64_t> shape = broadcastShape(ins);
+  std::vector<SVal> bs;
+  for (const SVal &x : ins)
+    bs.push_back(broadcastTo(x, shape));
+  SVal r;
+  r.shape = shape;
+  for (int64_t i = 0; i < product(shape); ++i) {
+    std::vector<z3::expr> v, p;
+    for (const SVal &x : bs) {
+      v.push_back(x.v[i]);
+      p.push_back(x.p[i]);
+    }
+    auto [rv, rp] = fn(v, p);
+    r.v.push_back(rv);
+    r.p.push_back(rp);
+  }
+  return r;
+}
+
+std::vector<SVal> Encoder::operandsOf(Operation *op) {
+  std::vector<SVal> r;
+  for (Value v : op->getOperands())
+    r.push_back(isa<MemRefType>(v.getType()) ? SVal{} : get(v));
+  return r;
+}
+
+void Encoder::bind(Value v, SVal s) { env[v] = std::move(s); }
+
+} // namespace cc::smt::detail

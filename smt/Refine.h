@@ -1,0 +1,111 @@
+// The refinement query of a function pair, internal to cc_smt: both sides
+// encoded on the same arguments, and Z3 asked for an input where the target
+// does not refine the source. Refine.cpp builds and decides the query,
+// RefineSolver.cpp holds the solver's strategies (probes, one output at a
+// time, samples), RefineCache.cpp the disk cache of proofs and
+// Counterexample.cpp what a counterexample shows and whether the JIT
+// confirms it (Replay.h).
+#pragma once
+
+#include "smt/Encoder.h"
+#include "smt/Replay.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cc::smt::detail {
+
+// The outcome of one query.
+struct Attempt {
+  Attempt(TvVerdict v, std::string r, std::string cex = "")
+      : verdict(v), reason(std::move(r)), counterexample(std::move(cex)) {}
+  TvVerdict verdict;
+  std::string reason, counterexample;
+  bool needsRefinement = false;
+  bool vacuous = false; // the source is always undefined
+};
+
+// ---- the solver's strategies (RefineSolver.cpp) -----------------------------
+
+// Concrete inputs for `args`: substitutes for the argument terms.
+struct Assignment {
+  z3::expr_vector vars, vals;
+};
+// A few simple concrete inputs (edge values): a concrete formula is solved
+// by propagation, so an obvious counterexample costs milliseconds instead
+// of a search. Returns the first input that makes `bad` true.
+std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
+                                const z3::expr &bad);
+// Checks `pre && d` for each disjunct d within `totalMs`; leaves the solver
+// holding the satisfiable one (for its model).
+z3::check_result decompose(z3::solver &s, const z3::expr &pre,
+                           const std::vector<z3::expr> &disj, unsigned totalMs,
+                           std::string &unknownWhy);
+// Checks a few disjuncts alone, briefly; leaves the solver holding the
+// model of a satisfiable one.
+bool sampleDisjuncts(z3::solver &s, const z3::expr &pre,
+                     const std::vector<z3::expr> &disj);
+
+// ---- the disk cache (RefineCache.cpp) ---------------------------------------
+
+// Proofs (unsatisfiable queries) cached in TvOptions::cacheDir, one file
+// per query named by a hash of its text. Without a directory it holds
+// nothing and the query is not printed (costly on large functions).
+class QueryCache {
+public:
+  QueryCache(const TvOptions &o, FMode mode, z3::solver &s);
+  bool holdsProof() const;
+  void storeProof() const;
+
+private:
+  std::string path; // empty: no cache
+};
+
+// ---- the query
+// ---------------------------------------------------------------
+
+// The value of a term under a counterexample.
+using Eval = std::function<z3::expr(const z3::expr &)>;
+struct Shown; // what a counterexample shows (Counterexample.cpp)
+
+// One refinement query: `tgt` against `src` in one float mode. The outputs
+// are the results, then the final contents of memref arguments.
+class Query {
+public:
+  Query(mlir::func::FuncOp src, mlir::func::FuncOp tgt, FMode mode,
+        const TvOptions &o);
+  Attempt run();
+
+private:
+  // Refine.cpp
+  std::optional<Attempt> encode();
+  void addMemoryOutputs();
+  std::string outName(size_t r) const;
+  z3::expr refinementViolation();
+  std::vector<std::string> notes() const;
+  std::string opaqueNote() const;
+  Attempt proved(const z3::params &prm, std::vector<std::string> notes,
+                 const QueryCache &cache);
+  Attempt undecided(const std::string &unknownWhy) const;
+  Attempt abstractCounterexample();
+  // Counterexample.cpp
+  Attempt counterexample(const Eval &eval);
+  Attempt confirm(const Shown &x, bool targetUb);
+  std::optional<Attempt> againstTosa(const Replay &rp, const Shown &x);
+
+  mlir::func::FuncOp src, tgt;
+  FMode mode;
+  const TvOptions &o;
+  z3::context c;
+  Encoder es, et;
+  std::vector<SVal> args, os, ot;
+  size_t numResults = 0;
+  std::vector<unsigned> memArgs; // the memref arguments among the outputs
+  // The disjuncts of the refinement violation; a note when an output's
+  // shapes differ.
+  std::vector<z3::expr> disj;
+  std::string shapeNote;
+};
+
+} // namespace cc::smt::detail

@@ -1,0 +1,331 @@
+// The replay of a counterexample through the JIT: both functions are
+// copied into modules of their own, given the static shapes of the
+// counterexample, wrapped into @cc_replay_main (tensors in, tensors out),
+// lowered without folding (ReplayLowering.cpp) and run.
+#include "smt/Replay.h"
+
+#include "smt/Internal.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cmath>
+
+namespace cc::smt::detail {
+
+using namespace mlir;
+
+std::optional<DType> dtypeOf(Type t) {
+  t = getElementTypeOrSelf(t);
+  if (t.isF32())
+    return DType::f32;
+  if (t.isF16())
+    return DType::f16;
+  if (t.isBF16())
+    return DType::bf16;
+  if (t.isF64())
+    return DType::f64;
+  if (auto it = dyn_cast<IntegerType>(t))
+    return parseDType("i" + std::to_string(it.getWidth()));
+  return std::nullopt;
+}
+
+// Equal as the JIT computes them: NaNs alike, zeros by sign.
+bool sameValue(double x, double y) {
+  return (std::isnan(x) && std::isnan(y)) ||
+         (x == y && std::signbit(x) == std::signbit(y));
+}
+
+namespace {
+
+// Gives a function with dynamic tensor arguments and results the static
+// shapes of a counterexample (tensor.cast at the boundary), so the JIT can
+// run it.
+void specialize(func::FuncOp f, const std::vector<std::vector<int64_t>> &args,
+                const std::vector<std::vector<int64_t>> &results) {
+  Block &entry = f.getBody().front();
+  OpBuilder b(f.getContext());
+  b.setInsertionPointToStart(&entry);
+  std::vector<Type> ins, outs;
+  for (auto [arg, shape] : llvm::zip(entry.getArguments(), args)) {
+    auto rt = dyn_cast<RankedTensorType>(arg.getType());
+    if (!rt || rt.hasStaticShape()) {
+      ins.push_back(arg.getType());
+      continue;
+    }
+    auto st = RankedTensorType::get(shape, rt.getElementType());
+    auto cst = tensor::CastOp::create(b, f.getLoc(), rt, arg);
+    arg.replaceAllUsesExcept(cst, cst);
+    arg.setType(st);
+    ins.push_back(st);
+  }
+  Operation *ret = entry.getTerminator();
+  b.setInsertionPoint(ret);
+  for (auto [i, shape] : llvm::enumerate(results)) {
+    Value v = ret->getOperand(i);
+    auto rt = dyn_cast<RankedTensorType>(v.getType());
+    if (rt && !rt.hasStaticShape()) {
+      auto st = RankedTensorType::get(shape, rt.getElementType());
+      ret->setOperand(i, tensor::CastOp::create(b, f.getLoc(), st, v));
+    }
+    outs.push_back(ret->getOperand(i).getType());
+  }
+  f.setType(FunctionType::get(f.getContext(), ins, outs));
+}
+
+// Whether a float constant may become an argument for this use: an
+// elementwise operand (not tosa.mul's shift).
+bool elementwiseUse(OpOperand &use) {
+  Operation *u = use.getOwner();
+  if (isa<tosa::MulOp>(u))
+    return use.getOperandNumber() <= 1;
+  return isa<tosa::AddOp, tosa::SubOp, tosa::MaximumOp, tosa::MinimumOp,
+             tosa::PowOp, tosa::EqualOp, tosa::GreaterOp, tosa::GreaterEqualOp,
+             tosa::SelectOp, arith::AddFOp, arith::SubFOp, arith::MulFOp,
+             arith::DivFOp>(u);
+}
+
+// The float constants of `f` (top level) that feed only elementwise ops.
+std::vector<Operation *> liftableConstants(func::FuncOp f) {
+  std::vector<Operation *> consts;
+  f.walk([&](Operation *op) {
+    if (op->getParentOp() != f.getOperation() || op->getNumResults() != 1)
+      return;
+    if (!isa<tosa::ConstOp, arith::ConstantOp>(op))
+      return;
+    auto rt = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!rt || !rt.hasStaticShape() || !isa<FloatType>(rt.getElementType()) ||
+        !dtypeOf(rt))
+      return;
+    if (llvm::all_of(op->getResult(0).getUses(), elementwiseUse))
+      consts.push_back(op);
+  });
+  return consts;
+}
+
+// Turns the float tensor constants that feed only elementwise ops into
+// arguments (their values appended to `extra`): the lowering pipeline that
+// replays a counterexample must not fold them (its folders may be the bug).
+void liftConstants(func::FuncOp f, Inputs &extra) {
+  for (Operation *op : liftableConstants(f)) {
+    auto rt = cast<RankedTensorType>(op->getResult(0).getType());
+    auto cst = dyn_cast<tosa::ConstOp>(op);
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(
+        cst ? cst.getValues() : cast<arith::ConstantOp>(op).getValue());
+    if (!dense)
+      continue;
+    Tensor t(*dtypeOf(rt), Shape(rt.getShape().begin(), rt.getShape().end()));
+    int64_t k = 0;
+    for (APFloat v : dense.getValues<APFloat>()) {
+      bool lost;
+      v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      t.setF(k++, v.convertToDouble());
+    }
+    unsigned idx = f.getNumArguments();
+    if (failed(f.insertArgument(idx, rt, DictionaryAttr(), op->getLoc())))
+      continue;
+    op->getResult(0).replaceAllUsesWith(f.getArgument(idx));
+    op->erase();
+    extra.push_back(std::move(t));
+  }
+}
+
+// One-Shot Bufferize accepts only `restrict` to_tensor ops: the replay
+// marks those that are the only to_tensor of their buffer (a snapshot of
+// it, as the encoding reads them).
+void restrictToTensors(func::FuncOp f) {
+  f.walk([](bufferization::ToTensorOp t) {
+    if (llvm::count_if(t.getBuffer().getUsers(), [](Operation *u) {
+          return isa<bufferization::ToTensorOp>(u);
+        }) == 1)
+      t.setRestrict(true);
+  });
+}
+
+// The JIT runs functions of tensors only. replayMain wraps `f` into
+// @cc_replay_main, whose arguments and results are tensors: a scalar
+// travels as a 0-d tensor (index as i64), a memref argument as a tensor
+// that is copied into a fresh buffer, and the final contents of those
+// buffers follow the function's results. `argShapes` are the static shapes
+// of the memref arguments (others are ignored).
+func::FuncOp replayMain(func::FuncOp f,
+                        const std::vector<std::vector<int64_t>> &argShapes) {
+  MLIRContext *ctx = f.getContext();
+  Location loc = f.getLoc();
+  auto boundary = [&](Type t, const std::vector<int64_t> &shape) -> Type {
+    if (auto mt = dyn_cast<MemRefType>(t))
+      return RankedTensorType::get(shape, mt.getElementType());
+    if (isa<IndexType>(t))
+      return RankedTensorType::get({}, IntegerType::get(ctx, 64));
+    if (isa<IntegerType, FloatType>(t))
+      return RankedTensorType::get({}, t);
+    return t;
+  };
+  std::vector<Type> ins, outs;
+  for (auto [i, t] : llvm::enumerate(f.getArgumentTypes()))
+    ins.push_back(boundary(t, i < argShapes.size() ? argShapes[i]
+                                                   : std::vector<int64_t>{}));
+  for (Type t : f.getResultTypes())
+    outs.push_back(boundary(t, {}));
+  for (auto [i, t] : llvm::enumerate(f.getArgumentTypes()))
+    if (isa<MemRefType>(t))
+      outs.push_back(ins[i]);
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(f);
+  auto main = func::FuncOp::create(b, loc, "cc_replay_main",
+                                   FunctionType::get(ctx, ins, outs));
+  Block *entry = main.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  std::vector<Value> callArgs, buffers;
+  for (auto [i, t] : llvm::enumerate(f.getArgumentTypes())) {
+    Value a = entry->getArgument(unsigned(i));
+    if (auto mt = dyn_cast<MemRefType>(t)) {
+      auto staticType = MemRefType::get(
+          cast<RankedTensorType>(a.getType()).getShape(), mt.getElementType());
+      Value buf = memref::AllocOp::create(b, loc, staticType);
+      auto copy =
+          bufferization::MaterializeInDestinationOp::create(b, loc, a, buf);
+      copy.setWritable(true);
+      copy.setRestrict(true);
+      buffers.push_back(buf);
+      callArgs.push_back(
+          staticType == mt
+              ? buf
+              : memref::CastOp::create(b, loc, mt, buf).getResult());
+    } else if (t != a.getType()) {
+      Value x = tensor::ExtractOp::create(b, loc, a, ValueRange{});
+      if (isa<IndexType>(t))
+        x = arith::IndexCastOp::create(b, loc, t, x);
+      callArgs.push_back(x);
+    } else {
+      callArgs.push_back(a);
+    }
+  }
+  auto call = func::CallOp::create(b, loc, f, callArgs);
+  std::vector<Value> results;
+  for (auto [r, t] : llvm::zip(call.getResults(), outs)) {
+    Value x = r;
+    if (x.getType() != t) {
+      if (isa<IndexType>(x.getType()))
+        x = arith::IndexCastOp::create(b, loc, IntegerType::get(ctx, 64), x);
+      x = tensor::FromElementsOp::create(b, loc, t, ValueRange{x});
+    }
+    results.push_back(x);
+  }
+  for (Value buf : buffers) {
+    auto tt =
+        RankedTensorType::get(cast<MemRefType>(buf.getType()).getShape(),
+                              cast<MemRefType>(buf.getType()).getElementType());
+    auto t = bufferization::ToTensorOp::create(b, loc, tt, buf);
+    t.setRestrict(true);
+    results.push_back(t);
+  }
+  func::ReturnOp::create(b, loc, results);
+  return main;
+}
+
+// `f`'s module, printed, ready for the JIT: `f` takes the static shapes of
+// the counterexample, its lifted constants are appended to `ins`, and
+// @cc_replay_main runs it; `results` receives main's result types.
+std::string replayModule(func::FuncOp f, const Shapes &argShapes,
+                         const Shapes &resShapes, Inputs &ins,
+                         std::vector<Type> &results) {
+  OwningOpRef<ModuleOp> m(
+      cast<ModuleOp>(f->getParentOfType<ModuleOp>()->clone()));
+  auto g = m->lookupSymbol<func::FuncOp>(f.getSymName());
+  specialize(g, argShapes, resShapes);
+  liftConstants(g, ins);
+  restrictToTensors(g);
+  Shapes shapes = argShapes;
+  for (size_t k = argShapes.size(); k < ins.size(); ++k)
+    shapes.push_back(ins[k].shape());
+  func::FuncOp main = replayMain(g, shapes);
+  results.assign(main.getResultTypes().begin(), main.getResultTypes().end());
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  m->print(os);
+  return s;
+}
+
+// Whether `b` computes what `a` does where `mask` says so (everywhere when
+// it is empty), within `tolerance` of `a`'s largest finite magnitude.
+bool agree(const Tensor &a, const Tensor &b, const std::vector<bool> &mask,
+           double tolerance) {
+  double scale = 1;
+  for (int64_t i = 0; i < a.size(); ++i)
+    if (std::isfinite(a.asDouble(i)))
+      scale = std::max(scale, std::abs(a.asDouble(i)));
+  for (int64_t i = 0; i < a.size(); ++i) {
+    if (size_t(i) < mask.size() && !mask[i])
+      continue;
+    double x = a.asDouble(i), y = b.asDouble(i);
+    bool same = sameValue(x, y) ||
+                (tolerance > 0 && std::abs(x - y) <= tolerance * scale);
+    if (!same)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
+              const Shapes &outShapes, const Mask &mask, double tolerance) {
+  Shapes argShapes, resShapes;
+  for (const Tensor &t : inputs)
+    argShapes.push_back(t.shape());
+  size_t numResults = src.getNumResults();
+  resShapes.assign(outShapes.begin(), outShapes.begin() + long(numResults));
+  std::vector<TensorType> outTypes;
+  std::optional<Replay> bad;
+  auto outputTypes = [&](const std::vector<Type> &results) {
+    outTypes.clear();
+    for (auto [t, shape] : llvm::zip(results, outShapes)) {
+      auto dt = dtypeOf(t);
+      if (!dt)
+        bad = Replay{Replay::NotRun, "an output of type " + str(t)};
+      else
+        outTypes.push_back(TensorType{*dt, Shape(shape)});
+    }
+  };
+  Inputs srcIns = inputs, tgtIns = inputs;
+  std::vector<Type> results;
+  std::string srcText =
+      replayModule(src, argShapes, resShapes, srcIns, results);
+  outputTypes(results);
+  std::string tgtText =
+      replayModule(tgt, argShapes, resShapes, tgtIns, results);
+  outputTypes(results);
+  if (bad)
+    return *bad;
+  Expected<NamedPipeline> pl = replayPipeline();
+  if (!pl)
+    return {Replay::NotRun, pl.error().message()};
+  RunOptions ro;
+  ro.timeoutSeconds = 20;
+  auto a = runMlirModule(srcText, "cc_replay_main", outTypes, srcIns,
+                         pl->pipeline, pl->llvmOptLevel, ro);
+  if (!a)
+    return {Replay::NotRun,
+            "source did not run: " + a.error().message().substr(0, 300)};
+  auto b = runMlirModule(tgtText, "cc_replay_main", outTypes, tgtIns,
+                         pl->pipeline, pl->llvmOptLevel, ro);
+  if (!b) {
+    const std::string &code = b.error().code();
+    bool failed =
+        code == ErrorCode::CompilerFailure || code == ErrorCode::Timeout;
+    return {failed ? Replay::TargetFailed : Replay::NotRun,
+            "target did not run: " + b.error().message().substr(0, 300)};
+  }
+  for (size_t r = 0; r < a->size(); ++r)
+    if (!agree((*a)[r], (*b)[r],
+               r < mask.size() ? mask[r] : std::vector<bool>{}, tolerance))
+      return {Replay::Differ, "", std::move(*b)};
+  return {Replay::Agree, "", std::move(*b)};
+}
+
+} // namespace cc::smt::detail

@@ -1,0 +1,61 @@
+// Running a function pair through the JIT, internal to cc_smt: the replay
+// of a counterexample (Replay.cpp) and, for programs too large to refine,
+// a comparison on random inputs (RandomExecution.cpp). MLIR and the JIT
+// only: no Z3 here.
+#pragma once
+
+#include "backends/Backend.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class Type;
+namespace func {
+class FuncOp;
+}
+} // namespace mlir
+
+namespace cc::smt::detail {
+
+using Shapes = std::vector<std::vector<int64_t>>;
+// Per output, whether each element is compared.
+using Mask = std::vector<std::vector<bool>>;
+
+// The dtype of a type's elements; nothing for index and types the JIT
+// does not run.
+std::optional<DType> dtypeOf(mlir::Type t);
+
+// Equal as the JIT computes them: NaNs alike, zeros by sign.
+bool sameValue(double x, double y);
+
+// How a replay ended.
+struct Replay {
+  enum Kind { Differ, Agree, TargetFailed, NotRun } kind;
+  std::string why;
+  Outputs target = {}; // the target's outputs, where it ran
+};
+
+// Replays `inputs` (one per argument; memref arguments as tensors of their
+// contents) through the JIT and compares both sides' outputs (results,
+// then the final contents of memref arguments, of `outShapes`) where
+// `mask` says so. With a tolerance, differences within it (of the output's
+// largest magnitude) are rounding, not a difference.
+Replay replay(mlir::func::FuncOp src, mlir::func::FuncOp tgt,
+              const Inputs &inputs, const Shapes &outShapes, const Mask &mask,
+              double tolerance = 0);
+
+// For programs too large to refine an abstract counterexample: runs both
+// sides on a few seeded random inputs of `argShapes` and compares the
+// outputs of `outShapes` where `mask` says so. Only for a total source (no
+// undefined behaviour or poison in its encoding): then any difference is a
+// miscompile. Returns the differing inputs, formatted, or nothing.
+std::optional<std::string> randomExecution(mlir::func::FuncOp src,
+                                           mlir::func::FuncOp tgt,
+                                           const Shapes &argShapes,
+                                           const Shapes &outShapes,
+                                           const Mask &mask);
+
+} // namespace cc::smt::detail
