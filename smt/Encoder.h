@@ -14,6 +14,8 @@
 
 #include "smt/Internal.h"
 
+#include "backends/mlir/Internal.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -43,12 +45,7 @@ struct EncodeFailure {
 [[noreturn]] inline void unsupported(const std::string &reason) {
   throw EncodeFailure{reason};
 }
-inline std::string str(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << t;
-  return s;
-}
+using mlirbackend::str;
 
 // TOSA's nan_mode: PROPAGATE (the default) or IGNORE.
 inline bool propagatesNaN(Operation *op) {

@@ -216,13 +216,13 @@ Error checkSignature(mlir::ModuleOp module, const std::string &ciface,
   return Error::success();
 }
 
+} // namespace
+
 std::string str(mlir::Type t) {
   std::string s;
   llvm::raw_string_ostream(s) << t;
   return s;
 }
-
-} // namespace
 
 // Tensor-typed arguments and results must match what we pass and read back
 // (an external compiler may already have bufferized them: not checked).
