@@ -3,6 +3,7 @@
 
 #include "backends/Registry.h"
 #include "backends/mlir/MlirBackend.h"
+#include "backends/mlir/PassPipeline.h"
 #include "backends/torch/Torch.h"
 #include "backends/ref/Interpreter.h"
 #include "core/Json.h"
@@ -376,7 +377,7 @@ Expected<Repro> writeRepro(const ReproSpec &spec, const std::string &pipeline,
     CC_ASSIGN(leaves, splitPipeline(pipeline));
     size_t cut = 0;
     for (size_t i = 0; i < leaves.size(); ++i)
-      if (!isUpstreamPass(passName(leaves[i].pass)))
+      if (!isUpstreamPass(leaves[i].name))
         cut = i + 1;
     std::vector<PipelineLeaf> head(leaves.begin(), leaves.begin() + long(cut));
     std::vector<PipelineLeaf> rest(leaves.begin() + long(cut), leaves.end());
@@ -497,78 +498,6 @@ int runRepro(const std::string &dir, Kind kind) {
 }
 
 } // namespace
-
-// ---- Pipelines ----
-
-Expected<std::vector<PipelineLeaf>> splitPipeline(const std::string &text) {
-  std::vector<PipelineLeaf> out;
-  std::vector<std::string> anchors;
-  std::string name;
-  auto flushLeaf = [&] {
-    if (!name.empty())
-      out.push_back({anchors, name});
-    name.clear();
-  };
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '{') { // options, copied with their nested braces
-      int depth = 0;
-      size_t j = i;
-      for (; j < text.size(); ++j) {
-        depth += text[j] == '{' ? 1 : text[j] == '}' ? -1 : 0;
-        if (depth == 0)
-          break;
-      }
-      if (j == text.size())
-        return makeError("pipeline: unbalanced '{' in '" + text + "'");
-      name += text.substr(i, j - i + 1);
-      i = j;
-    } else if (c == '(') {
-      if (name.empty())
-        return makeError("pipeline: '(' without an anchor in '" + text + "'");
-      anchors.push_back(name);
-      name.clear();
-    } else if (c == ')') {
-      flushLeaf();
-      if (anchors.empty())
-        return makeError("pipeline: unbalanced ')' in '" + text + "'");
-      anchors.pop_back();
-    } else if (c == ',') {
-      flushLeaf();
-    } else if (!std::isspace(uint8_t(c))) {
-      name += c;
-    }
-  }
-  flushLeaf();
-  if (!anchors.empty())
-    return makeError("pipeline: unbalanced '(' in '" + text + "'");
-  return out;
-}
-
-std::string joinPipeline(const std::vector<PipelineLeaf> &leaves) {
-  std::string s;
-  std::vector<std::string> open;
-  bool comma = false;
-  for (const PipelineLeaf &l : leaves) {
-    size_t common = 0;
-    while (common < open.size() && common < l.anchors.size() &&
-           open[common] == l.anchors[common])
-      ++common;
-    for (; open.size() > common; open.pop_back())
-      s += ")";
-    if (comma)
-      s += ",";
-    for (size_t a = common; a < l.anchors.size(); ++a) {
-      s += l.anchors[a] + "(";
-      open.push_back(l.anchors[a]);
-    }
-    s += l.pass;
-    comma = true;
-  }
-  for (; !open.empty(); open.pop_back())
-    s += ")";
-  return s;
-}
 
 std::string graphDot(const Graph &g) {
   auto label = [](const std::string &s) {
