@@ -63,7 +63,7 @@ struct RunOptions {
 };
 
 // The words a run's error message uses for a compiler that ran out of
-// memory; the crash oracle keys its signature on them.
+// memory (CompilerFault::outOfMemory says so to the oracles).
 inline constexpr const char *kOutOfMemory = "ran out of memory";
 
 // Failure codes a backend reports besides ErrorCode::{Undefined,Unsupported}:
@@ -74,6 +74,38 @@ namespace ErrorCode {
 inline constexpr const char *CompilerFailure = "compiler-failure";
 inline constexpr const char *Timeout = "timeout";
 } // namespace ErrorCode
+
+// What the compiler under test did when it failed, as the backend saw it:
+// the facts a CompilerFailure or Timeout error carries (Error::detail) and
+// the oracles key a finding's signature on. The error's message, which
+// users read, is rendered from them.
+struct CompilerFault {
+  enum class Kind {
+    Failed,  // it stopped with an error: a pass, invalid output, an exit
+             // status (its words tell which)
+    Crashed, // a signal killed it
+    TimedOut,
+  };
+  Kind kind = Kind::Failed;
+  // Where: the pass, or the stage of the MLIR lowering ("parse", "jit",
+  // "execute", "teardown"); empty when the backend names none.
+  std::string stage;
+  int signal = 0;           // Crashed: the signal
+  bool outOfMemory = false; // it ran out of RunOptions::memoryLimitBytes
+  // The stack crosscheck's isolated worker saw, innermost first: "symbol
+  // (file)".
+  std::vector<std::string> frames;
+  std::string diagnostic; // its own words: diagnostics, stderr (a tail)
+};
+
+// The error of a compiler under test that failed: ErrorCode::Timeout when
+// it timed out, else ErrorCode::CompilerFailure, carrying `fault`.
+inline Error compilerFault(std::string message, CompilerFault fault) {
+  const char *code = fault.kind == CompilerFault::Kind::TimedOut
+                         ? ErrorCode::Timeout
+                         : ErrorCode::CompilerFailure;
+  return Error::failure(std::move(message), code, std::move(fault));
+}
 
 class Backend {
 public:

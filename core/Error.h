@@ -2,7 +2,9 @@
 // (or Error for no value). A failure carries one clear, user-facing message.
 #pragma once
 
+#include <any>
 #include <cassert>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,18 +22,34 @@ public:
     e.errCode = std::move(code);
     return e;
   }
+  // `detail`: typed facts for the code that acts on the failure (what a
+  // compiler under test did: backends/Backend.h's CompilerFault); the
+  // message stays what users read.
+  template <typename T>
+  static Error failure(std::string message, std::string code, T detail) {
+    Error e = failure(std::move(message), std::move(code));
+    e.facts = std::make_shared<const std::any>(std::move(detail));
+    return e;
+  }
   static Error success() { return Error(); }
   explicit operator bool() const { return msg.has_value(); } // true on failure
   const std::string &message() const { return *msg; }
   const std::string &code() const { return errCode; }
+  // The facts of type T the failure carries, or null.
+  template <typename T> const T *detail() const {
+    return facts ? std::any_cast<T>(facts.get()) : nullptr;
+  }
   // Prefixes context ("in node 3 (add): ...") while keeping one line.
   Error withContext(const std::string &ctx) const {
-    return msg ? failure(ctx + ": " + *msg, errCode) : Error();
+    Error e = msg ? failure(ctx + ": " + *msg, errCode) : Error();
+    e.facts = facts;
+    return e;
   }
 
 private:
   std::optional<std::string> msg;
   std::string errCode;
+  std::shared_ptr<const std::any> facts;
 };
 
 // Codes of failures that callers distinguish from plain errors.

@@ -1,4 +1,6 @@
 #include "core/OpTable.h"
+
+#include "core/Format.h"
 #include "core/ops/Families.h"
 
 #include <algorithm>
@@ -90,9 +92,7 @@ std::string elementLiteral(const Tensor &t, int64_t i) {
     return std::to_string(t.getI(i));
   double v = t.getF(i);
   if (std::isfinite(v)) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.17g", v);
-    std::string s = buf;
+    std::string s = formatDouble("%.17g", v);
     if (s.find_first_of(".eEn") == std::string::npos)
       s += ".0";
     return s;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "harness/Campaign.h"
-#include "oracles/TestCase.h"
+#include "oracles/FindingFile.h"
 
 #include <nlohmann/json.hpp>
 

@@ -8,7 +8,7 @@
 #include "core/Error.h"
 #include "harness/Campaign.h"
 #include "harness/DirLock.h"
-#include "oracles/TestCase.h"
+#include "oracles/FindingFile.h"
 
 #include <map>
 #include <memory>

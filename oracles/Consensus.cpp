@@ -119,8 +119,8 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
             e.code() != ErrorCode::Timeout)
           return e.message().starts_with(b->name()) ? e
                                                     : e.withContext(b->name());
-        record(*b, compilerFailureFinding(b->name(), e.code(), e.message()),
-               json::object(), e.message());
+        record(*b, compilerFailureFinding(b->name(), e), json::object(),
+               e.message());
       }
       results->push_back(std::move(r));
     }

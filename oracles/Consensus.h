@@ -14,7 +14,7 @@
 
 #include "backends/Backend.h"
 #include "oracles/Numeric.h"
-#include "oracles/TestCase.h"
+#include "oracles/FindingFile.h"
 
 #include <string>
 #include <vector>

@@ -38,8 +38,7 @@ Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
   if (!actual) {
     const Error &e = actual.error();
     if (e.code() == ErrorCode::CompilerFailure || e.code() == ErrorCode::Timeout) {
-      result.verdict = Verdict::fail(
-          compilerFailureFinding(cut.name(), e.code(), e.message()));
+      result.verdict = Verdict::fail(compilerFailureFinding(cut.name(), e));
       return result;
     }
     // Name the backend once, whether or not its message already does.

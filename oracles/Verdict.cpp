@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <vector>
 
 namespace cc {
@@ -20,10 +21,9 @@ constexpr std::pair<Kind, std::string_view> kKindNames[] = {
 };
 
 bool contains(const std::string &haystack, std::string_view needle) {
-  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(),
-                        needle.end(), [](char a, char b) {
-                          return std::tolower(uint8_t(a)) == b;
-                        });
+  auto it = std::search(
+      haystack.begin(), haystack.end(), needle.begin(), needle.end(),
+      [](char a, char b) { return std::tolower(uint8_t(a)) == b; });
   return it != haystack.end();
 }
 
@@ -61,25 +61,6 @@ std::string stableDetail(const std::string &message) {
   }
   return out;
 }
-// The stage the MLIR backend names: "pass NAME failed", "... in pass NAME",
-// "... in execute" (JIT-compiled code), "in jit" (LLVM); empty if none.
-std::string stageOf(const std::string &line) {
-  auto wordAfter = [&](const std::string &prefix) -> std::string {
-    size_t at = line.find(prefix);
-    if (at == std::string::npos)
-      return "";
-    size_t begin = at + prefix.size();
-    return line.substr(begin, line.find(' ', begin) - begin);
-  };
-  if (line.starts_with("pass "))
-    return wordAfter("pass ");
-  if (std::string pass = wordAfter(" in pass "); !pass.empty())
-    return pass;
-  for (const char *stage : {"execute", "jit", "parse", "teardown"})
-    if (line.find(std::string(" in ") + stage + " ") != std::string::npos)
-      return stage;
-  return "";
-}
 
 // The last compiler diagnostic ("error: MSG") as a template: numbers and
 // SSA names blanked, so that one bug on different graphs reads the same.
@@ -112,48 +93,94 @@ bool isNoiseFrame(const std::string &frame) {
   return false;
 }
 
-// Up to three meaningful frames of the stack in a crash message, innermost
-// first: our isolated worker's "#N symbol (file)" lines, or LLVM's
-// "#N 0xADDR symbol ..." stack dump from an external tool.
-std::string topFrames(const std::string &message) {
+// The symbol of one frame, "symbol(args) (file)" or "0xADDR symbol ...",
+// without its argument list; empty when the frame cannot name the bug.
+std::string frameSymbol(std::string frame) {
+  if (frame.starts_with("0x"))
+    frame = frame.substr(std::min(frame.find(' '), frame.size()));
+  frame = frame.substr(std::min(frame.find_first_not_of(' '), frame.size()));
+  std::string symbol = frame.substr(0, frame.find(" ("));
+  symbol = symbol.substr(0, symbol.find('('));
+  // A frame without a symbol ("libMLIR.so.22.1+0x2909") changes with
+  // every build of the library: it cannot name the bug.
+  if (symbol.empty() || isNoiseFrame(frame) ||
+      symbol.find("+0x") != std::string::npos)
+    return "";
+  return symbol;
+}
+
+// The frames of the stack dumps in a compiler's words, innermost first:
+// the lines "#N FRAME" of LLVM's "#N 0xADDR symbol ..." dump.
+std::vector<std::string> dumpedFrames(const std::string &text) {
   std::vector<std::string> frames;
   size_t pos = 0;
-  while (frames.size() < 3 && (pos = message.find('#', pos)) != std::string::npos) {
-    size_t end = message.find('\n', pos);
-    std::string line = message.substr(pos, end - pos);
-    pos = end == std::string::npos ? message.size() : end;
+  while ((pos = text.find('#', pos)) != std::string::npos) {
+    size_t end = text.find('\n', pos);
+    std::string line = text.substr(pos, end - pos);
+    pos = end == std::string::npos ? text.size() : end;
     size_t sp = line.find(' ');
-    if (sp == std::string::npos || sp < 2 || !std::isdigit(uint8_t(line[1])))
-      continue;
-    std::string frame = line.substr(sp + 1);
-    if (frame.starts_with("0x"))
-      frame = frame.substr(std::min(frame.find(' '), frame.size()));
-    frame = frame.substr(frame.find_first_not_of(' ') == std::string::npos
-                             ? frame.size()
-                             : frame.find_first_not_of(' '));
-    // "symbol (file)": the symbol without its argument list.
-    std::string symbol = frame.substr(0, frame.find(" ("));
-    symbol = symbol.substr(0, symbol.find('('));
-    // A frame without a symbol ("libMLIR.so.22.1+0x2909") changes with
-    // every build of the library: it cannot name the bug.
-    if (symbol.empty() || isNoiseFrame(frame) ||
-        symbol.find("+0x") != std::string::npos)
-      continue;
-    frames.push_back(symbol);
+    if (sp != std::string::npos && sp >= 2 && std::isdigit(uint8_t(line[1])))
+      frames.push_back(line.substr(sp + 1));
   }
+  return frames;
+}
+
+// Up to three meaningful frames, innermost first: "a < b < c".
+std::string topFrames(const std::vector<std::string> &frames) {
   std::string out;
-  for (const std::string &f : frames)
-    out += (out.empty() ? "" : " < ") + f;
+  int n = 0;
+  for (const std::string &frame : frames) {
+    std::string symbol = frameSymbol(frame);
+    if (symbol.empty())
+      continue;
+    out += (out.empty() ? "" : " < ") + symbol;
+    if (++n == 3)
+      break;
+  }
   return out;
 }
 
-// The signal a crash message names: "crashed with signal 11 (...)".
-std::string signalOf(const std::string &message) {
-  size_t at = message.find("signal ");
+// The signal a failure's words name ("... signal 11 (...)"), or "signal".
+std::string signalWords(const std::string &line) {
+  size_t at = line.find("signal ");
   if (at == std::string::npos)
     return "signal";
-  size_t end = message.find(')', at);
-  return message.substr(at, end == std::string::npos ? 9 : end + 1 - at);
+  size_t end = line.find(')', at);
+  return line.substr(at, end == std::string::npos ? 9 : end + 1 - at);
+}
+
+// A crash by its signal and top frames: those the backend recorded, else
+// what the failure's words say.
+std::string crashDetail(const CompilerFault &f, const std::string &message) {
+  std::string signal, frames;
+  if (f.kind == CompilerFault::Kind::Crashed) {
+    std::vector<std::string> all = dumpedFrames(f.diagnostic);
+    all.insert(all.end(), f.frames.begin(), f.frames.end());
+    signal =
+        "signal " + std::to_string(f.signal) + " (" + strsignal(f.signal) + ")";
+    frames = topFrames(all);
+  } else {
+    signal = signalWords(oneLine(message));
+    frames = topFrames(dumpedFrames(message));
+  }
+  return signal + (frames.empty() ? "" : " at " + frames);
+}
+
+// A crash, a hang or running out of memory is what the backend saw; a
+// failure (a pass, the verifier, an exit status) is read from its words.
+Kind kindOf(const CompilerFault &f, const std::string &message) {
+  if (f.kind == CompilerFault::Kind::TimedOut)
+    return Kind::Timeout;
+  // A crash's stack may name the verifier: the crash comes first.
+  if (f.kind == CompilerFault::Kind::Crashed || f.outOfMemory ||
+      contains(message, "crashed with signal"))
+    return Kind::Crash;
+  if (contains(message, "verif"))
+    return Kind::Verifier;
+  if (contains(message, "crash") || contains(message, "signal") ||
+      contains(message, "core dumped"))
+    return Kind::Crash;
+  return Kind::PassFailure;
 }
 } // namespace
 
@@ -177,36 +204,29 @@ std::string Signature::str() const {
 }
 
 Finding compilerFailureFinding(const std::string &backend,
-                               const std::string &errorCode,
-                               const std::string &message) {
-  Kind kind = Kind::PassFailure;
-  bool outOfMemory = contains(message, kOutOfMemory);
-  // A crash's stack may name the verifier: the crash comes first.
-  if (errorCode == ErrorCode::Timeout)
-    kind = Kind::Timeout;
-  else if (outOfMemory || contains(message, "crashed with signal"))
-    kind = Kind::Crash;
-  else if (contains(message, "verif"))
-    kind = Kind::Verifier;
-  else if (contains(message, "crash") || contains(message, "signal") ||
-           contains(message, "core dumped"))
-    kind = Kind::Crash;
-  std::string line = oneLine(message);
+                               const Error &failure) {
+  // A failure that carries no facts says only whether it timed out.
+  CompilerFault fault;
+  if (const CompilerFault *carried = failure.detail<CompilerFault>())
+    fault = *carried;
+  else if (failure.code() == ErrorCode::Timeout)
+    fault.kind = CompilerFault::Kind::TimedOut;
+  const std::string &message = failure.message();
+  Kind kind = kindOf(fault, message);
   // What makes two failures the same bug (DESIGN.md): a crash by its
   // signal and top frames, a hang by where it hung, a verifier or pass
   // failure by the message's template.
   std::string detail;
-  if (outOfMemory)
+  if (fault.outOfMemory)
     detail = "out of memory";
   else if (kind == Kind::Timeout)
     detail = "hang";
-  else if (kind == Kind::Crash) {
-    std::string frames = topFrames(message);
-    detail = signalOf(line) + (frames.empty() ? "" : " at " + frames);
-  } else
+  else if (kind == Kind::Crash)
+    detail = crashDetail(fault, message);
+  else
     detail = messageTemplate(message);
-  Signature sig{kind, backend, stageOf(line), detail};
-  return Finding{sig, std::string(kindName(kind)) + ": " + line};
+  Signature sig{kind, backend, fault.stage, detail};
+  return Finding{sig, std::string(kindName(kind)) + ": " + oneLine(message)};
 }
 
 } // namespace cc

@@ -5,6 +5,8 @@
 // campaign and the reducer's acceptance test both compare signatures.
 #pragma once
 
+#include "core/Error.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,9 +31,9 @@ std::optional<Kind> parseKind(std::string_view name);
 
 struct Signature {
   Kind kind = Kind::Miscompile;
-  std::string backend; // "mlir:tosa-O3"
-  std::string stage;   // the pass or pattern, when known
-  std::string detail;  // top frames, or the op kinds involved
+  std::string backend;     // "mlir:tosa-O3"
+  std::string stage;       // the pass or pattern, when known
+  std::string detail;      // top frames, or the op kinds involved
   std::string str() const; // "miscompile|mlir:tosa-O3|<stage>|<detail>"
   bool operator==(const Signature &) const = default;
   bool operator<(const Signature &o) const {
@@ -71,9 +73,12 @@ private:
 };
 
 // The finding for a backend failure that carries ErrorCode::CompilerFailure
-// or ErrorCode::Timeout; the kind is read from the code and the message.
+// or ErrorCode::Timeout. Its signature comes from the CompilerFault the
+// error carries (backends/Backend.h; a plain error counts as one that
+// failed, or timed out with ErrorCode::Timeout); whether a failure was a
+// pass's or the verifier's, and its template, from the message's words.
+// The finding's message is the error's, on one line.
 Finding compilerFailureFinding(const std::string &backend,
-                               const std::string &errorCode,
-                               const std::string &message);
+                               const Error &failure);
 
 } // namespace cc

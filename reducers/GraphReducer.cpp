@@ -141,12 +141,8 @@ struct Edit {
   std::map<DType, DType> typeAttrs;   // dtype attributes rewritten
 };
 
-// Builds the edited case: result types are inferred again (so attribute,
-// shape and dtype changes propagate or fail), dead nodes and unused inputs
-// are dropped. An error when the edit makes an invalid graph.
-Expected<TestCase> apply(const TestCase &c, const Edit &e,
-                         const std::vector<Tensor> *values) {
-  const Graph &src = c.graph;
+// Whether each node computes from constants only (transitively).
+std::vector<bool> constantOnly(const Graph &src) {
   std::vector<bool> constOnly(src.nodes.size(), false);
   for (size_t i = 0; i < src.nodes.size(); ++i) {
     bool all = true;
@@ -156,29 +152,67 @@ Expected<TestCase> apply(const TestCase &c, const Edit &e,
     }
     constOnly[i] = all;
   }
-  // Liveness from the kept outputs, with removed nodes as leaves.
-  std::vector<bool> live(src.values.size(), false), liveNode(src.nodes.size());
-  auto target = [&](ValueId v) {
-    for (auto it = e.rewire.find(v); it != e.rewire.end(); it = e.rewire.find(v))
-      v = it->second;
-    return v;
-  };
-  auto outputAt = [&](size_t k) {
-    auto it = e.outputs.find(k);
-    return target(it == e.outputs.end() ? src.outputs[k] : it->second);
-  };
+  return constOnly;
+}
+
+// Where the uses of `v` go after the edit's rewiring.
+ValueId rewired(const Edit &e, ValueId v) {
+  for (auto it = e.rewire.find(v); it != e.rewire.end(); it = e.rewire.find(v))
+    v = it->second;
+  return v;
+}
+
+// The value output `k` of the edited graph is.
+ValueId outputAt(const Graph &src, const Edit &e, size_t k) {
+  auto it = e.outputs.find(k);
+  return rewired(e, it == e.outputs.end() ? src.outputs[k] : it->second);
+}
+
+// Liveness from the kept outputs, with removed nodes as leaves.
+struct Liveness {
+  std::vector<bool> value, node;
+};
+
+Liveness liveness(const Graph &src, const Edit &e) {
+  Liveness live{std::vector<bool>(src.values.size(), false),
+                std::vector<bool>(src.nodes.size())};
   for (size_t k = 0; k < src.outputs.size(); ++k)
     if (!e.dropOutputs.count(k))
-      live[outputAt(k)] = true;
+      live.value[outputAt(src, e, k)] = true;
   for (size_t i = src.nodes.size(); i-- > 0;) {
     const Node &n = src.nodes[i];
-    liveNode[i] = std::any_of(n.results.begin(), n.results.end(),
-                              [&](ValueId v) { return live[v]; });
-    if (liveNode[i] && !e.removeNodes.count(int(i)))
+    live.node[i] = std::any_of(n.results.begin(), n.results.end(),
+                               [&](ValueId v) { return live.value[v]; });
+    if (live.node[i] && !e.removeNodes.count(int(i)))
       for (ValueId v : n.operands)
-        live[target(v)] = true;
+        live.value[rewired(e, v)] = true;
   }
+  return live;
+}
 
+// The attributes of node `i` after the edit.
+Attrs editedAttrs(const Node &n, size_t i, const Edit &e) {
+  Attrs attrs = n.attrs;
+  if (auto it = e.attrs.find(int(i)); it != e.attrs.end())
+    attrs = it->second;
+  if (isLeafNode(n))
+    if (auto it = e.leaves.find(n.results.at(0)); it != e.leaves.end())
+      attrs.set(tensorAttr(n), it->second);
+  if (!e.typeAttrs.empty())
+    for (const auto &[name, v] : n.attrs.all())
+      if (const DType *d = std::get_if<DType>(&v); d && e.typeAttrs.count(*d))
+        attrs.set(name, e.typeAttrs.at(*d));
+  return attrs;
+}
+
+// Builds the edited case: result types are inferred again (so attribute,
+// shape and dtype changes propagate or fail), dead nodes and unused inputs
+// are dropped. An error when the edit makes an invalid graph.
+Expected<TestCase> apply(const TestCase &c, const Edit &e,
+                         const std::vector<Tensor> *values) {
+  const Graph &src = c.graph;
+  std::vector<bool> constOnly = constantOnly(src);
+  Liveness live = liveness(src, e);
   TestCase out = c;
   Graph &g = out.graph;
   g = Graph();
@@ -191,7 +225,7 @@ Expected<TestCase> apply(const TestCase &c, const Edit &e,
   };
   for (size_t k = 0; k < src.inputs.size(); ++k) {
     ValueId v = src.inputs[k];
-    if (!live[v])
+    if (!live.value[v])
       continue;
     auto it = e.leaves.find(v);
     Tensor t = it != e.leaves.end() ? it->second : c.inputs[k];
@@ -199,7 +233,7 @@ Expected<TestCase> apply(const TestCase &c, const Edit &e,
     out.inputs.push_back(std::move(t));
   }
   for (size_t i = 0; i < src.nodes.size(); ++i) {
-    if (!liveNode[i])
+    if (!live.node[i])
       continue;
     const Node &n = src.nodes[i];
     if (e.removeNodes.count(int(i)) && !isLeafNode(n)) {
@@ -219,26 +253,16 @@ Expected<TestCase> apply(const TestCase &c, const Edit &e,
       }
       continue;
     }
-    Attrs attrs = n.attrs;
-    if (auto it = e.attrs.find(int(i)); it != e.attrs.end())
-      attrs = it->second;
-    if (isLeafNode(n))
-      if (auto it = e.leaves.find(n.results.at(0)); it != e.leaves.end())
-        attrs.set(tensorAttr(n), it->second);
-    if (!e.typeAttrs.empty())
-      for (const auto &[name, v] : n.attrs.all())
-        if (const DType *d = std::get_if<DType>(&v); d && e.typeAttrs.count(*d))
-          attrs.set(name, e.typeAttrs.at(*d));
     std::vector<ValueId> operands;
     for (ValueId v : n.operands)
-      operands.push_back(map[target(v)]);
-    CC_ASSIGN(results, g.addNode(n.op, operands, attrs));
+      operands.push_back(map[rewired(e, v)]);
+    CC_ASSIGN(results, g.addNode(n.op, operands, editedAttrs(n, i, e)));
     for (size_t r = 0; r < results.size(); ++r)
       rename(n.results[r], results[r]);
   }
   for (size_t k = 0; k < src.outputs.size(); ++k)
     if (!e.dropOutputs.count(k))
-      g.addOutput(map[outputAt(k)]);
+      g.addOutput(map[outputAt(src, e, k)]);
   CC_TRY(verify(g));
   return out;
 }

@@ -41,6 +41,9 @@ public:
 
 private:
   Outcome judge(const TestCase &c);
+  void judgeForked(const std::vector<TestCase> &cases,
+                   const std::vector<size_t> &window,
+                   std::vector<std::optional<Outcome>> &outcome);
   Backend *backendFor(const std::string &cut);
 
   Signature target;

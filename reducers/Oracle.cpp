@@ -123,6 +123,50 @@ bool plausible(const TestCase &c) {
 }
 } // namespace
 
+// One forked child per candidate of `window`; each answers with one byte.
+// The compiler itself already runs in a further isolated worker.
+void CaseOracle::judgeForked(const std::vector<TestCase> &cases,
+                             const std::vector<size_t> &window,
+                             std::vector<std::optional<Outcome>> &outcome) {
+  std::vector<std::pair<pid_t, int>> children;
+  for (size_t i : window) {
+    int fds[2];
+    if (pipe(fds) != 0) {
+      outcome[i] = judge(cases[i]);
+      continue;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      char byte = char(judge(cases[i]));
+      ssize_t ignored = write(fds[1], &byte, 1);
+      (void)ignored;
+      _exit(0);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+      close(fds[0]);
+      outcome[i] = judge(cases[i]);
+      continue;
+    }
+    children.push_back({pid, fds[0]});
+  }
+  size_t c = 0;
+  for (size_t i : window) {
+    if (outcome[i])
+      continue;
+    auto [pid, fd] = children[c++];
+    char byte = char(Outcome::Other);
+    ssize_t n;
+    do
+      n = read(fd, &byte, 1);
+    while (n < 0 && errno == EINTR);
+    close(fd);
+    waitpid(pid, nullptr, 0);
+    outcome[i] = n == 1 ? Outcome(byte) : Outcome::Other;
+  }
+}
+
 int CaseOracle::firstSame(const std::vector<TestCase> &cases) {
   size_t jobs = size_t(std::max(1, options.jobs));
   std::vector<std::optional<Outcome>> outcome(cases.size());
@@ -170,45 +214,7 @@ int CaseOracle::firstSame(const std::vector<TestCase> &cases) {
       for (size_t i : window)
         outcome[i] = judge(cases[i]);
     } else {
-      // One forked child per candidate; each answers with one byte. The
-      // compiler itself already runs in a further isolated worker.
-      std::vector<std::pair<pid_t, int>> children;
-      for (size_t i : window) {
-        int fds[2];
-        if (pipe(fds) != 0) {
-          outcome[i] = judge(cases[i]);
-          continue;
-        }
-        pid_t pid = fork();
-        if (pid == 0) {
-          close(fds[0]);
-          char byte = char(judge(cases[i]));
-          ssize_t ignored = write(fds[1], &byte, 1);
-          (void)ignored;
-          _exit(0);
-        }
-        close(fds[1]);
-        if (pid < 0) {
-          close(fds[0]);
-          outcome[i] = judge(cases[i]);
-          continue;
-        }
-        children.push_back({pid, fds[0]});
-      }
-      size_t c = 0;
-      for (size_t i : window) {
-        if (outcome[i])
-          continue;
-        auto [pid, fd] = children[c++];
-        char byte = char(Outcome::Other);
-        ssize_t n;
-        do
-          n = read(fd, &byte, 1);
-        while (n < 0 && errno == EINTR);
-        close(fd);
-        waitpid(pid, nullptr, 0);
-        outcome[i] = n == 1 ? Outcome(byte) : Outcome::Other;
-      }
+      judgeForked(cases, window, outcome);
     }
     for (size_t i : window) {
       ++stats.oracleCalls;

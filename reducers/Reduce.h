@@ -16,7 +16,7 @@
 // best case so far is written to disk after every accepted step.
 #pragma once
 
-#include "oracles/TestCase.h"
+#include "oracles/FindingFile.h"
 
 #include <cstdint>
 #include <functional>

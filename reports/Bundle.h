@@ -22,7 +22,7 @@
 #pragma once
 
 #include "core/Error.h"
-#include "oracles/TestCase.h"
+#include "oracles/FindingFile.h"
 
 #include <string>
 #include <vector>
@@ -43,8 +43,8 @@ struct BundleOptions {
 };
 
 struct BundleResult {
-  std::string culprit;     // first failing pass, or empty
-  std::string pipeline;    // what repro.sh runs (empty: not reproducible)
+  std::string culprit;  // first failing pass, or empty
+  std::string pipeline; // what repro.sh runs (empty: not reproducible)
   std::vector<std::string> notes; // what the bundle could not do, and why
 };
 
@@ -55,16 +55,6 @@ struct BundleResult {
 Expected<BundleResult> writeBundle(const FindingRecord &finding,
                                    const std::string &dir,
                                    const BundleOptions &options = {});
-
-// Splits a textual pipeline into its leaf passes, each with the anchors it
-// is nested in ("builtin.module", "func.func"), and joins a run of them
-// back; for repro.sh, which runs a pipeline's tail. Exposed for tests.
-struct PipelineLeaf {
-  std::vector<std::string> anchors;
-  std::string pass; // with its {options}
-};
-Expected<std::vector<PipelineLeaf>> splitPipeline(const std::string &text);
-std::string joinPipeline(const std::vector<PipelineLeaf> &leaves);
 
 // The Graphviz source of a graph: inputs, constants, ops and outputs.
 std::string graphDot(const Graph &g);

@@ -1,5 +1,7 @@
 #include "reports/CiOutputs.h"
 
+#include "core/Format.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -100,8 +102,7 @@ std::string junitXml(const CiRun &run) {
   size_t failures = 0, skipped = 0;
   for (const CiFinding &f : run.findings)
     (f.known ? skipped : failures)++;
-  char time[32];
-  std::snprintf(time, sizeof time, "%.3f", run.seconds);
+  std::string time = formatDouble("%.3f", run.seconds);
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x += "<testsuites name=\"" + xmlEscape(run.name) + "\" tests=\"" +
        std::to_string(run.findings.size() + 1) + "\" failures=\"" +

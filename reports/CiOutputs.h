@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/Error.h"
-#include "oracles/TestCase.h"
+#include "oracles/FindingFile.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,7 @@
 // The campaign dashboard: HTML with hand-written inline SVG plots.
 #include "reports/Dashboard.h"
 
+#include "core/Format.h"
 #include "reports/CiOutputs.h"
 
 #include <algorithm>
@@ -17,11 +18,7 @@ namespace {
 
 std::string esc(const std::string &s) { return xmlEscape(s); }
 
-std::string num(double v, const char *f = "%.4g") {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
+std::string num(double v, const char *f = "%.4g") { return formatDouble(f, v); }
 
 // An axis tick: three digits with a k or M suffix, short enough for the
 // margin ("4.68k", not "4.68e+03").

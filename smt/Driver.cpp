@@ -69,13 +69,6 @@ TvVerdict worstVerdict(TvVerdict a, TvVerdict b) {
   return rank(a) >= rank(b) ? a : b;
 }
 
-std::string detail::str(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << t;
-  return s;
-}
-
 namespace {
 
 std::unique_ptr<MLIRContext> makeContext() {

@@ -7,13 +7,13 @@
 #include "smt/Validate.h"
 
 #include "backends/mlir/MlirBackend.h"
+#include "backends/mlir/Internal.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace cc::smt {
 namespace detail {
-// MLIR's text of a type.
-std::string str(mlir::Type t);
+using mlirbackend::str; // MLIR's text of a type
 } // namespace detail
 
 // Checks that `tgt` refines `src` (same signature). Never fails: problems

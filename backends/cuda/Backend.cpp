@@ -2,13 +2,13 @@
 // and ptxas.
 #include "backends/cuda/Internal.h"
 #include "backends/mlir/MlirBackend.h"
+#include "core/Json.h"
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <unistd.h>
 
 namespace cc {
@@ -147,11 +147,9 @@ Error assembleWithPtxas(std::vector<GpuModule> &modules,
     GpuModule &m = modules[k];
     m.cubin.clear();
     for (const std::string &arch : m.arch) {
-      std::ifstream in(std::string(dir) + "/" + std::to_string(k) + "_" +
-                           arch + ".ptx.cubin",
-                       std::ios::binary);
-      m.cubin.emplace_back(std::istreambuf_iterator<char>(in),
-                           std::istreambuf_iterator<char>());
+      auto cubin = readFile(std::string(dir) + "/" + std::to_string(k) + "_" +
+                            arch + ".ptx.cubin");
+      m.cubin.push_back(cubin ? std::move(*cubin) : "");
     }
   }
   std::filesystem::remove_all(dir);

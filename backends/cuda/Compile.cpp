@@ -106,11 +106,7 @@ void registerGpuTranslations(mlir::DialectRegistry &registry) {
   mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
 }
 
-std::string str(mlir::Type t) {
-  std::string s;
-  llvm::raw_string_ostream(s) << t;
-  return s;
-}
+using mlirbackend::str;
 
 std::string opName(mlir::Operation *op) {
   return op->getName().getStringRef().str();

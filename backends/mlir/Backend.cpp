@@ -91,11 +91,17 @@ private:
                        : (r.exitCode > 128 && r.exitCode < 128 + NSIG
                               ? r.exitCode - 128
                               : 0);
-    if (sig)
-      return Error::failure(who + " crashed with signal " +
-                                std::to_string(sig) + " (" + strsignal(sig) +
-                                "); stderr: " + tail(r.err),
-                            ErrorCode::CompilerFailure);
+    CompilerFault fault;
+    fault.outOfMemory = r.outOfMemory;
+    fault.diagnostic = tail(r.err);
+    if (sig) {
+      fault.kind = CompilerFault::Kind::Crashed;
+      fault.signal = sig;
+      return compilerFault(who + " crashed with signal " + std::to_string(sig) +
+                               " (" + strsignal(sig) +
+                               "); stderr: " + tail(r.err),
+                           std::move(fault));
+    }
     // The shell's "command not found" (127) and "not executable" (126) are
     // a setup error of the user, not a bug of the compiler under test.
     if (r.exitCode == 126 || r.exitCode == 127)
@@ -104,10 +110,10 @@ private:
                                           : "not executable") +
                        "): " + tail(r.err));
     if (r.exitCode != 0)
-      return Error::failure(who + " failed with exit status " +
-                                std::to_string(r.exitCode) +
-                                "; stderr: " + tail(r.err),
-                            ErrorCode::CompilerFailure);
+      return compilerFault(who + " failed with exit status " +
+                               std::to_string(r.exitCode) +
+                               "; stderr: " + tail(r.err),
+                           std::move(fault));
     return std::move(r.out);
   }
 };

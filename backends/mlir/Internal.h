@@ -9,7 +9,14 @@
 #include <string>
 #include <vector>
 
+namespace mlir {
+class Type;
+} // namespace mlir
+
 namespace cc::mlirbackend {
+
+// A type as MLIR prints it ("tensor<2x3xf32>"), for messages (Jit.cpp).
+std::string str(mlir::Type t);
 
 // Who wrote the module text, which decides how a parse failure is read.
 enum class Origin {

@@ -8,6 +8,9 @@
 // disabled) itself. Fork from a single-threaded parent: locks held by other
 // threads at fork time would stay locked in the worker.
 #include "backends/mlir/Internal.h"
+#include "backends/mlir/WorkerAnswer.h"
+
+#include "core/Format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,7 +22,6 @@
 #include <cstring>
 #include <cxxabi.h>
 #include <execinfo.h>
-#include <string_view>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -68,130 +70,12 @@ void installCrashHandlers() {
   ss.ss_sp = altStack;
   ss.ss_size = sizeof altStack;
   sigaltstack(&ss, nullptr);
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = onCrash;
   sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
   for (int sig : kCrashSignals)
     sigaction(sig, &sa, nullptr);
-}
-
-// The worker's answer: a flat little-endian byte string.
-class Encoder {
-public:
-  std::string buf;
-  void u64(uint64_t v) { buf.append(reinterpret_cast<char *>(&v), 8); }
-  void f64(double v) { buf.append(reinterpret_cast<char *>(&v), 8); }
-  void str(std::string_view s) {
-    u64(s.size());
-    buf.append(s);
-  }
-};
-
-class Decoder {
-public:
-  explicit Decoder(std::string_view in) : in(in) {}
-  bool ok = true;
-  uint64_t u64() {
-    uint64_t v = 0;
-    take(&v, 8);
-    return v;
-  }
-  double f64() {
-    double v = 0;
-    take(&v, 8);
-    return v;
-  }
-  std::string str() {
-    uint64_t n = u64();
-    if (!ok || n > in.size())
-      return fail();
-    std::string s(in.substr(0, n));
-    in.remove_prefix(n);
-    return s;
-  }
-  void take(void *dst, size_t n) {
-    if (!ok || n > in.size()) {
-      fail();
-      return;
-    }
-    std::memcpy(dst, in.data(), n);
-    in.remove_prefix(n);
-  }
-  bool done() const { return ok && in.empty(); }
-
-private:
-  std::string fail() {
-    ok = false;
-    return {};
-  }
-  std::string_view in;
-};
-
-// The answer: whether it ran, the worker's own wall time, stage times and
-// pass coverage, then the outputs or the error.
-std::string encodeResult(const Expected<Outputs> &out, double workerSeconds,
-                         const StageTimes &times,
-                         const PassCoverage &coverage) {
-  Encoder e;
-  e.u64(bool(out));
-  e.f64(workerSeconds);
-  e.u64(times.size());
-  for (const auto &[stage, seconds] : times) {
-    e.str(stage);
-    e.f64(seconds);
-  }
-  e.u64(coverage.size());
-  for (const auto &[key, count] : coverage) {
-    e.str(key.first);
-    e.str(key.second);
-    e.u64(uint64_t(count));
-  }
-  if (!out) {
-    e.str(out.error().code());
-    e.str(out.error().message());
-    return std::move(e.buf);
-  }
-  e.u64(out->size());
-  for (const Tensor &t : *out)
-    e.str(std::string_view(reinterpret_cast<const char *>(t.data()),
-                           t.byteCount()));
-  return std::move(e.buf);
-}
-
-Expected<Outputs> decodeResult(const std::string &bytes,
-                               const std::vector<TensorType> &resultTypes,
-                               double &workerSeconds, StageTimes &times,
-                               PassCoverage &coverage) {
-  Error malformed = makeError("the isolated worker sent a malformed result");
-  Decoder d(bytes);
-  bool ok = d.u64();
-  workerSeconds = d.f64();
-  for (uint64_t i = 0, n = d.u64(); d.ok && i < n; ++i) {
-    std::string stage = d.str();
-    times[stage] += d.f64();
-  }
-  for (uint64_t i = 0, n = d.u64(); d.ok && i < n; ++i) {
-    std::string kind = d.str();
-    std::string name = d.str();
-    coverage[{kind, name}] += int64_t(d.u64());
-  }
-  if (!ok) {
-    std::string code = d.str();
-    std::string message = d.str();
-    return d.done() ? Error::failure(message, code) : malformed;
-  }
-  if (d.u64() != resultTypes.size())
-    return malformed;
-  Outputs outputs;
-  for (const TensorType &t : resultTypes) {
-    Tensor out(t);
-    if (d.u64() != out.byteCount())
-      return malformed;
-    d.take(out.data(), out.byteCount());
-    outputs.push_back(std::move(out));
-  }
-  return d.done() ? Expected<Outputs>(std::move(outputs)) : malformed;
 }
 
 bool writeAll(int fd, const std::string &bytes) {
@@ -208,8 +92,8 @@ bool writeAll(int fd, const std::string &bytes) {
 
 int runWorker(int outFd, pid_t parent, SharedStage *stage,
               const LowerRequest &req,
-              const std::vector<TensorType> &resultTypes,
-              const Inputs &inputs, bool wantCoverage) {
+              const std::vector<TensorType> &resultTypes, const Inputs &inputs,
+              bool wantCoverage) {
   auto start = Clock::now();
   // Dies with the parent (checked again: it may have died before prctl).
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -257,33 +141,54 @@ std::string tail(const std::string &s, size_t n) {
   return s.size() <= n ? s : "..." + s.substr(s.size() - n);
 }
 
-// The worker's stderr as "stderr: ...; stack: #0 ..., #1 ...". The stack
-// ends at the first frame of this program: below it is crosscheck itself.
-std::string describeStderr(const std::string &err) {
+// What the worker's stderr says: its text before the crash handler's stack
+// (a tail) and the stack's frames. The stack ends at the first frame of
+// this program: below it is crosscheck itself.
+void readStderr(const std::string &err, CompilerFault &f) {
   constexpr size_t kMaxFrames = 10;
   size_t marker = err.find(kStackMarker);
   std::string before = err.substr(0, marker);
   while (!before.empty() && std::isspace(uint8_t(before.back())))
     before.pop_back();
-  std::string out = before.empty() ? "" : "; stderr: " + tail(before, 1500);
+  f.diagnostic = tail(before, 1500);
   if (marker == std::string::npos)
-    return out;
+    return;
   std::string frames = err.substr(marker + sizeof kStackMarker - 1);
   std::string self = program_invocation_short_name;
-  out += "; stack:";
-  size_t count = 0, pos = 0;
-  while (pos < frames.size() && count < kMaxFrames) {
+  size_t pos = 0;
+  while (pos < frames.size() && f.frames.size() < kMaxFrames) {
     size_t end = frames.find('\n', pos);
     std::string line = frames.substr(pos, end - pos);
     pos = end == std::string::npos ? frames.size() : end + 1;
     if (line.empty())
       continue;
-    out += "\n  #" + std::to_string(count++) + " " + frameName(line);
+    f.frames.push_back(frameName(line));
     std::string path = line.substr(0, line.find('('));
     if (path.substr(path.rfind('/') + 1) == self)
       break;
   }
+}
+
+// The worker's stderr in a message: "; stderr: ...; stack: #0 ..., #1 ...".
+std::string describeStderr(const CompilerFault &f) {
+  std::string out = f.diagnostic.empty() ? "" : "; stderr: " + f.diagnostic;
+  if (!f.frames.empty())
+    out += "; stack:";
+  for (size_t i = 0; i < f.frames.size(); ++i)
+    out += "\n  #" + std::to_string(i) + " " + f.frames[i];
   return out;
+}
+
+// The stage a finding names for where the worker was (the shared stage):
+// the pass, or a stage of the MLIR lowering; others (a GPU backend's
+// "ptxas", "lower" between passes) show in the message only.
+std::string faultStage(const std::string &stage) {
+  if (stage.starts_with("pass "))
+    return stage.substr(5);
+  for (const char *s : {"parse", "jit", "execute", "teardown"})
+    if (stage == s)
+      return stage;
+  return "";
 }
 
 // Where the worker was: "in pass NAME on the emitted module", "in execute
@@ -292,8 +197,7 @@ std::string where(const std::string &stage, const LowerRequest &req) {
   if (stage.empty())
     return "while starting";
   if (stage == "execute")
-    return "in execute (the JIT-compiled code of the " + req.originName +
-           ")";
+    return "in execute (the JIT-compiled code of the " + req.originName + ")";
   if (stage == "jit")
     return "in jit (LLVM compiling the lowered " + req.originName + ")";
   if (stage == "parse")
@@ -302,6 +206,34 @@ std::string where(const std::string &stage, const LowerRequest &req) {
     return "in teardown (freeing the JIT and the module after running the " +
            req.originName + ")";
   return "in " + stage + " on the " + req.originName;
+}
+
+// The error of a worker that did not answer: it hung, crashed or exited.
+Error workerFailure(const ProcessResult &r, const std::string &stage,
+                    const LowerRequest &req, const RunOptions &options) {
+  std::string at = where(stage, req);
+  CompilerFault f;
+  f.stage = faultStage(stage);
+  if (r.timedOut) {
+    f.kind = CompilerFault::Kind::TimedOut;
+    return compilerFault("timed out after " +
+                             formatDouble("%g", options.timeoutSeconds) +
+                             " s " + at,
+                         std::move(f));
+  }
+  f.outOfMemory = r.outOfMemory;
+  readStderr(r.err, f);
+  std::string how = "exited with status " + std::to_string(r.exitCode);
+  if (r.signal) {
+    f.kind = CompilerFault::Kind::Crashed;
+    f.signal = r.signal;
+    how = "crashed with signal " + std::to_string(r.signal) + " (" +
+          strsignal(r.signal) + ")";
+  }
+  std::string message = how + " " + at +
+                        memoryNote(r, options.memoryLimitBytes) +
+                        describeStderr(f);
+  return compilerFault(std::move(message), std::move(f));
 }
 
 // backtrace() loads libgcc on its first call, which is not safe in a
@@ -351,33 +283,17 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
     return runWorker(outFd, parent, shared.stage(), req, resultTypes, inputs,
                      options.passCoverage != nullptr);
   };
-  CC_ASSIGN(r, runChild(worker,
-                        {"", /*ownProcessGroup=*/false,
-                         options.memoryLimitBytes},
-                        options.timeoutSeconds));
-  std::string memory = memoryNote(r, options.memoryLimitBytes);
-  std::string at = where(shared.stage()->name, req);
-  if (r.timedOut) {
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", options.timeoutSeconds);
-    return Error::failure("timed out after " + std::string(limit) + " s " + at,
-                          ErrorCode::Timeout);
-  }
-  if (r.signal)
-    return Error::failure("crashed with signal " + std::to_string(r.signal) +
-                              " (" + strsignal(r.signal) + ") " + at +
-                              memory + describeStderr(r.err),
-                          ErrorCode::CompilerFailure);
-  if (r.exitCode != 0)
-    return Error::failure("exited with status " +
-                              std::to_string(r.exitCode) + " " + at +
-                              memory + describeStderr(r.err),
-                          ErrorCode::CompilerFailure);
+  CC_ASSIGN(r,
+            runChild(worker,
+                     {"", /*ownProcessGroup=*/false, options.memoryLimitBytes},
+                     options.timeoutSeconds));
+  if (r.timedOut || r.signal || r.exitCode != 0)
+    return workerFailure(r, shared.stage()->name, req, options);
   double inWorker = 0;
   StageTimes workerTimes;
   PassCoverage workerCoverage;
-  Expected<Outputs> out = decodeResult(r.out, resultTypes, inWorker,
-                                       workerTimes, workerCoverage);
+  Expected<Outputs> out =
+      decodeResult(r.out, resultTypes, inWorker, workerTimes, workerCoverage);
   if (options.passCoverage)
     for (const auto &[key, count] : workerCoverage)
       (*options.passCoverage)[key] += count;

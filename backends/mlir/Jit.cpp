@@ -216,13 +216,13 @@ Error checkSignature(mlir::ModuleOp module, const std::string &ciface,
   return Error::success();
 }
 
+} // namespace
+
 std::string str(mlir::Type t) {
   std::string s;
   llvm::raw_string_ostream(s) << t;
   return s;
 }
-
-} // namespace
 
 // Tensor-typed arguments and results must match what we pass and read back
 // (an external compiler may already have bufferized them: not checked).
@@ -316,10 +316,14 @@ Error runPipeline(mlir::ModuleOp module, const LowerRequest &req,
     recorder.emplace(*ctx, pm, coverage);
   mlir::LogicalResult lowered = pm.run(module);
   recorder.reset();
-  if (mlir::failed(lowered))
-    return compilerFailure(
-        "pass " + (failedPass.empty() ? std::string("pipeline") : failedPass) +
-        " failed on the " + req.originName + ": " + diags.take());
+  if (mlir::failed(lowered)) {
+    CompilerFault fault;
+    fault.stage = failedPass.empty() ? "pipeline" : failedPass;
+    fault.diagnostic = diags.take();
+    std::string message = "pass " + fault.stage + " failed on the " +
+                          req.originName + ": " + fault.diagnostic;
+    return compilerFault(std::move(message), std::move(fault));
+  }
   return Error::success();
 }
 

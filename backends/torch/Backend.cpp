@@ -182,12 +182,16 @@ Expected<Outputs> runIsolated(const Graph &g, const Inputs &inputs,
                               std::to_string(options.timeoutSeconds) +
                               " s in stage '" + where + "'",
                           ErrorCode::Timeout);
-  if (WIFSIGNALED(status))
-    return Error::failure("TorchScript crashed with signal " +
-                              std::to_string(WTERMSIG(status)) + " (" +
-                              strsignal(WTERMSIG(status)) + ") in stage '" +
-                              where + "'",
-                          ErrorCode::CompilerFailure);
+  if (WIFSIGNALED(status)) {
+    // Its stages are not the MLIR lowering's: only the message names them.
+    CompilerFault fault;
+    fault.kind = CompilerFault::Kind::Crashed;
+    fault.signal = WTERMSIG(status);
+    return compilerFault(
+        "TorchScript crashed with signal " + std::to_string(WTERMSIG(status)) +
+            " (" + strsignal(WTERMSIG(status)) + ") in stage '" + where + "'",
+        std::move(fault));
+  }
   // The worker's stages, and its overhead (fork, transfer) as "isolate".
   StageTimes worker;
   auto outs = decode(msg, g, &worker);

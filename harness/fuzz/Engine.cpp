@@ -1,6 +1,7 @@
 // The libFuzzer engine of `crosscheck fuzz` (see Engine.h).
 #include "harness/fuzz/Engine.h"
 
+#include "core/Format.h"
 #include "core/Json.h"
 #include "harness/CampaignSteps.h"
 #include "harness/Store.h"
@@ -32,12 +33,6 @@ std::string join(const std::vector<std::string> &parts, const char *sep) {
   for (const std::string &p : parts)
     s += (s.empty() ? "" : sep) + p;
   return s;
-}
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
 }
 
 // Runs argv with extra environment variables, stdout and stderr appended
@@ -200,7 +195,7 @@ Expected<LibFuzzerSummary> runLibFuzzer(const LibFuzzerOptions &lf,
   std::vector<std::pair<std::string, std::string>> env = {
       {"CC_FUZZ_CUTS", join(options.cuts, ";")},
       {"CC_FUZZ_FINDINGS_DIR", fs::absolute(found).string()},
-      {"CC_FUZZ_TIMEOUT", number(options.caseTimeoutSeconds)},
+      {"CC_FUZZ_TIMEOUT", formatDouble("%g", options.caseTimeoutSeconds)},
       {"CC_FUZZ_LOAD_MUTANTS", lf.loadMutants ? "1" : "0"}};
   // Fork mode even with one job: a crash (a finding) does not end it.
   std::vector<std::string> argv = {

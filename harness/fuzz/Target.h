@@ -8,7 +8,7 @@
 
 #include "backends/Backend.h"
 #include "harness/fuzz/FuzzCase.h"
-#include "oracles/TestCase.h"
+#include "oracles/FindingFile.h"
 
 #include <cstdint>
 #include <map>

@@ -261,27 +261,37 @@ TEST(ErrorModel, AccumulationComposesAlongTheGraph) {
 }
 
 TEST(Verdict, CompilerFailuresBecomeOneLineFindingsOfTheirKind) {
-  Finding crash = compilerFailureFinding(
-      "mlir-ext:opt", ErrorCode::CompilerFailure,
-      "'opt' crashed with signal 11 (Segmentation fault); stderr: #0 0x4f2a\n"
-      "#1 0x5000\n");
+  auto crashed = [](const std::string &stderrText) {
+    CompilerFault f;
+    f.kind = CompilerFault::Kind::Crashed;
+    f.signal = 11;
+    f.diagnostic = stderrText;
+    std::string message =
+        "'opt' crashed with signal 11 (Segmentation fault); stderr: ";
+    return compilerFault(message + stderrText, f);
+  };
+  Finding crash =
+      compilerFailureFinding("mlir-ext:opt", crashed("#0 0x4f2a\n#1 0x5000\n"));
   EXPECT_EQ(crash.signature.kind, Kind::Crash);
   EXPECT_EQ(crash.message.find('\n'), std::string::npos);
   EXPECT_EQ(crash.signature.backend, "mlir-ext:opt");
   // Addresses and line numbers do not split one bug into many signatures.
-  Finding again = compilerFailureFinding(
-      "mlir-ext:opt", ErrorCode::CompilerFailure,
-      "'opt' crashed with signal 11 (Segmentation fault); stderr: #0 0x77ab\n"
-      "#1 0x12\n");
+  Finding again =
+      compilerFailureFinding("mlir-ext:opt", crashed("#0 0x77ab\n#1 0x12\n"));
   EXPECT_EQ(crash.signature, again.signature);
-  EXPECT_EQ(compilerFailureFinding("x", ErrorCode::Timeout, "hung").signature.kind,
-            Kind::Timeout);
-  EXPECT_EQ(compilerFailureFinding("x", ErrorCode::CompilerFailure,
-                                   "error: 'tosa.add' op failed to verify")
+  // A failure without a CompilerFault: its code and its words.
+  EXPECT_EQ(
+      compilerFailureFinding("x", Error::failure("hung", ErrorCode::Timeout))
+          .signature.kind,
+      Kind::Timeout);
+  EXPECT_EQ(compilerFailureFinding(
+                "x", Error::failure("error: 'tosa.add' op failed to verify",
+                                    ErrorCode::CompilerFailure))
                 .signature.kind,
             Kind::Verifier);
-  EXPECT_EQ(compilerFailureFinding("x", ErrorCode::CompilerFailure,
-                                   "failed to legalize operation 'tosa.pad'")
+  EXPECT_EQ(compilerFailureFinding(
+                "x", Error::failure("failed to legalize operation 'tosa.pad'",
+                                    ErrorCode::CompilerFailure))
                 .signature.kind,
             Kind::PassFailure);
   for (Kind k : {Kind::Crash, Kind::Timeout, Kind::Verifier, Kind::PassFailure,

@@ -1,26 +1,44 @@
 // What makes two compiler failures "the same bug": the signatures the crash,
-// timeout and verifier oracles derive from a backend's failure message.
+// timeout and verifier oracles derive from a backend's failure (the
+// CompilerFault it carries, the words of its message).
 #include "backends/Backend.h"
+#include "backends/mlir/MlirBackend.h"
 #include "oracles/Verdict.h"
+#include "tests/mutants/Mutants.h"
 
 #include <gtest/gtest.h>
 
 namespace cc {
 namespace {
 
+CompilerFault fault(CompilerFault::Kind kind, const std::string &stage = "") {
+  CompilerFault f;
+  f.kind = kind;
+  f.stage = stage;
+  return f;
+}
+
+CompilerFault crashed(int signal, const std::string &stage = "") {
+  CompilerFault f = fault(CompilerFault::Kind::Crashed, stage);
+  f.signal = signal;
+  return f;
+}
+
 TEST(Signature, CrashIsSignalAndSymbolizedTopFrames) {
   // Frames without a symbol change with every build of the library; libc's
   // abort path says nothing about the bug.
-  std::string a = "crashed with signal 11 (Segmentation fault) in pass "
-                  "buffer-results-to-out-params on the emitted module; stack:\n"
-                  "  #0 mlir::BaseMemRefType::hasRank() const (libMLIR.so.22.1)\n"
-                  "  #1 libMLIR.so.22.1+0x290963c\n"
-                  "  #2 raise (libc.so.6)\n"
-                  "  #3 mlir::walk(mlir::Operation*) (libMLIR.so.22.1)\n";
-  std::string b = a;
-  b.replace(b.find("0x290963c"), 9, "0x1234567");
-  Finding fa = compilerFailureFinding("mlir:tosa-O3", ErrorCode::CompilerFailure, a);
-  Finding fb = compilerFailureFinding("mlir:tosa-O3", ErrorCode::CompilerFailure, b);
+  CompilerFault crash = crashed(11, "buffer-results-to-out-params");
+  crash.frames = {"mlir::BaseMemRefType::hasRank() const (libMLIR.so.22.1)",
+                  "libMLIR.so.22.1+0x290963c", "raise (libc.so.6)",
+                  "mlir::walk(mlir::Operation*) (libMLIR.so.22.1)"};
+  std::string message = "crashed with signal 11 (Segmentation fault) in pass "
+                        "buffer-results-to-out-params on the emitted module";
+  CompilerFault other = crash;
+  other.frames[1] = "libMLIR.so.22.1+0x1234567";
+  Finding fa =
+      compilerFailureFinding("mlir:tosa-O3", compilerFault(message, crash));
+  Finding fb =
+      compilerFailureFinding("mlir:tosa-O3", compilerFault(message, other));
   EXPECT_EQ(fa.signature.kind, Kind::Crash);
   EXPECT_EQ(fa.signature.stage, "buffer-results-to-out-params");
   EXPECT_EQ(fa.signature.detail,
@@ -30,26 +48,36 @@ TEST(Signature, CrashIsSignalAndSymbolizedTopFrames) {
 }
 
 TEST(Signature, LlvmStackDumpsOfExternalToolsAreRead) {
-  std::string msg = "'mlir-opt-19 --canonicalize' crashed with signal 6 "
-                    "(Aborted); stderr: Stack dump:\n"
-                    " #0 0x00007f llvm::sys::PrintStackTrace(llvm::raw_ostream&)\n"
-                    " #1 0x00007f SignalHandler(int)\n"
-                    " #2 0x00007f mlir::tosa::foldMul(mlir::Value) (libMLIR.so)\n";
-  Finding f = compilerFailureFinding("mlir-ext:mlir-opt-19", ErrorCode::CompilerFailure, msg);
+  std::string msg =
+      "'mlir-opt-19 --canonicalize' crashed with signal 6 "
+      "(Aborted); stderr: Stack dump:\n"
+      " #0 0x00007f llvm::sys::PrintStackTrace(llvm::raw_ostream&)\n"
+      " #1 0x00007f SignalHandler(int)\n"
+      " #2 0x00007f mlir::tosa::foldMul(mlir::Value) (libMLIR.so)\n";
+  CompilerFault crash = crashed(6);
+  crash.diagnostic = msg.substr(msg.find("Stack dump:"));
+  Finding f =
+      compilerFailureFinding("mlir-ext:mlir-opt-19", compilerFault(msg, crash));
   EXPECT_EQ(f.signature.kind, Kind::Crash);
   EXPECT_EQ(f.signature.detail, "signal 6 (Aborted) at mlir::tosa::foldMul");
 }
 
 TEST(Signature, OutOfMemoryAndHangsHaveTheirOwnDetail) {
+  CompilerFault memory = fault(CompilerFault::Kind::Failed);
+  memory.outOfMemory = true;
+  memory.diagnostic = "MemoryError";
   Finding oom = compilerFailureFinding(
-      "mlir-ext:x", ErrorCode::CompilerFailure,
-      std::string("'x' (") + kOutOfMemory +
-          ": limit 512 MiB) failed with exit status 1; stderr: MemoryError");
+      "mlir-ext:x",
+      compilerFault(std::string("'x' (") + kOutOfMemory +
+                        ": limit 512 MiB) failed with exit status 1; stderr: "
+                        "MemoryError",
+                    memory));
   EXPECT_EQ(oom.signature.kind, Kind::Crash);
   EXPECT_EQ(oom.signature.detail, "out of memory");
-  Finding hang = compilerFailureFinding("mlir:tosa-O3", ErrorCode::Timeout,
-                                        "timed out after 30 s in pass cse on "
-                                        "the emitted module");
+  Finding hang = compilerFailureFinding(
+      "mlir:tosa-O3",
+      compilerFault("timed out after 30 s in pass cse on the emitted module",
+                    fault(CompilerFault::Kind::TimedOut, "cse")));
   EXPECT_EQ(hang.signature.kind, Kind::Timeout);
   EXPECT_EQ(hang.signature.stage, "cse");
   EXPECT_EQ(hang.signature.detail, "hang");
@@ -57,11 +85,16 @@ TEST(Signature, OutOfMemoryAndHangsHaveTheirOwnDetail) {
 
 TEST(Signature, VerifierFailuresAreThePassAndTheMessageTemplate) {
   auto failure = [](const std::string &value, const std::string &shape) {
-    return compilerFailureFinding(
-        "mlir:tosa-O3", ErrorCode::CompilerFailure,
-        "pass tosa-optional-decompositions failed on the emitted module: "
+    std::string diagnostic =
         "loc(\"m\":12:3): error: 'tosa.pad' op verification failed for " +
-            value + " : tensor<" + shape + "xi8>\n  note: see current operation");
+        value + " : tensor<" + shape + "xi8>\n  note: see current operation";
+    return compilerFailureFinding(
+        "mlir:tosa-O3",
+        compilerFault("pass tosa-optional-decompositions failed on the "
+                      "emitted module: " +
+                          diagnostic,
+                      fault(CompilerFault::Kind::Failed,
+                            "tosa-optional-decompositions")));
   };
   Finding a = failure("%v3", "2x4"), b = failure("%v17", "8x1");
   EXPECT_EQ(a.signature.kind, Kind::Verifier);
@@ -74,16 +107,56 @@ TEST(Signature, VerifierFailuresAreThePassAndTheMessageTemplate) {
 // affine-super-vectorize reports "NYI" errors for loops it gives up on and
 // then fails on the verifier: the signature names the failure.
 TEST(Signature, PassFailureNamesTheLastDiagnostic) {
-  Finding f = compilerFailureFinding(
-      "mlir:tosa-O3", ErrorCode::CompilerFailure,
-      "pass affine-super-vectorize failed on the emitted module: "
+  std::string diagnostic =
       "loc(\"m\":6:11): error: NYI: non-trivial layout map\n"
       "loc(\"m\":6:11): error: NYI: non-trivial layout map\n"
       "loc(\"m\":5:12): error: 'vector.transfer_write' op should not have "
-      "broadcast dimensions note: see current operation: %11");
+      "broadcast dimensions note: see current operation: %11";
+  Finding f = compilerFailureFinding(
+      "mlir:tosa-O3",
+      compilerFault(
+          "pass affine-super-vectorize failed on the emitted "
+          "module: " +
+              diagnostic,
+          fault(CompilerFault::Kind::Failed, "affine-super-vectorize")));
   EXPECT_EQ(f.signature.stage, "affine-super-vectorize");
   EXPECT_EQ(f.signature.detail,
             "'vector.transfer_write' op should not have broadcast dimensions");
+}
+
+// The isolated worker passes its failure's facts to the parent: a crash
+// names its pass, and a pass failure is the same finding either way.
+TEST(Signature, FaultsCrossTheIsolatedWorker) {
+  // Rank 7 exceeds TOSA level 8K's MAX_RANK: tosa-validate fails.
+  std::string module = R"(
+func.func @f(%a: tensor<1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x2xf32> {
+  %0 = tosa.transpose %a {perms = array<i32: 0, 1, 2, 3, 4, 5, 6>} : (tensor<1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x2xf32>
+  return %0 : tensor<1x1x1x1x1x1x2xf32>
+})";
+  TensorType type{DType::f32, {1, 1, 1, 1, 1, 1, 2}};
+  auto finding = [&](const std::string &pipeline, bool isolate) {
+    RunOptions o;
+    o.isolate = isolate;
+    auto r = runMlirModule(module, "f", {type}, {Tensor(type)}, pipeline, 0, o);
+    EXPECT_FALSE(bool(r));
+    return compilerFailureFinding("mlir:test",
+                                  r ? makeError("no failure") : r.error());
+  };
+  registerMutantPasses();
+  Finding crash =
+      finding("builtin.module(func.func(cc-crash-on-transpose))", true);
+  EXPECT_EQ(crash.signature.kind, Kind::Crash);
+  EXPECT_EQ(crash.signature.stage, "cc-crash-on-transpose");
+  EXPECT_TRUE(
+      crash.signature.detail.starts_with("signal 11 (Segmentation fault) at "))
+      << crash.signature.detail;
+
+  std::string validate =
+      "builtin.module(tosa-attach-target{level=8k},tosa-validate)";
+  Finding isolated = finding(validate, true);
+  EXPECT_EQ(isolated.signature.kind, Kind::PassFailure);
+  EXPECT_EQ(isolated.signature.stage, "tosa-validate");
+  EXPECT_EQ(isolated.signature, finding(validate, false).signature);
 }
 
 } // namespace

@@ -1,11 +1,12 @@
 // Bug bundles (files, pipeline split, repro.mlir) and the dashboard's HTML.
 #include "backends/mlir/MlirBackend.h"
-#include "backends/torch/Torch.h"
+#include "backends/mlir/PassPipeline.h"
 #include "backends/ref/Interpreter.h"
+#include "backends/torch/Torch.h"
 #include "core/Json.h"
 #include "core/Npy.h"
-#include "reducers/Reduce.h"
 #include "oracles/Tv.h"
+#include "reducers/Reduce.h"
 #include "reports/Bundle.h"
 #include "reports/Dashboard.h"
 #include "tests/mutants/Mutants.h"
@@ -77,7 +78,7 @@ TEST(Pipeline, KeepsAnchorsAndOptionsOfEachLeaf) {
       splitPipeline("builtin.module(func.func(a,b{x=1 y={2}}),c,func.func(d))");
   ASSERT_TRUE(bool(leaves));
   ASSERT_EQ(leaves->size(), 4u);
-  EXPECT_EQ((*leaves)[1].pass, "b{x=1 y={2}}");
+  EXPECT_EQ((*leaves)[1].text(), "b{x=1 y={2}}");
   EXPECT_EQ((*leaves)[1].anchors,
             (std::vector<std::string>{"builtin.module", "func.func"}));
   EXPECT_EQ((*leaves)[2].anchors, std::vector<std::string>{"builtin.module"});

@@ -18,10 +18,8 @@ namespace cc::smt {
 namespace {
 
 std::string readText(const std::string &path) {
-  std::ifstream in(path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  auto text = readFile(path);
+  return text ? *text : "";
 }
 
 const std::string kTvInputs =

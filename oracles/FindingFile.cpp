@@ -1,4 +1,4 @@
-#include "oracles/TestCase.h"
+#include "oracles/FindingFile.h"
 
 #include "core/Json.h"
 

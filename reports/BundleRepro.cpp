@@ -1,0 +1,186 @@
+// A bundle's repro.sh and the files it runs on, for in-process MLIR
+// pipelines, external *-opt commands and TorchScript; and one run of it.
+#include "reports/BundleInternal.h"
+
+#include "backends/mlir/MlirBackend.h"
+#include "backends/mlir/PassPipeline.h"
+#include "backends/torch/Torch.h"
+#include "core/Json.h"
+#include "reports/ReproScript.h"
+
+#include <filesystem>
+#include <sys/wait.h>
+
+namespace cc::bundle {
+
+namespace fs = std::filesystem;
+using repro::shellQuote;
+
+namespace {
+
+// crosscheck's own passes (test mutants, crash-on-purpose) are named cc-*;
+// upstream mlir-opt cannot run them.
+bool isUpstreamPass(const std::string &pass) {
+  return !pass.starts_with("cc-");
+}
+
+// Writes an executable script.
+Error writeScript(const std::string &path, const std::string &text) {
+  CC_TRY(writeText(path, text));
+  std::error_code ec;
+  fs::permissions(path,
+                  fs::perms::owner_exec | fs::perms::group_exec |
+                      fs::perms::others_exec,
+                  fs::perm_options::add, ec);
+  return Error::success();
+}
+
+// Runs crosscheck's own passes at the head of `leaves` here: repro.mlir is
+// the program after them, repro.sh runs the rest (r.pipeline).
+std::string runOwnPasses(const ReproSpec &spec,
+                         const std::vector<PipelineLeaf> &leaves, size_t cut,
+                         Repro &r, std::vector<std::string> &notes) {
+  std::vector<PipelineLeaf> head(leaves.begin(), leaves.begin() + long(cut));
+  std::vector<PipelineLeaf> rest(leaves.begin() + long(cut), leaves.end());
+  if (!spec.passesComplete) {
+    // They fail here (a crash, a hang): nothing upstream can show.
+    notes.push_back("the failure is in crosscheck's own passes (" +
+                    joinPipeline(head) +
+                    "), which upstream mlir-opt "
+                    "does not have: repro.sh cannot reproduce it");
+    r.pipeline.clear();
+    return spec.program;
+  }
+  auto steps = tracePipeline(spec.program, joinPipeline(head));
+  if (!steps || steps->empty()) {
+    notes.push_back(
+        "cannot run crosscheck's own passes: " +
+        (steps ? std::string("no pass ran") : steps.error().message()));
+    return spec.program;
+  }
+  r.pipeline = joinPipeline(rest);
+  r.splitNote = "The pipeline names crosscheck's own test passes (`" +
+                joinPipeline(head) +
+                "`), which upstream mlir-opt does not have: `repro.mlir` "
+                "is the program after them, and repro.sh runs the rest "
+                "of the pipeline. `REPRO_MLIR=input.mlir ./repro.sh` "
+                "runs that same rest on the program before them.";
+  return steps->back().after;
+}
+
+Expected<std::string> writeExternalRepro(const ReproSpec &spec,
+                                         const std::string &cut, const Graph &g,
+                                         const Inputs &inputs) {
+  repro::Check check{spec.title, spec.table, spec.compare};
+  CC_ASSIGN(ext, externalOfSpec(cut));
+  CC_ASSIGN(tosa, emitModule(g, ext.syntaxVersion));
+  CC_ASSIGN(func, functionName(tosa));
+  CC_TRY(writeText(spec.dir + "/tosa.mlir", tosa));
+  CC_TRY(writeText(spec.dir + "/driver.mlir", driverText(g, inputs, func)));
+  CC_TRY(writeScript(spec.dir + "/repro.sh",
+                     repro::externalScript(check, ext.command,
+                                           onModule(ext.completion.pipeline),
+                                           ext.completion.llvmOptLevel)));
+  return "```sh\n./repro.sh            # exit 1: the bug is present; 0: "
+         "fixed\n```\n\nNeeds the compiler under test, mlir-opt and "
+         "mlir-runner from MLIR 22 (override with `REPRO_COMPILER`, "
+         "`MLIR_OPT`, `MLIR_RUNNER`, `MLIR_C_RUNNER_UTILS`). It runs\n\n"
+         "```sh\n" +
+         ext.command +
+         " < tosa.mlir > compiled.mlir\n```\n\n"
+         "(tosa.mlir in MLIR " +
+         std::to_string(ext.syntaxVersion) +
+         "'s TOSA syntax), adds `@repro_main` (driver.mlir) to the "
+         "compiled module, lowers the rest of the way with crosscheck's "
+         "straight `" +
+         ext.completion.name +
+         "` lowering in mlir-opt, runs "
+         "it with mlir-runner and compares what `@repro_main` prints with "
+         "the expected values.\n\n";
+}
+
+Expected<std::string> writeTorchRepro(const ReproSpec &spec, const Graph &g,
+                                      const Inputs &inputs) {
+  repro::Check check{spec.title, spec.table, spec.compare};
+  CC_TRY(saveTorchScript(g, inputs, spec.dir + "/model.pt",
+                         spec.dir + "/inputs.pt"));
+  CC_TRY(writeText(spec.dir + "/repro.cpp", repro::torchProgram()));
+  CC_TRY(writeScript(spec.dir + "/repro.sh", repro::torchScript(check)));
+  return std::string(
+      "```sh\n./repro.sh            # exit 1: the bug is present; 0: "
+      "fixed\n```\n\nNeeds only LibTorch (Debian's `libtorch-dev`; "
+      "override with `CXX`, `TORCH_INCLUDE`, `TORCH_LIBS`). It builds "
+      "`repro.cpp`, which loads the traced module `model.pt` "
+      "(`torch::jit::load`), freezes it, runs `optimize_for_inference` and "
+      "executes it twice on `inputs.pt` with the TensorExpr fuser on CPU "
+      "(the profiling executor runs the fused graph the second time), and "
+      "compares the printed outputs with the expected values.\n\n");
+}
+
+} // namespace
+
+Error writeText(const std::string &path, const std::string &text) {
+  return writeFile(path, text);
+}
+
+Expected<Repro> writeRepro(const ReproSpec &spec, const std::string &pipeline,
+                           int optLevel, std::vector<std::string> &notes) {
+  Repro r{pipeline, ""};
+  std::string reproMlir = spec.program;
+  if (!pipeline.empty()) {
+    CC_ASSIGN(leaves, splitPipeline(pipeline));
+    size_t cut = 0;
+    for (size_t i = 0; i < leaves.size(); ++i)
+      if (!isUpstreamPass(leaves[i].name))
+        cut = i + 1;
+    if (cut > 0)
+      reproMlir = runOwnPasses(spec, leaves, cut, r, notes);
+  }
+  CC_TRY(writeText(spec.dir + "/repro.mlir", reproMlir));
+  std::string script =
+      r.pipeline.empty()
+          ? "#!/bin/sh\n# " + spec.title +
+                "\necho 'not reproducible with upstream mlir-opt and "
+                "mlir-runner (see README.md)' >&2\nexit 2\n"
+          : repro::mlirScript({spec.title, spec.table, spec.compare},
+                              r.pipeline, optLevel);
+  CC_TRY(writeScript(spec.dir + "/repro.sh", script));
+  return r;
+}
+
+Expected<std::string> writeOtherRepro(const ReproSpec &spec,
+                                      const std::string &cut, const Graph &g,
+                                      const Inputs &inputs) {
+  if (cut.starts_with("mlir-ext"))
+    return writeExternalRepro(spec, cut, g, inputs);
+  if (cut == "torchscript")
+    return writeTorchRepro(spec, g, inputs);
+  return std::string();
+}
+
+int runRepro(const std::string &dir, Kind kind) {
+  std::string cmd = "sh " + shellQuote(dir + "/repro.sh") + " >" +
+                    shellQuote(dir + "/repro.out") + " 2>&1";
+  int st = std::system(cmd.c_str());
+  int status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  if (status != 1)
+    return status;
+  auto out = readFile(dir + "/repro.out");
+  auto shows = [&](const char *what) {
+    return out && out->find(what) != std::string::npos;
+  };
+  switch (kind) {
+  case Kind::Miscompile:
+  case Kind::TvIncorrect:
+  case Kind::RefDisagreement:
+    return shows("output elements differ") ? 1 : 3;
+  case Kind::Crash:
+    return shows(" crashed (signal") ? 1 : 3;
+  case Kind::Timeout:
+    return shows(" hung (killed") ? 1 : 3;
+  default:
+    return 1;
+  }
+}
+
+} // namespace cc::bundle
