@@ -9,8 +9,8 @@
 
 #include <chrono>
 #include <map>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cc {
@@ -32,9 +32,9 @@ using StageTimes = std::map<std::string, double>;
 // Adds the seconds since `start` to `stage` of *times; returns them.
 inline double addStageTime(StageTimes *times, const std::string &stage,
                            std::chrono::steady_clock::time_point start) {
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                           start)
-                 .count();
+  double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (times)
     (*times)[stage] += s;
   return s;

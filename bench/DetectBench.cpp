@@ -345,7 +345,7 @@ double median(std::vector<double> v) {
 int main(int argc, char **argv) {
   registerMutantPasses();
   Options opt = parseArgs(argc, argv);
-  struct sigaction sa {};
+  struct sigaction sa{};
   sa.sa_handler = ignoreSignal;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);

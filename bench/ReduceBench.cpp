@@ -106,7 +106,8 @@ int main(int argc, char **argv) {
     if (judgeCase(plain))
       continue;
     auto r = reduceFinding(*finding, options);
-    nlohmann::json one = {{"seed", seed}, {"mutant", inj.mutant},
+    nlohmann::json one = {{"seed", seed},
+                          {"mutant", inj.mutant},
                           {"signature", finding->finding.signature.str()}};
     if (!r) {
       ++errors;
@@ -116,8 +117,8 @@ int main(int argc, char **argv) {
     }
     const ReduceStats &s = r->stats;
     auto again = judgeCase(r->reduced.testCase);
-    bool slip = !again || !same(again->finding.signature,
-                                finding->finding.signature);
+    bool slip =
+        !again || !same(again->finding.signature, finding->finding.signature);
     slipped += slip;
     atMost3 += s.opsAfter <= 3;
     before.push_back(s.opsBefore);
@@ -146,12 +147,15 @@ int main(int argc, char **argv) {
   j["jobs"] = options.jobs;
   j["median_ops_before"] = median(before);
   j["median_ops_after"] = median(after);
-  j["max_ops_after"] = after.empty() ? 0 : *std::max_element(after.begin(), after.end());
+  j["max_ops_after"] =
+      after.empty() ? 0 : *std::max_element(after.begin(), after.end());
   j["at_most_3_ops"] = atMost3;
   j["median_reduction_ratio"] = median(ratio);
-  j["min_reduction_ratio"] = ratio.empty() ? 0 : *std::min_element(ratio.begin(), ratio.end());
+  j["min_reduction_ratio"] =
+      ratio.empty() ? 0 : *std::min_element(ratio.begin(), ratio.end());
   j["median_oracle_calls"] = median(calls);
-  j["max_oracle_calls"] = calls.empty() ? 0 : *std::max_element(calls.begin(), calls.end());
+  j["max_oracle_calls"] =
+      calls.empty() ? 0 : *std::max_element(calls.begin(), calls.end());
   j["median_seconds"] = median(seconds);
   double total = 0;
   for (double s : seconds)

@@ -128,10 +128,9 @@ int main(int argc, char **argv) {
       }
       cc::smt::TvOptions o;
       o.timeoutMs = args.timeoutMs;
-      auto r = cc::smt::verifyPipelineBounded(*m, pipeline, o, true,
-                                              args.budgetS);
-      static const char *const endNames[] = {"ok", "timeout", "crash",
-                                             "error"};
+      auto r =
+          cc::smt::verifyPipelineBounded(*m, pipeline, o, true, args.budgetS);
+      static const char *const endNames[] = {"ok", "timeout", "crash", "error"};
       ++status[endNames[int(r.end)]];
       for (const cc::smt::StepCheck &s : r.steps) {
         if (s.cached)
@@ -147,8 +146,8 @@ int main(int argc, char **argv) {
             s.verdict == cc::smt::TvVerdict::Timeout)
           ++undecided[reasonClass(s)];
         if (s.verdict == cc::smt::TvVerdict::Incorrect)
-          incorrect.push_back({{"graph", g.name}, {"pass", s.pass},
-                               {"pattern", s.pattern}});
+          incorrect.push_back(
+              {{"graph", g.name}, {"pass", s.pass}, {"pattern", s.pattern}});
       }
     }
     nlohmann::json j;
@@ -175,8 +174,8 @@ int main(int argc, char **argv) {
     j["graphs"] = status;
     out[name] = j;
   }
-  out["wall_s"] = std::chrono::duration<double>(
-                      std::chrono::steady_clock::now() - start)
-                      .count();
+  out["wall_s"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   std::cout << out.dump(2) << "\n";
 }

@@ -55,8 +55,8 @@ public:
   create(const std::string &dir, const nlohmann::json &identity,
          const std::string &advice =
              "pass --resume to continue it, or choose another --out");
-  static Expected<std::unique_ptr<Store>> resume(const std::string &dir,
-                                                 const nlohmann::json &identity);
+  static Expected<std::unique_ptr<Store>>
+  resume(const std::string &dir, const nlohmann::json &identity);
   // Opens an existing store to read it (merge, baseline, reports): nothing
   // is written to it or beside it, so its directory may be read-only.
   static Expected<std::unique_ptr<Store>> open(const std::string &dbPath);
@@ -67,7 +67,9 @@ public:
   }
 
   // Marks signatures known (from a baseline); they are kept, not new.
-  void setKnown(std::set<std::string> signatures) { known = std::move(signatures); }
+  void setKnown(std::set<std::string> signatures) {
+    known = std::move(signatures);
+  }
 
   Expected<std::unordered_set<uint64_t>> recordedCases();
   // Records the case, its findings (deduplicated) and its coverage in one

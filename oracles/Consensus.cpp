@@ -91,8 +91,8 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
   // Every backend runs; failures to compile are findings at once.
   std::vector<Result> compilers, references;
   std::vector<std::string> unsupported;
-  for (auto [list, results] : {std::pair{&cuts, &compilers},
-                               std::pair{&refs, &references}}) {
+  for (auto [list, results] :
+       {std::pair{&cuts, &compilers}, std::pair{&refs, &references}}) {
     for (Backend *b : *list) {
       Support s = b->supports(g);
       if (!s.ok) {
@@ -161,11 +161,13 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
                 verdict + ")";
     record(*r.backend, f,
            {{"report", r.vsReference->toJson()},
-            {"blame", {{"agree_with_interpreter", withFirst},
-                       {"agree_with_" + r.backend->name(), withSecond},
-                       {"verdict", verdict}}},
-            {"outputs", {{"ref", outputsJson(*ref)},
-                         {r.backend->name(), outputsJson(*r.outputs)}}}},
+            {"blame",
+             {{"agree_with_interpreter", withFirst},
+              {"agree_with_" + r.backend->name(), withSecond},
+              {"verdict", verdict}}},
+            {"outputs",
+             {{"ref", outputsJson(*ref)},
+              {r.backend->name(), outputsJson(*r.outputs)}}}},
            "");
   }
 
@@ -206,13 +208,12 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
       verdict = join(refsAgreeingWithThis) + " computes what " + name +
                 " computes: the interpreter may be wrong";
     else if (!sameAsThis.empty())
-      verdict = "every compiler under test (" + name + ", " +
-                join(sameAsThis) +
-                ") computes the same result against the reference" +
-                (refsAgreeingWithRef.empty()
-                     ? ""
-                     : " and " + join(refsAgreeingWithRef)) +
-                ": the fault is in a lowering step they share";
+      verdict =
+          "every compiler under test (" + name + ", " + join(sameAsThis) +
+          ") computes the same result against the reference" +
+          (refsAgreeingWithRef.empty() ? ""
+                                       : " and " + join(refsAgreeingWithRef)) +
+          ": the fault is in a lowering step they share";
     else
       verdict = refsAgreeingWithRef.empty()
                     ? "the fault is in " + name + " (judged by the reference)"
@@ -220,15 +221,17 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
                           " agrees with the reference: the fault is in " + name;
     Finding f = miscompileFinding(g, *r.vsReference, name);
     f.message += " (" + verdict + ")";
-    json outputs = {{"ref", outputsJson(*ref)}, {name, outputsJson(*r.outputs)}};
+    json outputs = {{"ref", outputsJson(*ref)},
+                    {name, outputsJson(*r.outputs)}};
     record(*r.backend, f,
            {{"report", r.vsReference->toJson()},
-            {"blame", {{"wrong", name},
-                       {"agree_with_reference", rightCompilers},
-                       {"same_as_wrong", sameAsThis},
-                       {"other_wrong", otherWrong},
-                       {"references_agreeing", refsAgreeingWithRef},
-                       {"verdict", verdict}}},
+            {"blame",
+             {{"wrong", name},
+              {"agree_with_reference", rightCompilers},
+              {"same_as_wrong", sameAsThis},
+              {"other_wrong", otherWrong},
+              {"references_agreeing", refsAgreeingWithRef},
+              {"verdict", verdict}}},
             {"outputs", outputs}},
            "");
   }

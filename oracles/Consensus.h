@@ -13,8 +13,8 @@
 #pragma once
 
 #include "backends/Backend.h"
-#include "oracles/Numeric.h"
 #include "oracles/FindingFile.h"
+#include "oracles/Numeric.h"
 
 #include <string>
 #include <vector>
@@ -22,7 +22,7 @@
 namespace cc {
 
 struct ConsensusOptions {
-  double timeoutSeconds = 30;  // per compiler run
+  double timeoutSeconds = 30; // per compiler run
   uint64_t memoryLimitBytes = 0;
   bool isolate = true;
   NumericOptions numeric;

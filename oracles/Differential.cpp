@@ -37,7 +37,8 @@ Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
   auto actual = cut.run(g, inputs, run);
   if (!actual) {
     const Error &e = actual.error();
-    if (e.code() == ErrorCode::CompilerFailure || e.code() == ErrorCode::Timeout) {
+    if (e.code() == ErrorCode::CompilerFailure ||
+        e.code() == ErrorCode::Timeout) {
       result.verdict = Verdict::fail(compilerFailureFinding(cut.name(), e));
       return result;
     }

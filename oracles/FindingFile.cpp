@@ -29,9 +29,9 @@ Expected<Signature> signatureFromJson(const json &j) {
     return formatError("unknown kind '" + j["kind"].get<std::string>() + "'");
   Signature s;
   s.kind = *kind;
-  for (auto [key, field] : {std::pair{"backend", &s.backend},
-                            std::pair{"stage", &s.stage},
-                            std::pair{"detail", &s.detail}})
+  for (auto [key, field] :
+       {std::pair{"backend", &s.backend}, std::pair{"stage", &s.stage},
+        std::pair{"detail", &s.detail}})
     if (j.contains(key) && j[key].is_string())
       *field = j[key].get<std::string>();
   return s;
@@ -41,9 +41,9 @@ json testCaseToJson(const TestCase &c) {
   json inputs = json::array();
   for (const Tensor &t : c.inputs)
     inputs.push_back(tensorToJson(t));
-  return {{"cut", c.cut},     {"timeout", c.timeoutSeconds},
-          {"seed", c.seed},   {"index", c.index},
-          {"graph", graphToJson(c.graph)}, {"inputs", inputs}};
+  return {
+      {"cut", c.cut},     {"timeout", c.timeoutSeconds},   {"seed", c.seed},
+      {"index", c.index}, {"graph", graphToJson(c.graph)}, {"inputs", inputs}};
 }
 
 Expected<TestCase> testCaseFromJson(const json &j) {
@@ -88,9 +88,9 @@ Expected<FindingRecord> findingFromJson(const json &j) {
     return formatError("not a crosscheck finding (format must be "
                        "\"crosscheck-finding\")");
   if (j.value("version", 0) != kFindingFormatVersion)
-    return formatError("unsupported version " +
-                       j.value("version", json(0)).dump() + " (this build reads " +
-                       std::to_string(kFindingFormatVersion) + ")");
+    return formatError(
+        "unsupported version " + j.value("version", json(0)).dump() +
+        " (this build reads " + std::to_string(kFindingFormatVersion) + ")");
   FindingRecord f;
   CC_ASSIGN(sig, signatureFromJson(j.value("signature", json())));
   f.finding.signature = sig;
@@ -103,9 +103,8 @@ Expected<FindingRecord> findingFromJson(const json &j) {
 }
 
 Expected<FindingRecord> loadFinding(const std::string &path) {
-  std::string file = std::filesystem::is_directory(path)
-                         ? path + "/finding.json"
-                         : path;
+  std::string file =
+      std::filesystem::is_directory(path) ? path + "/finding.json" : path;
   CC_ASSIGN(text, readFile(file));
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded())

@@ -23,17 +23,17 @@ inline constexpr int kFindingFormatVersion = 1;
 
 struct TestCase {
   Graph graph;
-  Inputs inputs;             // in the order of graph.inputs
-  std::string cut;           // backend spec of the compiler under test
+  Inputs inputs;   // in the order of graph.inputs
+  std::string cut; // backend spec of the compiler under test
   double timeoutSeconds = 30;
-  uint64_t seed = 0;         // campaign seed (provenance)
-  uint64_t index = 0;        // position in the campaign's case stream
+  uint64_t seed = 0;  // campaign seed (provenance)
+  uint64_t index = 0; // position in the campaign's case stream
 };
 
 struct FindingRecord {
   Finding finding;
   TestCase testCase;
-  std::string log;           // diagnostics, stderr, stack trace
+  std::string log; // diagnostics, stderr, stack trace
   // What the oracle saw: its numeric report, which side was blamed and why,
   // the outputs of each backend; free-form, for reports.
   nlohmann::json evidence = nlohmann::json::object();

@@ -13,9 +13,9 @@
 namespace cc {
 
 struct TvCaseOptions {
-  bool perRewrite = false;    // canonicalize one rewrite at a time
-  unsigned timeoutMs = 2000;  // per solver query
-  double budgetSeconds = 20;  // the whole pipeline's checks (then killed)
+  bool perRewrite = false;   // canonicalize one rewrite at a time
+  unsigned timeoutMs = 2000; // per solver query
+  double budgetSeconds = 20; // the whole pipeline's checks (then killed)
 };
 
 // The pass pipeline of an in-process MLIR spec (mlir:NAME,

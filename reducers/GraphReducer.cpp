@@ -132,13 +132,13 @@ Expected<std::vector<Tensor>> allValues(const TestCase &c) {
 
 // One candidate, described relative to a case.
 struct Edit {
-  std::set<int> removeNodes;          // become leaves with their values
-  std::map<int, Attrs> attrs;         // replaced attributes of a node
-  std::map<ValueId, Tensor> leaves;   // replaced leaf tensors
-  std::set<size_t> dropOutputs;       // positions in Graph::outputs
-  std::map<size_t, ValueId> outputs;  // outputs replaced by other values
-  std::map<ValueId, ValueId> rewire;  // uses of a value moved to another
-  std::map<DType, DType> typeAttrs;   // dtype attributes rewritten
+  std::set<int> removeNodes;         // become leaves with their values
+  std::map<int, Attrs> attrs;        // replaced attributes of a node
+  std::map<ValueId, Tensor> leaves;  // replaced leaf tensors
+  std::set<size_t> dropOutputs;      // positions in Graph::outputs
+  std::map<size_t, ValueId> outputs; // outputs replaced by other values
+  std::map<ValueId, ValueId> rewire; // uses of a value moved to another
+  std::map<DType, DType> typeAttrs;  // dtype attributes rewritten
 };
 
 // Whether each node computes from constants only (transitively).
@@ -294,13 +294,11 @@ public:
     bool changed = true;
     while (changed && !oracle.spent()) {
       changed = false;
-      for (auto pass : {&GraphReducer::removeOps, &GraphReducer::dropOutputs,
-                        &GraphReducer::bypassOps,
-                        &GraphReducer::hoistOutputs,
-                        &GraphReducer::simplifyLeaves,
-                        &GraphReducer::simplifyAttrs,
-                        &GraphReducer::shrinkShapes,
-                        &GraphReducer::widenDTypes}) {
+      for (auto pass :
+           {&GraphReducer::removeOps, &GraphReducer::dropOutputs,
+            &GraphReducer::bypassOps, &GraphReducer::hoistOutputs,
+            &GraphReducer::simplifyLeaves, &GraphReducer::simplifyAttrs,
+            &GraphReducer::shrinkShapes, &GraphReducer::widenDTypes}) {
         CC_ASSIGN(c, (this->*pass)());
         changed = changed || c;
       }
@@ -314,8 +312,9 @@ private:
   Error accept(const TestCase &c, const char *what) {
     ++stats.accepted;
     if (options.log)
-      options.log(std::string(what) + ": ops " + std::to_string(countOps(c.graph)) +
-                  ", elements " + std::to_string(leafElements(c.graph)));
+      options.log(std::string(what) + ": ops " +
+                  std::to_string(countOps(c.graph)) + ", elements " +
+                  std::to_string(leafElements(c.graph)));
     return best.update(c);
   }
 
@@ -341,10 +340,11 @@ private:
 
   // ddmin over `items` (nodes or outputs of the case at the pass start);
   // `edit` turns the items dropped from a candidate into an edit.
-  Expected<bool> ddminPass(const std::vector<int> &items,
-                           const std::function<Edit(const std::set<int> &)> &edit,
-                           const std::vector<Tensor> *values, size_t minKeep,
-                           const char *what) {
+  Expected<bool>
+  ddminPass(const std::vector<int> &items,
+            const std::function<Edit(const std::set<int> &)> &edit,
+            const std::vector<Tensor> *values, size_t minKeep,
+            const char *what) {
     TestCase start = cur();
     Error err;
     bool changed = false;
@@ -368,8 +368,9 @@ private:
         err = e;
       return index[size_t(k)];
     };
-    ddmin(items, firstPassing, [&] { return oracle.spent() || bool(err); },
-          minKeep);
+    ddmin(
+        items, firstPassing, [&] { return oracle.spent() || bool(err); },
+        minKeep);
     CC_TRY(err);
     return changed;
   }
@@ -410,9 +411,10 @@ private:
   // For each item i (re-counted after every accepted step, while the
   // budget lasts), the edits `editsFor(i)` of the current case, of which
   // the first that keeps the failure is accepted.
-  Expected<bool> tryEach(const std::function<size_t()> &count,
-                         const std::function<std::vector<Edit>(size_t)> &editsFor,
-                         const char *what) {
+  Expected<bool>
+  tryEach(const std::function<size_t()> &count,
+          const std::function<std::vector<Edit>(size_t)> &editsFor,
+          const char *what) {
     bool changed = false;
     for (size_t i = 0; i < count() && !oracle.spent(); ++i) {
       CC_ASSIGN(c, tryEdits(editsFor(i), nullptr, what));
@@ -534,7 +536,8 @@ private:
   // carry the change downstream.
   Expected<bool> shrinkShapes() {
     bool changed = false;
-    for (size_t l = 0; l < leavesOf(cur().graph).size() && !oracle.spent(); ++l) {
+    for (size_t l = 0; l < leavesOf(cur().graph).size() && !oracle.spent();
+         ++l) {
       for (size_t d = 0;; ++d) {
         std::vector<Leaf> leaves = leavesOf(cur().graph);
         if (l >= leaves.size())
@@ -562,9 +565,8 @@ private:
               const Tensor &t = leafTensor(cur(), other);
               if (other.value == leaves[l].value ||
                   (group && t.shape() == shape))
-                e.leaves[other.value] = to.size() < shape.size()
-                                            ? t.reshaped(to)
-                                            : corner(t, to);
+                e.leaves[other.value] =
+                    to.size() < shape.size() ? t.reshaped(to) : corner(t, to);
             }
             edits.push_back(std::move(e));
           }

@@ -43,8 +43,7 @@ CaseOracle::CaseOracle(Signature target, const ReduceOptions &options,
       start(std::chrono::steady_clock::now()) {}
 
 double CaseOracle::elapsed() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 

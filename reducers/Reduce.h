@@ -45,7 +45,7 @@ struct ReduceStats {
                            // graph or undefined behaviour in the reference
   int64_t accepted = 0;    // steps that kept a smaller case
   double seconds = 0;
-  int opsBefore = 0, opsAfter = 0;           // nodes other than constants
+  int opsBefore = 0, opsAfter = 0;               // nodes other than constants
   int64_t elementsBefore = 0, elementsAfter = 0; // elements of all leaves
   bool budgetExhausted = false;
 };
@@ -101,8 +101,8 @@ namespace cc {
 struct MlirReduceResult {
   std::string module;
   int opsBefore = 0, opsAfter = 0; // value-defining op lines
-  int simplified = 0;  // attributes dropped and constants made splats
-  int64_t oracleCalls = 0;         // calls of the predicate
+  int simplified = 0;      // attributes dropped and constants made splats
+  int64_t oracleCalls = 0; // calls of the predicate
 };
 
 // Shrinks MLIR text (one op per line, as printed by MLIR or emitModule):

@@ -11,9 +11,9 @@ namespace cc {
 using nlohmann::json;
 
 namespace {
-constexpr Kind kAllKinds[] = {Kind::Crash,       Kind::Timeout,
-                              Kind::Verifier,    Kind::PassFailure,
-                              Kind::Miscompile,  Kind::TvIncorrect,
+constexpr Kind kAllKinds[] = {Kind::Crash,          Kind::Timeout,
+                              Kind::Verifier,       Kind::PassFailure,
+                              Kind::Miscompile,     Kind::TvIncorrect,
                               Kind::RefDisagreement};
 } // namespace
 
@@ -21,11 +21,21 @@ std::string xmlEscape(const std::string &s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '&': out += "&amp;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&apos;"; break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
     default:
       // XML 1.0 admits no other control characters.
       if (uint8_t(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
@@ -39,13 +49,20 @@ std::string xmlEscape(const std::string &s) {
 
 std::string kindDescription(Kind k) {
   switch (k) {
-  case Kind::Crash: return "The compiler under test crashed.";
-  case Kind::Timeout: return "The compiler under test hung past its time limit.";
-  case Kind::Verifier: return "The compiler produced IR that fails the MLIR verifier.";
-  case Kind::PassFailure: return "A pass rejected valid input.";
-  case Kind::Miscompile: return "The compiled program computes wrong results.";
-  case Kind::TvIncorrect: return "Translation validation proved a pass or rewrite wrong.";
-  case Kind::RefDisagreement: return "The two reference interpreters disagree.";
+  case Kind::Crash:
+    return "The compiler under test crashed.";
+  case Kind::Timeout:
+    return "The compiler under test hung past its time limit.";
+  case Kind::Verifier:
+    return "The compiler produced IR that fails the MLIR verifier.";
+  case Kind::PassFailure:
+    return "A pass rejected valid input.";
+  case Kind::Miscompile:
+    return "The compiled program computes wrong results.";
+  case Kind::TvIncorrect:
+    return "Translation validation proved a pass or rewrite wrong.";
+  case Kind::RefDisagreement:
+    return "The two reference interpreters disagree.";
   }
   return "";
 }
@@ -120,13 +137,12 @@ std::string junitXml(const CiRun &run) {
     const Signature &s = f.record.finding.signature;
     x += "    <testcase classname=\"" + xmlEscape(s.backend) + "\" name=\"" +
          xmlEscape(s.str()) + "\" time=\"0\">\n";
-    std::string text = f.record.finding.message + "\ncases: " +
-                       std::to_string(f.count) +
-                       (f.file.empty() ? "" : "\nreproducer: " + f.file) +
-                       (f.reducedFile.empty()
-                            ? "\nreduce: crosscheck reduce " + f.file
-                            : "\nreduced (" + std::to_string(f.reducedOps) +
-                                  " ops): " + f.reducedFile);
+    std::string text =
+        f.record.finding.message + "\ncases: " + std::to_string(f.count) +
+        (f.file.empty() ? "" : "\nreproducer: " + f.file) +
+        (f.reducedFile.empty() ? "\nreduce: crosscheck reduce " + f.file
+                               : "\nreduced (" + std::to_string(f.reducedOps) +
+                                     " ops): " + f.reducedFile);
     if (f.known)
       x += "      <skipped message=\"known (in the baseline)\"/>\n";
     else
@@ -150,39 +166,36 @@ std::string sarifJson(const CiRun &run) {
   json results = json::array();
   for (const CiFinding &f : run.findings) {
     const Signature &s = f.record.finding.signature;
-    json result = {
-        {"ruleId", sarifRuleId(s.kind)},
-        {"level", f.known ? "note" : "error"},
-        {"message", {{"text", f.record.finding.message}}},
-        {"baselineState", f.known ? "unchanged" : "new"},
-        {"occurrenceCount", std::max<uint64_t>(f.count, 1)},
-        {"partialFingerprints",
-         {{"crosscheckSignature/v1", signatureFingerprint(s)}}},
-        {"properties",
-         {{"signature", s.str()},
-          {"backend", s.backend},
-          {"stage", s.stage},
-          {"count", f.count},
-          {"graph", f.record.testCase.graph.name},
-          {"seed", f.record.testCase.seed},
-          {"case", f.record.testCase.index}}}};
+    json result = {{"ruleId", sarifRuleId(s.kind)},
+                   {"level", f.known ? "note" : "error"},
+                   {"message", {{"text", f.record.finding.message}}},
+                   {"baselineState", f.known ? "unchanged" : "new"},
+                   {"occurrenceCount", std::max<uint64_t>(f.count, 1)},
+                   {"partialFingerprints",
+                    {{"crosscheckSignature/v1", signatureFingerprint(s)}}},
+                   {"properties",
+                    {{"signature", s.str()},
+                     {"backend", s.backend},
+                     {"stage", s.stage},
+                     {"count", f.count},
+                     {"graph", f.record.testCase.graph.name},
+                     {"seed", f.record.testCase.seed},
+                     {"case", f.record.testCase.index}}}};
     // The reduced case, when there is one, is what to look at first.
     std::string where = f.reducedFile.empty() ? f.file : f.reducedFile;
     if (!where.empty())
       result["locations"] = json::array(
-          {{{"physicalLocation",
-             {{"artifactLocation", {{"uri", where}}}}}}});
+          {{{"physicalLocation", {{"artifactLocation", {{"uri", where}}}}}}});
     results.push_back(result);
   }
   json sarif = {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
-      {"runs", json::array({{{"tool",
-                              {{"driver",
-                                {{"name", "crosscheck"},
-                                 {"rules", rules}}}}},
-                             {"results", results},
-                             {"properties", {{"cases", run.cases}}}}})}};
+      {"runs",
+       json::array(
+           {{{"tool", {{"driver", {{"name", "crosscheck"}, {"rules", rules}}}}},
+             {"results", results},
+             {"properties", {{"cases", run.cases}}}}})}};
   return sarif.dump(2) + "\n";
 }
 

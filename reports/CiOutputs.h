@@ -14,16 +14,16 @@ namespace cc {
 
 // One deduplicated finding of a campaign.
 struct CiFinding {
-  FindingRecord record; // its first occurrence
-  uint64_t count = 0;   // cases that showed it
-  bool known = false;   // in the baseline: reported, but not as new
-  std::string file;     // the finding's JSON, relative to the campaign dir
+  FindingRecord record;    // its first occurrence
+  uint64_t count = 0;      // cases that showed it
+  bool known = false;      // in the baseline: reported, but not as new
+  std::string file;        // the finding's JSON, relative to the campaign dir
   std::string reducedFile; // its reduced case, when reduced (same format)
   int reducedOps = -1;
 };
 
 struct CiRun {
-  std::string name;     // "crosscheck fuzz"
+  std::string name; // "crosscheck fuzz"
   uint64_t cases = 0;
   double seconds = 0;
   std::vector<CiFinding> findings;

@@ -58,9 +58,9 @@ std::string noData(const std::string &why) {
 // on it, `barWidth` wide in x units (the x axis then ends at xEnd).
 enum class Style { Steps, Bars };
 
-std::string lineChart(const std::vector<Series> &series, const std::string &xLabel,
-                      const std::string &yLabel, Style style,
-                      double barWidth = 0, double xEnd = 0) {
+std::string lineChart(const std::vector<Series> &series,
+                      const std::string &xLabel, const std::string &yLabel,
+                      Style style, double barWidth = 0, double xEnd = 0) {
   double xMax = xEnd, yMax = 0;
   for (const Series &s : series)
     for (auto [x, y] : s.points)
@@ -92,8 +92,8 @@ std::string lineChart(const std::vector<Series> &series, const std::string &xLab
   for (const Series &s : series) {
     if (style == Style::Bars)
       for (auto [x, y] : s.points)
-        os << "<rect x=\"" << num(px(x - barWidth / 2) + 1, "%.1f")
-           << "\" y=\"" << num(py(y), "%.1f") << "\" width=\""
+        os << "<rect x=\"" << num(px(x - barWidth / 2) + 1, "%.1f") << "\" y=\""
+           << num(py(y), "%.1f") << "\" width=\""
            << num(std::max(px(barWidth) - kL - 2, 1.0), "%.1f")
            << "\" height=\"" << num(py(0) - py(y), "%.1f") << "\" fill=\""
            << s.color << "\"><title>" << num(y, "%.3g") << "</title></rect>";
@@ -159,11 +159,12 @@ std::string findingsOverTime(const DashboardData &d, double start) {
   Series fresh{"new", "#c0392b", {{0, 0}}}, known{"known", "#7f8c8d", {{0, 0}}};
   int n = 0, k = 0;
   for (auto [t, isKnown] : times) {
-    (isKnown ? known : fresh).points.push_back({t, double(isKnown ? ++k : ++n)});
+    (isKnown ? known : fresh)
+        .points.push_back({t, double(isKnown ? ++k : ++n)});
   }
-  double end = d.caseTimes.empty() ? times.back().first
-                                   : std::max(times.back().first,
-                                              d.caseTimes.back() - start);
+  double end = d.caseTimes.empty()
+                   ? times.back().first
+                   : std::max(times.back().first, d.caseTimes.back() - start);
   fresh.points.push_back({end, double(n)});
   known.points.push_back({end, double(k)});
   return lineChart({fresh, known}, "seconds since the first case",
@@ -179,7 +180,8 @@ std::string passCoverageOverTime(const DashboardData &d, double start) {
   std::vector<std::pair<double, bool>> times; // (x, is a pattern)
   for (const DashboardData::PassCoverage &p : d.passCoverage)
     if (p.firstSeen > 0 && (p.kind == "pass" || p.kind == "pattern"))
-      times.push_back({std::max(p.firstSeen - start, 0.0), p.kind == "pattern"});
+      times.push_back(
+          {std::max(p.firstSeen - start, 0.0), p.kind == "pattern"});
   if (times.empty())
     return noData(d.passCoverage.empty()
                       ? "No pass or pattern coverage recorded."
@@ -187,7 +189,8 @@ std::string passCoverageOverTime(const DashboardData &d, double start) {
   std::sort(times.begin(), times.end());
   int np = 0, nr = 0;
   for (auto [t, isPattern] : times)
-    (isPattern ? patterns : passes).points.push_back({t, double(isPattern ? ++nr : ++np)});
+    (isPattern ? patterns : passes)
+        .points.push_back({t, double(isPattern ? ++nr : ++np)});
   double end = times.back().first;
   if (!d.caseTimes.empty())
     end = std::max(end, d.caseTimes.back() - start);
@@ -213,7 +216,7 @@ std::string heatMap(const DashboardData &d) {
     maxCount = std::max(maxCount, cell[{c.op, c.dtype}]);
   }
   std::sort(ops.begin(), ops.end());
-  const std::vector<std::string> order = {"i1", "i8", "i16", "i32", "i64",
+  const std::vector<std::string> order = {"i1",  "i8",   "i16", "i32", "i64",
                                           "f16", "bf16", "f32", "f64"};
   std::vector<std::string> dtypes;
   for (const std::string &t : order)
@@ -223,7 +226,8 @@ std::string heatMap(const DashboardData &d) {
     if (std::find(order.begin(), order.end(), t) == order.end())
       dtypes.push_back(t);
   const int cw = 46, ch = 16, left = 130, top = 22;
-  int w = left + cw * int(dtypes.size()) + 10, h = top + ch * int(ops.size()) + 6;
+  int w = left + cw * int(dtypes.size()) + 10,
+      h = top + ch * int(ops.size()) + 6;
   std::ostringstream os;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w
      << "\" height=\"" << h << "\" viewBox=\"0 0 " << w << " " << h
@@ -243,7 +247,8 @@ std::string heatMap(const DashboardData &d) {
       std::string fill = "#f2f2f2";
       if (n > 0) {
         double a = std::log1p(double(n)) / logMax;
-        int r = int(222 - a * 190), g = int(235 - a * 140), b = int(247 - a * 60);
+        int r = int(222 - a * 190), g = int(235 - a * 140),
+            b = int(247 - a * 60);
         char buf[16];
         std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r, g, b);
         fill = buf;
@@ -324,7 +329,8 @@ std::string dashboardHtml(const DashboardData &d) {
   std::ostringstream os;
   os << R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<title>)" << esc(d.title) << R"(</title>
+<title>)"
+     << esc(d.title) << R"(</title>
 <script>
 // Records script errors and failed resources into the page, so that a
 // headless browser's DOM dump shows whether the page loaded cleanly.
@@ -353,7 +359,8 @@ td.n { text-align: right; }
 .nodata { color: #888; font-style: italic; }
 code { font-size: 12px; word-break: break-all; }
 </style></head><body>
-<h1>)" << esc(d.title) << "</h1>\n<p><code>" << esc(d.identity) << "</code></p>\n"
+<h1>)"
+     << esc(d.title) << "</h1>\n<p><code>" << esc(d.identity) << "</code></p>\n"
      << "<div class=\"cards\"><div class=\"card\"><b>" << d.totalCases
      << "</b>cases</div><div class=\"card\"><b>" << d.skippedCases
      << "</b>skipped</div><div class=\"card\"><b>"
@@ -377,9 +384,9 @@ code { font-size: 12px; word-break: break-all; }
      << "<h2>Findings</h2>" << findingsTable(d) << "\n"
      << "<h2>Op &times; dtype coverage</h2>" << heatMap(d) << "\n"
      << "<h2>Pass and pattern coverage</h2>" << passTable(d) << "\n"
-     << "<p class=\"msg\">Written by crosscheck report. Cases: "
-     << utc(start) << " to "
-     << utc(d.caseTimes.empty() ? 0 : d.caseTimes.back()) << " UTC.</p>\n"
+     << "<p class=\"msg\">Written by crosscheck report. Cases: " << utc(start)
+     << " to " << utc(d.caseTimes.empty() ? 0 : d.caseTimes.back())
+     << " UTC.</p>\n"
      << "<script>document.documentElement.setAttribute(\"data-loaded\", "
         "\"ok\");</script>\n</body></html>\n";
   return os.str();
@@ -412,9 +419,8 @@ std::string summaryMarkdown(const DashboardData &d) {
           c = '/'; // a table cell cannot hold '|'
       os << "| " << (f.known ? "known" : "**new**") << " | "
          << kindName(f.signature.kind) << " | " << f.count << " | `" << sig
-         << "` | " << (f.culprit.empty() ? "-" : "`" + f.culprit + "`")
-         << " | " << (f.bundle.empty() ? "-" : "`report/" + f.bundle + "`")
-         << " |\n";
+         << "` | " << (f.culprit.empty() ? "-" : "`" + f.culprit + "`") << " | "
+         << (f.bundle.empty() ? "-" : "`report/" + f.bundle + "`") << " |\n";
     }
     os << "\n";
   }

@@ -68,12 +68,8 @@ void writeLine(int fd, const json &j) {
                         bool perRewrite) {
   auto steps = verifyPipeline(
       module, pipeline, options, perRewrite,
-      [&](const StepCheck &s) {
-        writeLine(fd, {{"step", stepToJson(s)}});
-      },
-      [&](const std::string &pass) {
-        writeLine(fd, {{"pass", pass}});
-      });
+      [&](const StepCheck &s) { writeLine(fd, {{"step", stepToJson(s)}}); },
+      [&](const std::string &pass) { writeLine(fd, {{"pass", pass}}); });
   if (steps)
     writeLine(fd, {{"end", "ok"}});
   else

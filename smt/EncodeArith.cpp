@@ -88,15 +88,9 @@ MaybeElem integer(Encoder &e, Operation *op, const Exprs &a, z3::expr p) {
         divUb(false);
         return Elem{z3::urem(a[0], a[1]), p};
       })
-      .Case([&](arith::AndIOp) {
-        return Elem{a[0] & a[1], p};
-      })
-      .Case([&](arith::OrIOp) {
-        return Elem{a[0] | a[1], p};
-      })
-      .Case([&](arith::XOrIOp) {
-        return Elem{a[0] ^ a[1], p};
-      })
+      .Case([&](arith::AndIOp) { return Elem{a[0] & a[1], p}; })
+      .Case([&](arith::OrIOp) { return Elem{a[0] | a[1], p}; })
+      .Case([&](arith::XOrIOp) { return Elem{a[0] ^ a[1], p}; })
       .Case([&](arith::ShLIOp) {
         shiftPoison();
         return Elem{z3::shl(a[0], a[1]), p};
@@ -175,21 +169,11 @@ MaybeElem floating(Encoder &e, Operation *op, const Exprs &a,
                    const z3::expr &p) {
   Type rt = getElementTypeOrSelf(op->getResult(0).getType());
   return Switch(op)
-      .Case([&](arith::AddFOp) {
-        return Elem{e.fadd(a[0], a[1]), p};
-      })
-      .Case([&](arith::SubFOp) {
-        return Elem{e.fsub(a[0], a[1]), p};
-      })
-      .Case([&](arith::MulFOp) {
-        return Elem{e.fmul(a[0], a[1]), p};
-      })
-      .Case([&](arith::DivFOp) {
-        return Elem{e.fdiv(a[0], a[1]), p};
-      })
-      .Case([&](arith::NegFOp) {
-        return Elem{e.fneg(a[0]), p};
-      })
+      .Case([&](arith::AddFOp) { return Elem{e.fadd(a[0], a[1]), p}; })
+      .Case([&](arith::SubFOp) { return Elem{e.fsub(a[0], a[1]), p}; })
+      .Case([&](arith::MulFOp) { return Elem{e.fmul(a[0], a[1]), p}; })
+      .Case([&](arith::DivFOp) { return Elem{e.fdiv(a[0], a[1]), p}; })
+      .Case([&](arith::NegFOp) { return Elem{e.fneg(a[0]), p}; })
       .Case<arith::MaximumFOp, arith::MinimumFOp>([&](Operation *) {
         bool isMax = isa<arith::MaximumFOp>(op);
         return Elem{e.fmaxmin(a[0], a[1], isMax, true), p};
@@ -210,9 +194,8 @@ MaybeElem floating(Encoder &e, Operation *op, const Exprs &a,
                                   false, bad);
         return Elem{r, p || bad};
       })
-      .Case<arith::ExtFOp, arith::TruncFOp>([&](Operation *) {
-        return Elem{e.fcast(a[0], rt), p};
-      })
+      .Case<arith::ExtFOp, arith::TruncFOp>(
+          [&](Operation *) { return Elem{e.fcast(a[0], rt), p}; })
       .Default(noMatch);
 }
 

@@ -35,18 +35,15 @@ z3::expr bitCount(z3::context &c, Operation *op, const z3::expr &a) {
 Elem Encoder::mathOp(Operation *op, const std::vector<z3::expr> &a,
                      const z3::expr &p) {
   return llvm::TypeSwitch<Operation *, Elem>(op)
-      .Case([&](math::AbsFOp) {
-        return Elem{fabs(a[0]), p};
-      })
+      .Case([&](math::AbsFOp) { return Elem{fabs(a[0]), p}; })
       .Case([&](math::AbsIOp) {
         return Elem{
             z3::ite(a[0] < c.bv_val(0, a[0].get_sort().bv_size()), -a[0], a[0]),
             p};
       })
       .Case<math::CountLeadingZerosOp, math::CountTrailingZerosOp,
-            math::CtPopOp>([&](Operation *) {
-        return Elem{bitCount(c, op, a[0]), p};
-      })
+            math::CtPopOp>(
+          [&](Operation *) { return Elem{bitCount(c, op, a[0]), p}; })
       .Default([&](Operation *) -> Elem {
         Type rt = getElementTypeOrSelf(op->getResult(0).getType());
         if (isa_and_present<math::MathDialect>(op->getDialect()) && isFloat(rt))

@@ -77,9 +77,8 @@ z3::expr Tosa::anyP(const Exprs &p) {
 }
 
 void Tosa::ew(std::vector<SVal> xs, std::function<z3::expr(const Exprs &)> f) {
-  set(e.elementwise(xs, [&](const Exprs &v, const Exprs &p) {
-    return Elem{f(v), anyP(p)};
-  }));
+  set(e.elementwise(
+      xs, [&](const Exprs &v, const Exprs &p) { return Elem{f(v), anyP(p)}; }));
 }
 
 void Tosa::bin(std::function<z3::expr(const z3::expr &, const z3::expr &)> f) {

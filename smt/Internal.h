@@ -6,8 +6,8 @@
 
 #include "smt/Validate.h"
 
-#include "backends/mlir/MlirBackend.h"
 #include "backends/mlir/Internal.h"
+#include "backends/mlir/MlirBackend.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

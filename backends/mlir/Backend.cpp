@@ -32,9 +32,9 @@ const NamedPipeline &completionPipeline() { return namedPipelines().front(); }
 class MlirBackend : public Backend {
 public:
   std::string spec;
-  std::string pipeline;    // in-process pipeline (completion in ext mode)
+  std::string pipeline; // in-process pipeline (completion in ext mode)
   int llvmOptLevel = 0;
-  std::string command;     // external command, empty in-process
+  std::string command; // external command, empty in-process
   int syntaxVersion = 22;
 
   std::string name() const override { return spec; }
@@ -51,8 +51,8 @@ public:
     auto start = std::chrono::steady_clock::now();
     CC_ASSIGN(text, emitModule(g, syntaxVersion));
     addStageTime(options.times, "emit", start);
-    LowerRequest req{&text, Origin::Crosscheck, "emitted module", g.name,
-                     pipeline, llvmOptLevel};
+    LowerRequest req{&text,  Origin::Crosscheck, "emitted module",
+                     g.name, pipeline,           llvmOptLevel};
     if (command.empty())
       return mlirbackend::lowerAndRun(req, outputTypes(g), inputs, options);
 
@@ -78,10 +78,11 @@ private:
     std::string who = "'" + command + "'" +
                       mlirbackend::memoryNote(r, options.memoryLimitBytes);
     if (r.outputOverflow)
-      return Error::failure(who + " wrote more than " +
-                                std::to_string(mlirbackend::kMaxExternalOutputBytes >> 20) +
-                                " MiB to standard output",
-                            ErrorCode::CompilerFailure);
+      return Error::failure(
+          who + " wrote more than " +
+              std::to_string(mlirbackend::kMaxExternalOutputBytes >> 20) +
+              " MiB to standard output",
+          ErrorCode::CompilerFailure);
     if (r.timedOut)
       return Error::failure(who + " timed out after " +
                                 std::to_string(timeoutSeconds) + " s",
@@ -105,10 +106,10 @@ private:
     // The shell's "command not found" (127) and "not executable" (126) are
     // a setup error of the user, not a bug of the compiler under test.
     if (r.exitCode == 126 || r.exitCode == 127)
-      return makeError(who + " could not be run (" +
-                       (r.exitCode == 127 ? "command not found"
-                                          : "not executable") +
-                       "): " + tail(r.err));
+      return makeError(
+          who + " could not be run (" +
+          (r.exitCode == 127 ? "command not found" : "not executable") +
+          "): " + tail(r.err));
     if (r.exitCode != 0)
       return compilerFault(who + " failed with exit status " +
                                std::to_string(r.exitCode) +
@@ -164,9 +165,8 @@ Expected<ExternalCompiler> externalOfSpec(const std::string &spec) {
   if (!version) {
     std::string first = command.substr(begin);
     first = first.substr(0, first.find(' '));
-    version = first.size() >= 3 && first.substr(first.size() - 3) == "-19"
-                  ? 19
-                  : 22;
+    version =
+        first.size() >= 3 && first.substr(first.size() - 3) == "-19" ? 19 : 22;
   }
   return ExternalCompiler{command, version, completionPipeline()};
 }
@@ -210,8 +210,8 @@ Expected<Outputs> runMlirModule(const std::string &module,
                                 const Inputs &inputs,
                                 const std::string &pipeline, int llvmOptLevel,
                                 const RunOptions &options) {
-  LowerRequest req{&module, Origin::Crosscheck, "input module", funcName,
-                   pipeline, llvmOptLevel};
+  LowerRequest req{&module,  Origin::Crosscheck, "input module",
+                   funcName, pipeline,           llvmOptLevel};
   return mlirbackend::lowerAndRun(req, resultTypes, inputs, options);
 }
 

@@ -27,9 +27,9 @@ enum class Origin {
 struct LowerRequest {
   const std::string *module = nullptr; // MLIR text
   Origin origin = Origin::Crosscheck;
-  std::string originName;              // "emitted module", "output of CMD"
-  std::string funcName;                // function to run
-  std::string pipeline;                // textual pass pipeline
+  std::string originName; // "emitted module", "output of CMD"
+  std::string funcName;   // function to run
+  std::string pipeline;   // textual pass pipeline
   int llvmOptLevel = 0;
   // Told the stage about to run: "parse", "pass NAME", "jit", "execute"
   // (the isolated worker keeps it where a crash or timeout can name it).
@@ -54,10 +54,9 @@ void initializeMlir();
 // inputs in this process; outputs are preallocated with resultTypes.
 // Records "lower", "jit" and "execute" into times when non-null, and the
 // pipeline's pass and pattern coverage (Coverage.h) into coverage.
-Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
-                                       const std::vector<TensorType> &resultTypes,
-                                       const Inputs &inputs, StageTimes *times,
-                                       PassCoverage *coverage = nullptr);
+Expected<Outputs> lowerAndRunInProcess(
+    const LowerRequest &req, const std::vector<TensorType> &resultTypes,
+    const Inputs &inputs, StageTimes *times, PassCoverage *coverage = nullptr);
 
 // The same in a forked worker when options.isolate (Isolate.cpp): a crash
 // is ErrorCode::CompilerFailure naming the signal, the stage and the stack,
@@ -73,10 +72,10 @@ Error checkPipeline(const std::string &pipeline);
 
 // Result of a child process run with a time limit.
 struct ProcessResult {
-  int exitCode = 0;  // when it exited normally
-  int signal = 0;    // when it was killed by a signal (0 if not)
+  int exitCode = 0; // when it exited normally
+  int signal = 0;   // when it was killed by a signal (0 if not)
   bool timedOut = false;
-  bool outOfMemory = false; // it died of, or reported, memory exhaustion
+  bool outOfMemory = false;    // it died of, or reported, memory exhaustion
   bool outputOverflow = false; // killed for writing past maxOutputBytes
   std::string out, err;
 };
@@ -88,7 +87,8 @@ struct ProcessResult {
 struct ChildOptions {
   std::string stdinText;
   bool ownProcessGroup = true; // a shell's whole command line dies with it
-  uint64_t memoryLimitBytes = 0; // RLIMIT_AS of the child (not under ASan); 0: none
+  uint64_t memoryLimitBytes =
+      0; // RLIMIT_AS of the child (not under ASan); 0: none
   // The child is killed when its stdout passes this (0: no bound); stderr is
   // always cut to its last kKeptStderrBytes, since only its tail is shown.
   size_t maxOutputBytes = 0;

@@ -70,7 +70,7 @@ void installCrashHandlers() {
   ss.ss_sp = altStack;
   ss.ss_size = sizeof altStack;
   sigaltstack(&ss, nullptr);
-  struct sigaction sa {};
+  struct sigaction sa{};
   sa.sa_handler = onCrash;
   sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);

@@ -29,8 +29,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <unistd.h>
 #include <optional>
+#include <unistd.h>
 
 namespace cc::mlirbackend {
 
@@ -49,8 +49,9 @@ const std::string &runnerUtils() {
     std::string dir = n > 0 ? std::string(self, size_t(n)) : "";
     dir = dir.substr(0, dir.rfind('/'));
     std::string beside = dir + "/lib/libmlir_c_runner_utils.so";
-    return access(beside.c_str(), R_OK) == 0 ? beside
-                                             : std::string(CC_MLIR_C_RUNNER_UTILS);
+    return access(beside.c_str(), R_OK) == 0
+               ? beside
+               : std::string(CC_MLIR_C_RUNNER_UTILS);
   }();
   return path;
 }
@@ -276,10 +277,14 @@ Error checkExternalSymbols(mlir::ModuleOp module) {
 
 llvm::CodeGenOptLevel codeGenLevel(int level) {
   switch (level) {
-  case 0: return llvm::CodeGenOptLevel::None;
-  case 1: return llvm::CodeGenOptLevel::Less;
-  case 2: return llvm::CodeGenOptLevel::Default;
-  default: return llvm::CodeGenOptLevel::Aggressive;
+  case 0:
+    return llvm::CodeGenOptLevel::None;
+  case 1:
+    return llvm::CodeGenOptLevel::Less;
+  case 2:
+    return llvm::CodeGenOptLevel::Default;
+  default:
+    return llvm::CodeGenOptLevel::Aggressive;
   }
 }
 
@@ -367,17 +372,17 @@ Error checkPipeline(const std::string &pipeline) {
   return parsePipelineInto(pipeline, pm);
 }
 
-Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
-                                       const std::vector<TensorType> &resultTypes,
-                                       const Inputs &inputs, StageTimes *times,
-                                       PassCoverage *coverage) {
+Expected<Outputs> lowerAndRunInProcess(
+    const LowerRequest &req, const std::vector<TensorType> &resultTypes,
+    const Inputs &inputs, StageTimes *times, PassCoverage *coverage) {
   auto start = Clock::now();
   reportStage(req, "parse");
   auto ctx = makeContext();
   DiagnosticCapture diags(*ctx);
 
   CC_ASSIGN(module, loadModule(*ctx, diags, req, inputs, resultTypes));
-  mlir::Operation *fn = mlir::SymbolTable::lookupSymbolIn(*module, req.funcName);
+  mlir::Operation *fn =
+      mlir::SymbolTable::lookupSymbolIn(*module, req.funcName);
   // The JIT calls the function through its C interface wrapper.
   fn->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(ctx.get()));
 
@@ -401,9 +406,9 @@ Expected<Outputs> lowerAndRunInProcess(const LowerRequest &req,
   options.enablePerfNotificationListener = false;
   auto engine = mlir::ExecutionEngine::create(*module, options);
   if (!engine)
-    return compilerFailure("JIT compilation failed: " +
-                           takeLlvmError(engine.takeError()) + " " +
-                           diags.take());
+    return compilerFailure(
+        "JIT compilation failed: " + takeLlvmError(engine.takeError()) + " " +
+        diags.take());
   auto entry = (*engine)->lookupPacked(ciface);
   if (!entry)
     return compilerFailure("JIT: cannot find @" + ciface + ": " +

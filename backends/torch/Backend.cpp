@@ -39,7 +39,8 @@ Support supportedByTorch(const Graph &g) {
   return Support::no("LibTorch cannot express: " + list);
 }
 
-// --- the forked worker ---------------------------------------------------------
+// --- the forked worker
+// ---------------------------------------------------------
 
 // The stage the worker is in, in memory shared with the parent, so that a
 // crash or timeout can name it.
@@ -64,8 +65,8 @@ bool writeAll(int fd, const std::string &bytes) {
 // then N length-prefixed .npy tensors.
 std::string encode(const Expected<Outputs> &r, const StageTimes &times) {
   if (!r)
-    return "error " + (r.error().code().empty() ? "-" : r.error().code()) + "\n" +
-           r.error().message();
+    return "error " + (r.error().code().empty() ? "-" : r.error().code()) +
+           "\n" + r.error().message();
   std::string msg = "ok " + std::to_string(r->size()) + "\n";
   for (const auto &[stage, seconds] : times)
     msg += stage + " " + std::to_string(seconds) + " ";
@@ -117,8 +118,8 @@ Expected<Outputs> runIsolated(const Graph &g, const Inputs &inputs,
                               const RunOptions &options) {
   warmUpScripting();
   auto start = Clock::now();
-  void *mem = mmap(nullptr, 64, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                   -1, 0);
+  void *mem = mmap(nullptr, 64, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED)
     return makeError("cannot map memory for the TorchScript worker");
   char *stage = static_cast<char *>(mem);
@@ -208,7 +209,9 @@ Expected<Outputs> runIsolated(const Graph &g, const Inputs &inputs,
 class TorchBackend : public Backend {
 public:
   std::string name() const override { return "torch"; }
-  Support supports(const Graph &g) const override { return supportedByTorch(g); }
+  Support supports(const Graph &g) const override {
+    return supportedByTorch(g);
+  }
   Expected<Outputs> run(const Graph &g, const Inputs &inputs,
                         const RunOptions &options) override {
     CC_TRY(checkRunnable(g, inputs));

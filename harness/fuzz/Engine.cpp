@@ -95,7 +95,7 @@ std::vector<fs::path> filesIn(const fs::path &dir, const std::string &ext) {
 
 // Unix seconds of the file's last change (when libFuzzer wrote it).
 double modifiedAt(const fs::path &p) {
-  struct stat st {};
+  struct stat st{};
   if (::stat(p.c_str(), &st) != 0)
     return 0;
   return double(st.st_mtim.tv_sec) + 1e-9 * double(st.st_mtim.tv_nsec);
@@ -199,11 +199,8 @@ Expected<LibFuzzerSummary> runLibFuzzer(const LibFuzzerOptions &lf,
       {"CC_FUZZ_LOAD_MUTANTS", lf.loadMutants ? "1" : "0"}};
   // Fork mode even with one job: a crash (a finding) does not end it.
   std::vector<std::string> argv = {
-      lf.fuzzer,
-      "-fork=" + std::to_string(options.jobs),
-      "-ignore_crashes=1",
-      "-ignore_timeouts=1",
-      "-ignore_ooms=1",
+      lf.fuzzer, "-fork=" + std::to_string(options.jobs), "-ignore_crashes=1",
+      "-ignore_timeouts=1", "-ignore_ooms=1",
       "-max_total_time=" +
           std::to_string(std::max<long>(1, long(options.timeBudgetSeconds))),
       "-timeout=" + std::to_string(long(options.caseTimeoutSeconds * 2 + 10)),
@@ -278,8 +275,9 @@ Expected<LibFuzzerSummary> runLibFuzzer(const LibFuzzerOptions &lf,
   std::vector<std::pair<double, fs::path>> inputs;
   for (const fs::path &file : filesIn(corpus, ""))
     inputs.push_back({modifiedAt(file), file});
-  std::stable_sort(inputs.begin(), inputs.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::stable_sort(
+      inputs.begin(), inputs.end(),
+      [](const auto &a, const auto &b) { return a.first < b.first; });
   s.corpusSize = inputs.size();
   if (lf.replayCoverage && !inputs.empty()) {
     TargetConfig tc;

@@ -37,8 +37,8 @@ namespace {
 constexpr size_t kCounters = 1 << 14;
 // libFuzzer treats this section like its own coverage counters (cleared
 // before each input, new counts are new coverage).
-__attribute__((section("__libfuzzer_extra_counters"), used))
-uint8_t extraCounters[kCounters];
+__attribute__((section("__libfuzzer_extra_counters"),
+               used)) uint8_t extraCounters[kCounters];
 
 cc::fuzz::Target *target = nullptr;
 bool useCounters = true;

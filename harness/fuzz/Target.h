@@ -70,9 +70,9 @@ private:
 
 // The execution as libFuzzer extra counters: each feature (a pass that
 // changed the IR, a pattern that fired, the lowering path, an (op, dtype)
-// pair and a def-use pair of the graph, the compiler) adds 1 to counters[hash(feature) % n],
-// however often it fired: a new feature is new coverage, more of a known
-// one is not. counters is cleared first.
+// pair and a def-use pair of the graph, the compiler) adds 1 to
+// counters[hash(feature) % n], however often it fired: a new feature is new
+// coverage, more of a known one is not. counters is cleared first.
 void fillCounters(const Execution &e, uint8_t *counters, size_t n);
 // The counter slot of a feature (kind, name).
 size_t counterSlot(const std::string &kind, const std::string &name, size_t n);

@@ -28,9 +28,10 @@ static llvm::cl::opt<bool> perRewrite(
     llvm::cl::desc("with --crosscheck-verify-each, also validate every "
                    "canonicalize rewrite"),
     llvm::cl::init(false));
-static llvm::cl::opt<unsigned> timeoutMs(
-    "crosscheck-timeout-ms", llvm::cl::desc("solver timeout per query"),
-    llvm::cl::init(10000));
+static llvm::cl::opt<unsigned>
+    timeoutMs("crosscheck-timeout-ms",
+              llvm::cl::desc("solver timeout per query"),
+              llvm::cl::init(10000));
 #ifdef CC_HAVE_MUTANTS
 static llvm::cl::opt<bool> loadMutants(
     "crosscheck-load-mutants",
@@ -53,28 +54,31 @@ int main(int argc, char **argv) {
   auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(
       argc, argv, "crosscheck-opt: mlir-opt with translation validation",
       registry);
-  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
   int incorrect = 0;
   if (verifyEach) {
     cc::smt::TvOptions opts;
     opts.timeoutMs = timeoutMs;
     mlir::MlirOptMainConfig base = config;
-    config.setPassPipelineSetupFn([base, opts, &incorrect](mlir::PassManager &pm) {
-      if (mlir::failed(base.setupPassPipeline(pm)))
-        return mlir::failure();
-      cc::smt::addVerifyEachInstrumentation(
-          pm, opts, perRewrite, [&incorrect](const cc::smt::StepCheck &s) {
-            if (s.verdict != cc::smt::TvVerdict::Incorrect)
-              return;
-            ++incorrect;
-            llvm::errs() << "crosscheck-opt: error: pass '" << s.pass << "'"
-                         << (s.pattern.empty() ? "" : " pattern '" + s.pattern + "'")
-                         << " is incorrect on @" << s.function << ": "
-                         << s.reason << "\n"
-                         << s.counterexample;
-          });
-      return mlir::success();
-    });
+    config.setPassPipelineSetupFn(
+        [base, opts, &incorrect](mlir::PassManager &pm) {
+          if (mlir::failed(base.setupPassPipeline(pm)))
+            return mlir::failure();
+          cc::smt::addVerifyEachInstrumentation(
+              pm, opts, perRewrite, [&incorrect](const cc::smt::StepCheck &s) {
+                if (s.verdict != cc::smt::TvVerdict::Incorrect)
+                  return;
+                ++incorrect;
+                llvm::errs()
+                    << "crosscheck-opt: error: pass '" << s.pass << "'"
+                    << (s.pattern.empty() ? "" : " pattern '" + s.pattern + "'")
+                    << " is incorrect on @" << s.function << ": " << s.reason
+                    << "\n"
+                    << s.counterexample;
+              });
+          return mlir::success();
+        });
   }
   std::string err;
   auto in = mlir::openInputFile(inputFile, &err);
@@ -82,8 +86,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "crosscheck-opt: error: " << err << "\n";
     return 2;
   }
-  if (cc::Error e = cc::checkMlirNesting(in->getBuffer().str(),
-                                         "'" + inputFile + "'")) {
+  if (cc::Error e =
+          cc::checkMlirNesting(in->getBuffer().str(), "'" + inputFile + "'")) {
     llvm::errs() << "crosscheck-opt: error: " << e.message() << "\n";
     return 2;
   }
@@ -92,7 +96,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "crosscheck-opt: error: " << err << "\n";
     return 2;
   }
-  if (mlir::failed(mlir::MlirOptMain(out->os(), std::move(in), registry, config)))
+  if (mlir::failed(
+          mlir::MlirOptMain(out->os(), std::move(in), registry, config)))
     return 1;
   out->keep();
   return incorrect ? 1 : 0;

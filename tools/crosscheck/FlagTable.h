@@ -34,8 +34,8 @@ template <class O> struct Binding {
       : set(std::move(set)), show(std::move(show)), repeatable(repeatable) {}
   // The binding of a field of a base of O (options that extend a library's).
   template <class Base>
-  Binding(Binding<Base> b) requires(std::derived_from<O, Base> &&
-                                    !std::same_as<O, Base>)
+  Binding(Binding<Base> b)
+    requires(std::derived_from<O, Base> && !std::same_as<O, Base>)
       : repeatable(b.repeatable) {
     if (b.set)
       set = std::move(b.set);

@@ -22,16 +22,17 @@ constexpr DType kGraphDTypes[] = {DType::f32, DType::f16, DType::bf16,
                                   DType::i1};
 
 bool isImageOp(const std::string &op) {
-  static const std::set<std::string> ops = {
-      "conv2d", "depthwise_conv2d", "transpose_conv2d", "avg_pool2d",
-      "max_pool2d"};
+  static const std::set<std::string> ops = {"conv2d", "depthwise_conv2d",
+                                            "transpose_conv2d", "avg_pool2d",
+                                            "max_pool2d"};
   return ops.count(op) != 0;
 }
 
 // Candidate operand types of a small one-op graph whose data operands have
 // dtype d; auxiliary operands (a conv bias, a select condition, gather
 // indices) try each dtype TOSA might want there.
-std::vector<std::vector<TensorType>> candidateOperands(const OpDef &op, DType d) {
+std::vector<std::vector<TensorType>> candidateOperands(const OpDef &op,
+                                                       DType d) {
   const std::string &n = op.name;
   auto t = [](DType dt, Shape s) { return TensorType{dt, std::move(s)}; };
   std::vector<std::vector<TensorType>> out;
@@ -156,15 +157,15 @@ TEST_P(OpMatrix, CompiledAgreesWithReference) {
   findings.finish();
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllOps, OpMatrix, ::testing::ValuesIn(allCases()),
-    [](const ::testing::TestParamInfo<MatrixCase> &info) {
-      std::string p = info.param.pipeline;
-      for (char &ch : p)
-        if (ch == '-')
-          ch = '_';
-      return info.param.op + "_" + std::string(dtypeName(info.param.dtype)) +
-             "_" + p;
-    });
+INSTANTIATE_TEST_SUITE_P(AllOps, OpMatrix, ::testing::ValuesIn(allCases()),
+                         [](const ::testing::TestParamInfo<MatrixCase> &info) {
+                           std::string p = info.param.pipeline;
+                           for (char &ch : p)
+                             if (ch == '-')
+                               ch = '_';
+                           return info.param.op + "_" +
+                                  std::string(dtypeName(info.param.dtype)) +
+                                  "_" + p;
+                         });
 
 } // namespace

@@ -38,9 +38,9 @@ OutputReport judge(const OutputSpec &s, const std::vector<double> &actual,
     target = ref;
   Tensor r = make(isFloat(s.type.dtype) ? DType::f64 : s.type.dtype,
                   s.type.shape, ref);
-  NumericReport rep = judgeNumeric(
-      {s}, {make(s.type.dtype, s.type.shape, actual)}, {r},
-      {make(s.type.dtype, s.type.shape, target)});
+  NumericReport rep =
+      judgeNumeric({s}, {make(s.type.dtype, s.type.shape, actual)}, {r},
+                   {make(s.type.dtype, s.type.shape, target)});
   EXPECT_EQ(rep.ok, rep.outputs.at(0).ok);
   return rep.outputs.at(0);
 }
@@ -104,8 +104,9 @@ TEST(NumericOracle, OverflowInTheOutputDtypeIsInfinity) {
 }
 
 TEST(NumericOracle, IntegersMustBeExact) {
-  EXPECT_TRUE(judge(spec(DType::i32, {3}), {1, -7, 2147483647},
-                    {1, -7, 2147483647}).ok);
+  EXPECT_TRUE(
+      judge(spec(DType::i32, {3}), {1, -7, 2147483647}, {1, -7, 2147483647})
+          .ok);
   OutputReport r = judge(spec(DType::i32, {3}), {1, -6, 0}, {1, -7, 0});
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.first.reason, "exact");
@@ -195,19 +196,19 @@ TEST(NumericOracle, WrongTypeOrMissingOutputFails) {
 }
 
 TEST(NumericOracle, ReportSummaryAndJson) {
-  NumericReport rep = judgeNumeric(
-      {spec(DType::f32, {2, 2})}, {make(DType::f32, {2, 2}, {1, 2, 3, kNaN})},
-      {make(DType::f64, {2, 2}, {1, 2, 3, 4})},
-      {make(DType::f32, {2, 2}, {1, 2, 3, 4})});
+  NumericReport rep = judgeNumeric({spec(DType::f32, {2, 2})},
+                                   {make(DType::f32, {2, 2}, {1, 2, 3, kNaN})},
+                                   {make(DType::f64, {2, 2}, {1, 2, 3, 4})},
+                                   {make(DType::f32, {2, 2}, {1, 2, 3, 4})});
   EXPECT_FALSE(rep.ok);
   EXPECT_NE(rep.summary().find("[1,1]"), std::string::npos) << rep.summary();
   nlohmann::json j = rep.toJson();
   EXPECT_EQ(j["ok"], false);
   EXPECT_EQ(j["outputs"][0]["first_mismatch"]["flat_index"], 3);
   EXPECT_EQ(j["outputs"][0]["first_mismatch"]["actual"], "nan");
-  EXPECT_EQ(j["outputs"][0]["first_mismatch"]["index"]
-                .get<std::vector<int64_t>>(),
-            (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(
+      j["outputs"][0]["first_mismatch"]["index"].get<std::vector<int64_t>>(),
+      (std::vector<int64_t>{1, 1}));
   EXPECT_TRUE(j["outputs"][0]["tolerance"].contains("rel"));
 }
 

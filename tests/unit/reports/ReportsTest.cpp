@@ -98,10 +98,9 @@ TEST(Bundle, WritesEveryFileAndSplitsOffTheMutantPass) {
   o.bisect = false;
   auto r = writeBundle(f, dir, o);
   ASSERT_TRUE(bool(r)) << r.error().message();
-  for (const char *name :
-       {"README.md", "repro.sh", "repro.mlir", "input.mlir", "graph.json",
-        "graph.dot", "finding.json", "input_0.npy", "input_1.npy",
-        "expected_0.npy"})
+  for (const char *name : {"README.md", "repro.sh", "repro.mlir", "input.mlir",
+                           "graph.json", "graph.dot", "finding.json",
+                           "input_0.npy", "input_1.npy", "expected_0.npy"})
     EXPECT_TRUE(fs::exists(dir + "/" + name)) << name;
   // Inputs and expected outputs round-trip through .npy.
   auto in0 = readNpy(dir + "/input_0.npy");
@@ -154,7 +153,8 @@ TEST(Bundle, OtherBackendsAreSaidToBeUnreproducible) {
   ASSERT_TRUE(bool(r)) << r.error().message();
   EXPECT_TRUE(r->pipeline.empty());
   ASSERT_FALSE(r->notes.empty());
-  EXPECT_NE(r->notes[0].find("neither an MLIR pass pipeline"), std::string::npos);
+  EXPECT_NE(r->notes[0].find("neither an MLIR pass pipeline"),
+            std::string::npos);
   auto script = readFile(dir + "/repro.sh");
   ASSERT_TRUE(bool(script));
   EXPECT_NE(script->find("exit 2"), std::string::npos);
@@ -165,7 +165,8 @@ TEST(Bundle, OtherBackendsAreSaidToBeUnreproducible) {
 std::pair<int, std::string> runScript(const std::string &dir,
                                       const std::string &env = "") {
   std::string out = dir + "/test.out";
-  int st = std::system((env + " sh " + dir + "/repro.sh >" + out + " 2>&1").c_str());
+  int st =
+      std::system((env + " sh " + dir + "/repro.sh >" + out + " 2>&1").c_str());
   auto text = readFile(out);
   return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, text ? *text : ""};
 }
@@ -222,7 +223,8 @@ TEST(Bundle, TorchScriptFindingReproducesWithLibTorchOnly) {
                                     dir + "/model.pt", dir + "/inputs.pt")));
   auto [bad, badOut] = runScript(dir);
   EXPECT_EQ(bad, 1) << badOut;
-  EXPECT_NE(badOut.find("BUG: 6 of 6 output elements differ"), std::string::npos)
+  EXPECT_NE(badOut.find("BUG: 6 of 6 output elements differ"),
+            std::string::npos)
       << badOut;
   auto readme = readFile(dir + "/README.md");
   ASSERT_TRUE(bool(readme));
@@ -294,7 +296,8 @@ TEST(Dashboard, ShowsEverySectionAndEscapesText) {
   EXPECT_EQ(html.find("href=\"http"), std::string::npos);
   EXPECT_EQ(html.find("<script src"), std::string::npos);
   // The empty pass coverage is an honest "no data".
-  EXPECT_NE(html.find("No pass or pattern coverage recorded"), std::string::npos);
+  EXPECT_NE(html.find("No pass or pattern coverage recorded"),
+            std::string::npos);
 }
 
 TEST(Dashboard, PassCoverageTableWhenThereIsData) {
@@ -330,7 +333,8 @@ TEST(Dashboard, PassAndPatternCoverageOverTime) {
 
 TEST(Dashboard, SummaryCountsNewAndKnown) {
   std::string md = summaryMarkdown(sampleData());
-  EXPECT_NE(md.find("**1 new finding(s)**, 1 known; 3 cases"), std::string::npos)
+  EXPECT_NE(md.find("**1 new finding(s)**, 1 known; 3 cases"),
+            std::string::npos)
       << md;
   EXPECT_NE(md.find("`miscompile/mlir:tosa-O0//sub:f32:value`"),
             std::string::npos)
@@ -344,8 +348,8 @@ TEST(Dashboard, SummaryCountsNewAndKnown) {
 // Many findings of one long pipeline: the summary names it once and refers
 // to it by number, keeping every finding.
 TEST(Dashboard, SummaryNamesALongPipelineOnce) {
-  std::string pipeline = "mlir:pipeline=builtin.module(" +
-                         std::string(500, 'x') + ")";
+  std::string pipeline =
+      "mlir:pipeline=builtin.module(" + std::string(500, 'x') + ")";
   DashboardData d = sampleData();
   d.findings.clear();
   for (int i = 0; i < 50; ++i) {

@@ -39,13 +39,15 @@ TEST(Tv, CommutedFloatMulIsCorrectSwappedIntSubIsNot) {
 TEST(Tv, BadInputIsAClearError) {
   TvOptions o;
   std::string src = readText(kTvInputs + "mul-src.mlir");
-  auto sig = checkRefinement(src, readText(kTvInputs + "bad-signature.mlir"), o);
+  auto sig =
+      checkRefinement(src, readText(kTvInputs + "bad-signature.mlir"), o);
   ASSERT_FALSE(sig);
   EXPECT_NE(sig.error().message().find("mismatched signatures"),
             std::string::npos);
   auto garbage = checkRefinement(src, "func.func @f(", o);
   ASSERT_FALSE(garbage);
-  EXPECT_NE(garbage.error().message().find("not valid MLIR"), std::string::npos);
+  EXPECT_NE(garbage.error().message().find("not valid MLIR"),
+            std::string::npos);
   auto un = checkRefinement(src, readText(kTvInputs + "unsupported.mlir"), o);
   ASSERT_TRUE(un);
   EXPECT_EQ((*un)[0].verdict, TvVerdict::Unknown);
@@ -93,9 +95,9 @@ TEST(Tv, PeerSuiteNeverContradicts) {
 std::vector<std::string> smallSeeds() {
   std::vector<std::string> r;
   for (const std::string &f : test::seedFiles())
-    for (const char *name : {"binary_broadcast_f32", "data_movement_f32",
-                             "compare_select_f32", "int_bitwise_i32",
-                             "fold_hazards_f32", "cast_chain"})
+    for (const char *name :
+         {"binary_broadcast_f32", "data_movement_f32", "compare_select_f32",
+          "int_bitwise_i32", "fold_hazards_f32", "cast_chain"})
       if (f.find(std::string("/") + name + ".json") != std::string::npos)
         r.push_back(f);
   return r;
@@ -132,9 +134,11 @@ TEST(Tv, MutantsAreCaught) {
       // The bf16 carry bug hides behind a chain of float compares and casts
       // that Z3 may not settle in the test's timeout; it must never pass.
       if (m.name == "cc-mutant-bf16-carry") {
-        EXPECT_NE(worst, TvVerdict::Correct) << seed << " " << m.name << ": " << why;
+        EXPECT_NE(worst, TvVerdict::Correct)
+            << seed << " " << m.name << ": " << why;
       } else if (m.name != "cc-mutant-rescale-zp") {
-        EXPECT_EQ(worst, TvVerdict::Incorrect) << seed << " " << m.name << ": " << why;
+        EXPECT_EQ(worst, TvVerdict::Incorrect)
+            << seed << " " << m.name << ": " << why;
       }
     }
   }
@@ -183,7 +187,8 @@ func.func @f(%x: tensor<1x5x5x2xf32>, %w: tensor<3x2x2x2xf32>,
 })";
   TvOptions o;
   o.timeoutMs = 60000; // wall-clock: generous for a loaded ctest -j
-  auto steps = verifyPipeline(module, "func.func(tosa-to-linalg-named,tosa-to-linalg)", o);
+  auto steps = verifyPipeline(
+      module, "func.func(tosa-to-linalg-named,tosa-to-linalg)", o);
   ASSERT_TRUE(steps) << steps.error().message();
   ASSERT_FALSE(steps->empty());
   for (const StepCheck &s : *steps)
@@ -192,8 +197,9 @@ func.func @f(%x: tensor<1x5x5x2xf32>, %w: tensor<3x2x2x2xf32>,
 
 TEST(Tv, UpstreamTosaMulZeroFoldIsIncorrect) {
   TvOptions o;
-  auto r = checkRefinement(readText(kTvInputs + "tosa-mul-zero-fold.mlir"),
-                           readText(kTvInputs + "tosa-mul-zero-fold.tgt.mlir"), o);
+  auto r =
+      checkRefinement(readText(kTvInputs + "tosa-mul-zero-fold.mlir"),
+                      readText(kTvInputs + "tosa-mul-zero-fold.tgt.mlir"), o);
   ASSERT_TRUE(r) << r.error().message();
   EXPECT_EQ((*r)[0].verdict, TvVerdict::Incorrect) << (*r)[0].reason;
   auto steps = verifyPipeline(readText(kTvInputs + "tosa-mul-zero-fold.mlir"),
@@ -212,8 +218,9 @@ TEST(Tv, UpstreamTosaMulZeroFoldIsIncorrect) {
 // spurious. This test fails once upstream fixes the fold.
 TEST(Tv, UpstreamTosaNegateFoldIsConfirmedByExecution) {
   TvOptions o;
-  auto steps = verifyPipeline(readText(kTvInputs + "tosa-negate-fold.mlir"),
-                              "func.func(canonicalize)", o, /*perRewrite=*/true);
+  auto steps =
+      verifyPipeline(readText(kTvInputs + "tosa-negate-fold.mlir"),
+                     "func.func(canonicalize)", o, /*perRewrite=*/true);
   ASSERT_TRUE(steps) << steps.error().message();
   bool confirmed = false;
   for (const StepCheck &s : *steps) {
@@ -256,7 +263,8 @@ TEST(Tv, UpstreamPassesOnSeeds) {
                   << s.reason << "\n";
         EXPECT_NE(s.verdict, TvVerdict::Incorrect)
             << seed << " " << s.pass << " " << s.pattern << "\n"
-            << s.counterexample << s.before << "\n--\n" << s.after;
+            << s.counterexample << s.before << "\n--\n"
+            << s.after;
         if (s.verdict == TvVerdict::Unknown) {
           EXPECT_FALSE(s.reason.empty());
         }
