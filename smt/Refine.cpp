@@ -29,6 +29,8 @@ Attempt Query::run() {
   z3::solver s(c);
   z3::params prm(c);
   prm.set("timeout", o.timeoutMs);
+  if (o.rlimit)
+    prm.set("rlimit", o.rlimit);
   s.set(prm);
   s.add(!es.ub && bad);
   QueryCache cache(o, mode, s);
@@ -46,8 +48,8 @@ Attempt Query::run() {
   } else if (mode == FMode::Ieee && disj.size() <= 1024) {
     // IEEE queries are much faster one output element at a time: the
     // disjunction is unsatisfiable iff each disjunct is.
-    res = decompose(s, !es.ub, disj, o.timeoutMs, unknownWhy);
-  } else if (disj.size() > 1024 && sampleDisjuncts(s, !es.ub, disj)) {
+    res = decompose(s, !es.ub, disj, o, unknownWhy);
+  } else if (disj.size() > 1024 && sampleDisjuncts(s, !es.ub, disj, o)) {
     res = z3::sat;
   } else {
     s.set(prm);
@@ -196,8 +198,14 @@ Attempt Query::proved(const z3::params &prm, std::vector<std::string> notes,
 }
 
 Attempt Query::undecided(const std::string &why) const {
-  if (why.find("timeout") != std::string::npos ||
-      why.find("canceled") != std::string::npos)
+  bool limit = why.find("timeout") != std::string::npos ||
+               why.find("canceled") != std::string::npos;
+  // Z3 says "canceled" for either limit.
+  if (limit && o.rlimit)
+    return {TvVerdict::Timeout,
+            "solver limit reached (" + std::to_string(o.timeoutMs) +
+                " ms or resource limit " + std::to_string(o.rlimit) + ")"};
+  if (limit)
     return {TvVerdict::Timeout,
             "solver timeout after " + std::to_string(o.timeoutMs) + " ms"};
   return {TvVerdict::Unknown, "solver: " + why};

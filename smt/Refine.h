@@ -37,15 +37,16 @@ struct Assignment {
 // of a search. Returns the first input that makes `bad` true.
 std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
                                 const z3::expr &bad);
-// Checks `pre && d` for each disjunct d within `totalMs`; leaves the solver
-// holding the satisfiable one (for its model).
+// Checks `pre && d` for each disjunct d within o.timeoutMs in all and
+// o.rlimit each; leaves the solver holding the satisfiable one (for its
+// model).
 z3::check_result decompose(z3::solver &s, const z3::expr &pre,
-                           const std::vector<z3::expr> &disj, unsigned totalMs,
-                           std::string &unknownWhy);
-// Checks a few disjuncts alone, briefly; leaves the solver holding the
-// model of a satisfiable one.
+                           const std::vector<z3::expr> &disj,
+                           const TvOptions &o, std::string &unknownWhy);
+// Checks a few disjuncts alone, briefly (200 ms, or a 50th of o.rlimit when
+// set); leaves the solver holding the model of a satisfiable one.
 bool sampleDisjuncts(z3::solver &s, const z3::expr &pre,
-                     const std::vector<z3::expr> &disj);
+                     const std::vector<z3::expr> &disj, const TvOptions &o);
 
 // ---- the disk cache (RefineCache.cpp) ---------------------------------------
 

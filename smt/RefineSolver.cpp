@@ -3,6 +3,7 @@
 // elements of a large output.
 #include "smt/Refine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -93,8 +94,9 @@ std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
 }
 
 z3::check_result decompose(z3::solver &s, const z3::expr &pre,
-                           const std::vector<z3::expr> &disj, unsigned totalMs,
-                           std::string &unknownWhy) {
+                           const std::vector<z3::expr> &disj,
+                           const TvOptions &o, std::string &unknownWhy) {
+  unsigned totalMs = o.timeoutMs;
   auto t0 = std::chrono::steady_clock::now();
   z3::check_result res = z3::unsat;
   for (const z3::expr &d : disj) {
@@ -109,6 +111,8 @@ z3::check_result decompose(z3::solver &s, const z3::expr &pre,
     }
     z3::params prm(s.ctx());
     prm.set("timeout", unsigned(totalMs - used));
+    if (o.rlimit)
+      prm.set("rlimit", o.rlimit);
     s.set(prm);
     s.push();
     s.add(pre && d);
@@ -127,10 +131,14 @@ z3::check_result decompose(z3::solver &s, const z3::expr &pre,
 // When a large function is wrong, most of its outputs usually are, and one
 // of them is a fast query where the whole disjunction is not.
 bool sampleDisjuncts(z3::solver &s, const z3::expr &pre,
-                     const std::vector<z3::expr> &disj) {
+                     const std::vector<z3::expr> &disj, const TvOptions &o) {
   for (size_t k : {size_t(0), disj.size() / 2, disj.size() - 1}) {
     z3::params prm(s.ctx());
-    prm.set("timeout", 200u);
+    // With a resource limit, the same brief try on any machine.
+    if (o.rlimit)
+      prm.set("rlimit", std::max(1u, o.rlimit / 50));
+    else
+      prm.set("timeout", 200u);
     s.set(prm);
     s.push();
     s.add(pre && disj[k]);

@@ -1,7 +1,8 @@
 // Translation validation with Z3: does a target MLIR function refine its
 // source? Checks single function pairs (crosscheck tv), every pass of a
 // pipeline and every rewrite of its greedy pattern passes (crosscheck
-// verify-pass, crosscheck fuzz --tv). This header includes no MLIR or Z3 headers.
+// verify-pass, crosscheck fuzz --tv). This header includes no MLIR or Z3
+// headers.
 #pragma once
 
 #include "core/Error.h"
@@ -22,8 +23,11 @@ int verdictExitCode(TvVerdict v);
 TvVerdict worstVerdict(TvVerdict a, TvVerdict b);
 
 struct TvOptions {
-  std::string function;        // only this function (empty: all)
-  unsigned timeoutMs = 10000;  // per solver query
+  std::string function;       // only this function (empty: all)
+  unsigned timeoutMs = 10000; // per solver query
+  // Z3 resource limit per solver check (0: none). Unlike the wall-clock
+  // timeout it gives the same verdict on a loaded machine as on a quiet one.
+  unsigned rlimit = 0;
   // Replay counterexamples through the JIT; only a confirmed difference is
   // `incorrect`, else `unknown (spurious counterexample)`.
   bool confirm = true;
@@ -53,9 +57,9 @@ struct FunctionCheck {
 // Checks that every function of `tgt` (MLIR text) refines its namesake in
 // `src`. Unparsable input, a missing function or mismatched signatures is
 // an Error with one clear message.
-Expected<std::vector<FunctionCheck>>
-checkRefinement(const std::string &src, const std::string &tgt,
-                const TvOptions &options);
+Expected<std::vector<FunctionCheck>> checkRefinement(const std::string &src,
+                                                     const std::string &tgt,
+                                                     const TvOptions &options);
 
 // One validated step of a pipeline: a pass, or a single rewrite of a greedy
 // pattern pass (pattern names it).
@@ -76,19 +80,18 @@ struct StepCheck {
 // rewrite is validated too: canonicalize is stepped one rewrite at a time
 // (folds included), other greedy pattern passes are watched one pattern
 // application at a time (dialect conversions are not: their IR between two
-// patterns is not a program). Bad input or an invalid pipeline is an Error; a pass that
-// fails is an Error naming it. onStep sees each step as soon as it is
+// patterns is not a program). Bad input or an invalid pipeline is an Error; a
+// pass that fails is an Error naming it. onStep sees each step as soon as it is
 // checked.
 // onPass hears the name of each pass before it runs, and "" after it (before
 // its check).
 using StepCallback = std::function<void(const StepCheck &)>;
 using PassCallback = std::function<void(const std::string &pass)>;
-Expected<std::vector<StepCheck>> verifyPipeline(const std::string &module,
-                                                const std::string &pipeline,
-                                                const TvOptions &options,
-                                                bool perRewrite = false,
-                                                const StepCallback &onStep = {},
-                                                const PassCallback &onPass = {});
+Expected<std::vector<StepCheck>>
+verifyPipeline(const std::string &module, const std::string &pipeline,
+               const TvOptions &options, bool perRewrite = false,
+               const StepCallback &onStep = {},
+               const PassCallback &onPass = {});
 
 // Parses the module and the pipeline without running anything: the errors
 // verifyPipeline would give for bad input.

@@ -35,6 +35,10 @@ const FlagTable<F> kCommonFlags = {
     {"--function", "", "NAME", "check only this function", text(&F::function)},
     {"--timeout-ms", "", "N", "solver timeout per query (default {})",
      count(&F::timeoutMs, 1)},
+    {"--rlimit", "", "N",
+     "Z3 resource limit per solver check: the same verdict however loaded "
+     "the machine is (default: none)",
+     count(&F::rlimit, 1)},
     {"--cache-dir", "", "DIR",
      "cache solver results on disk, keyed by a hash of the query",
      text(&F::cacheDir)},

@@ -3,6 +3,7 @@
 // counterexamples replayed through a tensor-only boundary; and the checks
 // that scale to large functions (identical functions, random execution).
 #include "smt/Validate.h"
+#include "tests/unit/smt/Limits.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +11,7 @@ namespace cc::smt {
 namespace {
 
 FunctionCheck check(const std::string &src, const std::string &tgt) {
-  TvOptions o;
-  o.timeoutMs = 60000; // wall-clock: generous for a loaded ctest -j
+  TvOptions o = deterministicOptions();
   auto r = checkRefinement(src, tgt, o);
   EXPECT_TRUE(r) << r.error().message();
   if (!r || r->empty())

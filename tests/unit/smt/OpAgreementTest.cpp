@@ -7,6 +7,7 @@
 #include "core/ops/Indexing.h"
 #include "generators/Inputs.h"
 #include "smt/Validate.h"
+#include "tests/unit/smt/Limits.h"
 
 #include <gtest/gtest.h>
 
@@ -85,8 +86,7 @@ TvVerdict check(const Graph &src, const Tensor &expected) {
     ADD_FAILURE() << "emitModule failed";
     return TvVerdict::Unknown;
   }
-  TvOptions o;
-  o.timeoutMs = 60000; // wall-clock: generous for a loaded ctest -j
+  TvOptions o = deterministicOptions();
   o.confirm = false; // judge the encoding alone, not the JIT
   auto r = checkRefinement(*s, *t, o);
   if (!r) {
@@ -208,24 +208,29 @@ TEST(OpAgreement, KernelsMatchTheReference) {
                   {filled(i8, {1, 2, 3}, {-128, 5, 127, 3}),
                    filled(i8, {1, 3, 2}, {2, -7, 1})},
                   attrs({{"a_zp", int64_t(4)}, {"b_zp", int64_t(-1)}}));
-  Attrs pool = attrs({{"kernel", V{2, 2}}, {"stride", V{1, 2}},
-                      {"pad", V{1, 0, 0, 1}}});
-  expectAgreement("max_pool2d", {filled(f32, {1, 3, 5, 2}, {1, -2, 3, 0, -INFINITY, 2})},
+  Attrs pool =
+      attrs({{"kernel", V{2, 2}}, {"stride", V{1, 2}}, {"pad", V{1, 0, 0, 1}}});
+  expectAgreement("max_pool2d",
+                  {filled(f32, {1, 3, 5, 2}, {1, -2, 3, 0, -INFINITY, 2})},
                   pool);
-  expectAgreement("max_pool2d", {filled(i8, {1, 3, 5, 2}, {1, -128, 3, 0, 127})}, pool);
-  expectAgreement("avg_pool2d", {filled(f32, {1, 3, 5, 2}, {1, -2, 3, 0.5, 2})}, pool);
+  expectAgreement("max_pool2d",
+                  {filled(i8, {1, 3, 5, 2}, {1, -128, 3, 0, 127})}, pool);
+  expectAgreement("avg_pool2d", {filled(f32, {1, 3, 5, 2}, {1, -2, 3, 0.5, 2})},
+                  pool);
   Attrs qpool = pool;
   qpool.set("input_zp", int64_t(-5));
   qpool.set("output_zp", int64_t(3));
-  expectAgreement("avg_pool2d", {filled(i8, {1, 3, 5, 2}, {1, -128, 3, 0, 127, -7})},
-                  qpool);
+  expectAgreement("avg_pool2d",
+                  {filled(i8, {1, 3, 5, 2}, {1, -128, 3, 0, 127, -7})}, qpool);
   expectAgreement("argmax", {filled(f32, {2, 3, 4}, {1, 3, -2, 3, NAN, 0, 5})},
                   attrs({{"axis", int64_t(2)}}));
-  expectAgreement("argmax", {filled(f32, {2, 3, 4}, {1, 3, -2, 3, NAN, 0, 5})},
-                  attrs({{"axis", int64_t(1)}, {"nan_mode", std::string("IGNORE")}}));
+  expectAgreement(
+      "argmax", {filled(f32, {2, 3, 4}, {1, 3, -2, 3, NAN, 0, 5})},
+      attrs({{"axis", int64_t(1)}, {"nan_mode", std::string("IGNORE")}}));
   expectAgreement("argmax", {filled(i8, {3, 4}, {1, 3, -2, 3, -128, 0, 5})},
                   attrs({{"axis", int64_t(0)}}));
-  expectAgreement("rescale", {filled(i32, {2, 3}, {12345, -2, 1000000, -77, 0})},
+  expectAgreement("rescale",
+                  {filled(i32, {2, 3}, {12345, -2, 1000000, -77, 0})},
                   attrs({{"to", DType::i8},
                          {"multiplier", V{1518500250}},
                          {"shift", V{38}},
@@ -255,11 +260,11 @@ TEST(OpAgreement, KernelsMatchTheReference) {
 // NaN, the infinities and values on both bounds.
 TEST(OpAgreement, FloatClampMatchesTheReference) {
   for (const char *mode : {"PROPAGATE", "IGNORE"})
-    expectAgreement("clamp",
-                    {filled(DType::f32, {2, 4},
-                            {NAN, -INFINITY, INFINITY, -2, 0.5, 3, -0.0, 1})},
-                    attrs({{"min", -1.0}, {"max", 2.0},
-                           {"nan_mode", std::string(mode)}}));
+    expectAgreement(
+        "clamp",
+        {filled(DType::f32, {2, 4},
+                {NAN, -INFINITY, INFINITY, -2, 0.5, 3, -0.0, 1})},
+        attrs({{"min", -1.0}, {"max", 2.0}, {"nan_mode", std::string(mode)}}));
 }
 
 // Edge values the sampled inputs may miss: i8 and i16 negate saturate at the
@@ -322,10 +327,8 @@ std::string constantModule(const std::vector<int64_t> &values) {
 }
 
 TvVerdict verdictOf(const std::string &src, const std::string &tgt) {
-  TvOptions o;
-  // The limit is wall-clock time: the bf16 IEEE proofs take seconds alone
-  // and more than 5 s under a loaded ctest -j; none of these may time out.
-  o.timeoutMs = 60000;
+  // The bf16 IEEE proofs take seconds: none of these may run out.
+  TvOptions o = deterministicOptions();
   o.confirm = false;
   auto r = checkRefinement(src, tgt, o);
   if (!r || r->size() != 1) {
@@ -375,34 +378,43 @@ TEST(OpAgreement, ApplyScaleMatchesTheReference) {
 // i32 add, sub, abs and negate overflow exactly where the reference says
 // TOSA is undefined (apply_add_s / apply_sub_s fail their REQUIRE; the
 // encoding makes that element poison, as a failed REQUIRE of apply_scale).
-// So the op on an argument is refined by the op on the argument first clamped to
-// where it is defined (the wrapped result at the bound is not TOSA's), and
+// So the op on an argument is refined by the op on the argument first clamped
+// to where it is defined (the wrapped result at the bound is not TOSA's), and
 // one step inside that bound the op is exact.
 TEST(OpAgreement, I32OverflowIsUndefinedAsInTheReference) {
   const DType i32 = DType::i32;
   const int64_t mn = -2147483647 - 1, mx = 2147483647;
   struct Case {
     std::string op;
-    int64_t operand;      // the first operand's value that overflows
-    std::string clampTo;  // maximum or minimum, with the bound one inside
+    int64_t operand;     // the first operand's value that overflows
+    std::string clampTo; // maximum or minimum, with the bound one inside
     std::vector<Tensor> undefined, defined;
   };
   const std::vector<Case> cases = {
-      {"add", mx, "minimum",
+      {"add",
+       mx,
+       "minimum",
        {filled(i32, {2}, {mx, 3}), filled(i32, {2}, {1, 4})},
        {filled(i32, {2}, {mx, mx - 1}), filled(i32, {2}, {0, 1})}},
-      {"sub", mn, "maximum",
+      {"sub",
+       mn,
+       "maximum",
        {filled(i32, {2}, {mn, 3}), filled(i32, {2}, {1, 4})},
        {filled(i32, {2}, {mn + 1, -1}), filled(i32, {2}, {1, mx})}},
-      {"abs", mn, "maximum", {filled(i32, {2}, {mn, -3})},
+      {"abs",
+       mn,
+       "maximum",
+       {filled(i32, {2}, {mn, -3})},
        {filled(i32, {2}, {mn + 1, -3})}},
-      {"negate", mn, "maximum", {filled(i32, {2}, {mn, -3})},
+      {"negate",
+       mn,
+       "maximum",
+       {filled(i32, {2}, {mn, -3})},
        {filled(i32, {2}, {mn + 1, mx})}},
   };
   const std::string t = "tensor<2xi32>";
   const std::string t1 = "tensor<1xi32>";
-  auto cst = [&](const std::string &name, int64_t v,
-                 const std::string &type) {
+  auto cst = [&](const std::string &name, int64_t v, const std::string &type) {
     return "  %" + name + " = \"tosa.const\"() <{values = dense<" +
            std::to_string(v) + "> : " + type + "}> : () -> " + type + "\n";
   };
@@ -421,7 +433,8 @@ TEST(OpAgreement, I32OverflowIsUndefinedAsInTheReference) {
     g.addOutput(*r);
     auto ref = interpret(g, {}, Precision::Target);
     ASSERT_FALSE(ref) << "the reference computes the overflow";
-    EXPECT_EQ(ref.error().code(), ErrorCode::Undefined) << ref.error().message();
+    EXPECT_EQ(ref.error().code(), ErrorCode::Undefined)
+        << ref.error().message();
     // The encoding leaves it undefined: clamping first refines the op.
     bool binary = k.op == "add" || k.op == "sub";
     auto fn = [&](bool clamp) {
@@ -434,10 +447,11 @@ TEST(OpAgreement, I32OverflowIsUndefinedAsInTheReference) {
                 ") -> " + t + "\n";
         x = "%c";
       }
-      std::string operands = binary ? x + ", %one : (" + t + ", " + t + ")"
-                             : k.op == "negate"
-                                 ? x + ", %zp, %zp : (" + t + ", " + t1 + ", " + t1 + ")"
-                                 : x + " : (" + t + ")";
+      std::string operands =
+          binary ? x + ", %one : (" + t + ", " + t + ")"
+          : k.op == "negate"
+              ? x + ", %zp, %zp : (" + t + ", " + t1 + ", " + t1 + ")"
+              : x + " : (" + t + ")";
       return "func.func @f(%x: " + t + ") -> " + t + " {\n" + body +
              "  %r = tosa." + k.op + " " + operands + " -> " + t + "\n" +
              "  return %r : " + t + "\n}\n";
@@ -457,10 +471,9 @@ TEST(OpAgreement, Bf16RoundingIsExact) {
   const std::string t = "tensor<1xbf16>", w = "tensor<1xf32>";
   auto viaF32 = [&](const std::string &op) {
     return "func.func @f(%x: " + t + ") -> " + t + " {\n" +
-           "  %e = arith.extf %x : " + t + " to " + w + "\n" +
-           "  %r = math." + op + " %e : " + w + "\n" +
-           "  %n = arith.truncf %r : " + w + " to " + t + "\n" +
-           "  return %n : " + t + "\n}\n";
+           "  %e = arith.extf %x : " + t + " to " + w + "\n" + "  %r = math." +
+           op + " %e : " + w + "\n" + "  %n = arith.truncf %r : " + w + " to " +
+           t + "\n" + "  return %n : " + t + "\n}\n";
   };
   for (std::string op : {"floor", "roundeven"}) {
     SCOPED_TRACE(op);

@@ -7,6 +7,7 @@
 #include "smt/Validate.h"
 #include "tests/mutants/Mutants.h"
 #include "tests/unit/SeedCorpus.h"
+#include "tests/unit/smt/Limits.h"
 
 #include <gtest/gtest.h>
 
@@ -26,7 +27,7 @@ const std::string kTvInputs =
     std::string(CC_SOURCE_DIR) + "/tests/lit/Inputs/tv/";
 
 TEST(Tv, CommutedFloatMulIsCorrectSwappedIntSubIsNot) {
-  TvOptions o;
+  TvOptions o = deterministicOptions();
   auto r = checkRefinement(readText(kTvInputs + "mul-src.mlir"),
                            readText(kTvInputs + "mul-tgt-swapped.mlir"), o);
   ASSERT_TRUE(r) << r.error().message();
@@ -37,7 +38,7 @@ TEST(Tv, CommutedFloatMulIsCorrectSwappedIntSubIsNot) {
 }
 
 TEST(Tv, BadInputIsAClearError) {
-  TvOptions o;
+  TvOptions o = deterministicOptions();
   std::string src = readText(kTvInputs + "mul-src.mlir");
   auto sig =
       checkRefinement(src, readText(kTvInputs + "bad-signature.mlir"), o);
@@ -63,10 +64,7 @@ TEST(Tv, PeerSuiteNeverContradicts) {
   for (std::string line; std::getline(tsv, line);) {
     auto tab = line.find('\t');
     std::string name = line.substr(0, tab), expected = line.substr(tab + 1);
-    TvOptions o;
-    // Generous: the solver's limit is wall-clock time, and under a loaded
-    // ctest -j a pair that takes a second alone can pass 2 s.
-    o.timeoutMs = 20000;
+    TvOptions o = deterministicOptions();
     auto r = checkRefinement(readText(dir + name + ".src.mlir"),
                              readText(dir + name + ".tgt.mlir"), o);
     ++total;
@@ -114,8 +112,7 @@ TEST(Tv, MutantsAreCaught) {
     auto module = emitModule(*g);
     ASSERT_TRUE(module) << module.error().message();
     for (const MutantInfo &m : mutantPasses()) {
-      TvOptions o;
-      o.timeoutMs = 60000; // wall-clock: generous for a loaded ctest -j
+      TvOptions o = deterministicOptions();
       auto steps = verifyPipeline(*module, "func.func(" + m.name + ")", o);
       ASSERT_TRUE(steps) << steps.error().message();
       if (steps->empty())
@@ -154,7 +151,7 @@ TEST(Tv, MutantsAreCaught) {
 // lowest finite value. The target's compiled code is compared with TOSA's
 // semantics on the counterexample.
 TEST(Tv, UpstreamTosaArgmaxLoweringIsIncorrect) {
-  TvOptions o;
+  TvOptions o = deterministicOptions();
   auto steps = verifyPipeline(readText(kTvInputs + "tosa-argmax.mlir"),
                               "func.func(tosa-to-linalg)", o);
   ASSERT_TRUE(steps) << steps.error().message();
@@ -185,8 +182,7 @@ func.func @f(%x: tensor<1x5x5x2xf32>, %w: tensor<3x2x2x2xf32>,
   %qc = "tosa.conv2d"(%q, %qw, %qb, %zi, %zw) <{acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}> : (tensor<1x4x4x2xi8>, tensor<2x2x2x2xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x3x2xi32>
   return %c, %d, %a, %qc : tensor<1x5x4x3xf32>, tensor<1x5x5x2xf32>, tensor<1x3x3x2xf32>, tensor<1x3x3x2xi32>
 })";
-  TvOptions o;
-  o.timeoutMs = 60000; // wall-clock: generous for a loaded ctest -j
+  TvOptions o = deterministicOptions();
   auto steps = verifyPipeline(
       module, "func.func(tosa-to-linalg-named,tosa-to-linalg)", o);
   ASSERT_TRUE(steps) << steps.error().message();
@@ -196,7 +192,7 @@ func.func @f(%x: tensor<1x5x5x2xf32>, %w: tensor<3x2x2x2xf32>,
 }
 
 TEST(Tv, UpstreamTosaMulZeroFoldIsIncorrect) {
-  TvOptions o;
+  TvOptions o = deterministicOptions();
   auto r =
       checkRefinement(readText(kTvInputs + "tosa-mul-zero-fold.mlir"),
                       readText(kTvInputs + "tosa-mul-zero-fold.tgt.mlir"), o);
@@ -217,7 +213,7 @@ TEST(Tv, UpstreamTosaMulZeroFoldIsIncorrect) {
 // fold to the source, so replaying through it calls the counterexample
 // spurious. This test fails once upstream fixes the fold.
 TEST(Tv, UpstreamTosaNegateFoldIsConfirmedByExecution) {
-  TvOptions o;
+  TvOptions o = deterministicOptions();
   auto steps =
       verifyPipeline(readText(kTvInputs + "tosa-negate-fold.mlir"),
                      "func.func(canonicalize)", o, /*perRewrite=*/true);
