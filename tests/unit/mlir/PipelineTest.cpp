@@ -44,8 +44,8 @@ Expected<Outputs> runSpec(const std::string &spec, double timeout = 30) {
 void expectAddMulResult(const Expected<Outputs> &out) {
   ASSERT_TRUE(bool(out)) << out.error().message();
   ASSERT_EQ(out->size(), 1u);
-  EXPECT_TRUE(closeTo((*out)[0],
-                      tensorOf(DType::f32, {2, 2}, {1.5, 2, 15, 48}), 0));
+  EXPECT_TRUE(
+      closeTo((*out)[0], tensorOf(DType::f32, {2, 2}, {1.5, 2, 15, 48}), 0));
 }
 
 // The run fails with `code` and a message that contains `needle`.
@@ -118,9 +118,10 @@ func.func @f(%a: tensor<1x1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x1x2xf32> {
   // The isolated worker (the default) passes the failure on unchanged.
   RunOptions inProcess;
   inProcess.isolate = false;
-  auto direct =
-      runMlirModule(module, "f", {type}, {Tensor(type)}, pipeline, 0, inProcess);
-  expectFailure(direct, ErrorCode::CompilerFailure, "pass tosa-validate failed");
+  auto direct = runMlirModule(module, "f", {type}, {Tensor(type)}, pipeline, 0,
+                              inProcess);
+  expectFailure(direct, ErrorCode::CompilerFailure,
+                "pass tosa-validate failed");
   EXPECT_EQ(direct.error().message(), out.error().message());
 }
 
@@ -196,9 +197,9 @@ func.func @f(%x: tensor<3xi8>) -> tensor<3xi8> {
 
 TEST(MlirExternal, MlirOpt22RoundTripAndPartialLowering) {
   expectAddMulResult(runSpec("mlir-ext:mlir-opt-22"));
-  expectAddMulResult(runSpec(
-      "mlir-ext:mlir-opt-22 --pass-pipeline='builtin.module(func.func("
-      "tosa-to-linalg-named,tosa-to-linalg,canonicalize))'"));
+  expectAddMulResult(
+      runSpec("mlir-ext:mlir-opt-22 --pass-pipeline='builtin.module(func.func("
+              "tosa-to-linalg-named,tosa-to-linalg,canonicalize))'"));
 }
 
 TEST(MlirExternal, MlirOpt19LowersTosa19Syntax) {
@@ -219,11 +220,11 @@ TEST(MlirExternal, CrashIsACompilerFailureNamingTheSignal) {
 TEST(MlirExternal, HangIsATimeout) {
   auto start = std::chrono::steady_clock::now();
   auto out = runSpec("mlir-ext:sleep 100", /*timeout=*/1);
-  double took = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
+  double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   expectFailure(out, ErrorCode::Timeout, "timed out");
-  EXPECT_LT(took, 10);
+  EXPECT_LT(took, 60); // killed, not waited for (sleep 100), even under load
 }
 
 TEST(MlirExternal, NonZeroExitIsACompilerFailureWithStderr) {

@@ -238,7 +238,10 @@ TEST(Bundle, TorchScriptFindingReproducesWithLibTorchOnly) {
 TEST(Bundle, TvFindingShowsTheCounterexample) {
   FindingRecord sub = subFinding();
   TvCaseOptions o;
-  o.budgetSeconds = 60;
+  // Wall-clock limits far above what the check needs, even on a loaded
+  // machine: the counterexample is found by a probe input.
+  o.timeoutMs = 60000;
+  o.budgetSeconds = 600;
   std::vector<FindingRecord> tv = tvFindings(sub.testCase, o);
   ASSERT_FALSE(tv.empty());
   const FindingRecord &f = tv.front();
