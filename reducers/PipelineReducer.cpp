@@ -10,7 +10,6 @@
 #include "backends/mlir/PassPipeline.h"
 
 #include <algorithm>
-#include <cstring>
 #include <numeric>
 
 namespace cc::reduce {
@@ -115,8 +114,12 @@ void bisectPasses(CaseOracle &oracle, const BestSoFar &best,
     return;
   std::string completion =
       printKept(*o0Root, std::vector<bool>(leafNames(*o0Root).size(), true));
-  auto reducedRoot = parseModulePipeline(
-      best.current().cut.substr(std::strlen(kPipelinePrefix)));
+  // The cut is still named (mlir:tosa-O3) when the budget ran out before
+  // the pipeline was spelled out.
+  std::optional<NamedPipeline> reduced = pipelineOfSpec(best.current().cut);
+  if (!reduced)
+    return;
+  auto reducedRoot = parseModulePipeline(reduced->pipeline);
   if (!reducedRoot)
     return;
   size_t n = result.passesAfter.size();

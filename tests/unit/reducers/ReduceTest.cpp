@@ -3,11 +3,11 @@
 // signature; two bugs in one graph reduce to the one asked for; an
 // interrupted reduction leaves a valid best-so-far; pipelines shrink and the
 // culprit pass is found.
+#include "reducers/Reduce.h"
 #include "backends/mlir/MlirBackend.h"
 #include "core/Json.h"
 #include "core/OpTable.h"
 #include "generators/Inputs.h"
-#include "reducers/Reduce.h"
 #include "tests/mutants/Mutants.h"
 #include "tests/unit/reducers/Graphs.h"
 
@@ -59,7 +59,9 @@ TestCase seedCase(const std::string &seed, const std::string &cut,
 
 ReduceOptions quick() {
   ReduceOptions o;
-  o.budgetSeconds = 60;
+  // The call limit bounds the work; the wall-clock budget is only a safety
+  // net, so that a loaded machine gives the same result.
+  o.budgetSeconds = 600;
   o.maxCalls = 300;
   o.reducePipeline = false;
   return o;
@@ -81,8 +83,8 @@ ReduceResult reduceAndCheck(const FindingRecord &f,
       << f.finding.signature.str();
   // Re-judged from scratch, the reduced case still fails the same way.
   auto again = judgeCase(c);
-  EXPECT_TRUE(again && sameFailure(again->finding.signature,
-                                   f.finding.signature));
+  EXPECT_TRUE(again &&
+              sameFailure(again->finding.signature, f.finding.signature));
   EXPECT_EQ(r->stats.opsAfter, countOps(c.graph));
   EXPECT_LE(r->stats.opsAfter, r->stats.opsBefore);
   EXPECT_GT(r->stats.oracleCalls, 0);
@@ -119,13 +121,13 @@ TEST_P(MutantReduction, KeepsTheSignatureInAtMostThreeOps) {
   EXPECT_GT(r.stats.opsBefore, r.stats.opsAfter);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllMutants, MutantReduction, testing::ValuesIn(kMutantCases),
-    [](const testing::TestParamInfo<MutantCase> &info) {
-      std::string n = info.param.mutant;
-      std::replace(n.begin(), n.end(), '-', '_');
-      return n;
-    });
+INSTANTIATE_TEST_SUITE_P(AllMutants, MutantReduction,
+                         testing::ValuesIn(kMutantCases),
+                         [](const testing::TestParamInfo<MutantCase> &info) {
+                           std::string n = info.param.mutant;
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
 
 // Inputs of a hand-built graph: generated, respecting the value domains.
 TestCase caseOf(const Graph &g, const std::string &cut) {
@@ -148,7 +150,8 @@ Graph intdivGraph() {
   Graph g;
   g.name = "intdiv_chain";
   TensorType t{DType::i32, {4}};
-  ValueId a = g.addInput("a", t), b = g.addInput("b", t), c = g.addInput("c", t);
+  ValueId a = g.addInput("a", t), b = g.addInput("b", t),
+          c = g.addInput("c", t);
   ValueId q = op(g, "intdiv", {a, b});
   ValueId m = op(g, "maximum", {q, c});
   ValueId n = op(g, "minimum", {a, c});
@@ -187,14 +190,16 @@ TEST(Reduce, PassFailureKeepsItsSignature) {
 TEST(Reduce, VerifierFailureKeepsItsSignature) {
   // An external "compiler" whose output fails the verifier whenever the
   // module has a tosa.maximum, and is the input unchanged otherwise.
-  std::string script = std::filesystem::temp_directory_path() /
-                       ("cc-reduce-bad-opt-" + std::to_string(getpid()) + ".sh");
-  ASSERT_FALSE(writeFile(script,
-                         "in=$(cat)\n"
-                         "case \"$in\" in *tosa.maximum*)\n"
-                         "  printf '%s' 'func.func @mixed() -> i32 { return }';;\n"
-                         "*) printf '%s' \"$in\";; esac\n"));
-  FindingRecord f = findingOf(caseOf(test::mixedGraph(), "mlir-ext:sh " + script));
+  std::string script =
+      std::filesystem::temp_directory_path() /
+      ("cc-reduce-bad-opt-" + std::to_string(getpid()) + ".sh");
+  ASSERT_FALSE(writeFile(
+      script, "in=$(cat)\n"
+              "case \"$in\" in *tosa.maximum*)\n"
+              "  printf '%s' 'func.func @mixed() -> i32 { return }';;\n"
+              "*) printf '%s' \"$in\";; esac\n"));
+  FindingRecord f =
+      findingOf(caseOf(test::mixedGraph(), "mlir-ext:sh " + script));
   EXPECT_EQ(f.finding.signature.kind, Kind::Verifier) << f.finding.message;
   ReduceResult r = reduceAndCheck(f, quick(), 1);
   ASSERT_EQ(r.reduced.testCase.graph.nodes.size(), 1u);
@@ -270,6 +275,23 @@ TEST(Reduce, PipelineShrinksAndNamesTheCulprit) {
   EXPECT_EQ(r.passesAfter.front(), "cc-mutant-sub-swap");
   EXPECT_EQ(r.firstFailingPass, "cc-mutant-sub-swap");
   EXPECT_TRUE(r.reduced.testCase.cut.starts_with("mlir:pipeline="));
+}
+
+// A budget spent before the named pipeline is spelled out leaves it named:
+// the reduction stops there, keeping the finding.
+TEST(Reduce, BudgetSpentOnANamedPipelineKeepsTheFinding) {
+  FindingRecord f = findingOf(caseOf(intdivGraph(), "mlir:tosa-O3"));
+  ASSERT_EQ(f.finding.signature.kind, Kind::Crash) << f.finding.message;
+  for (int64_t calls : {1, 2, 3}) {
+    ReduceOptions o = quick();
+    o.reduceGraph = false;
+    o.reducePipeline = true;
+    o.maxCalls = calls;
+    auto r = reduceFinding(f, o);
+    ASSERT_TRUE(r) << r.error().message();
+    EXPECT_TRUE(sameFailure(r->reduced.finding.signature, f.finding.signature));
+    EXPECT_TRUE(r->firstFailingPass.empty()) << calls;
+  }
 }
 
 TEST(Reduce, NotReproducedIsAnError) {
