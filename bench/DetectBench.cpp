@@ -210,6 +210,86 @@ std::set<std::string> failures(const TestCase &c, const std::string &cut) {
 // SIGINT; outside a campaign the signal is ignored.
 void ignoreSignal(int) {}
 
+// The signatures a mutant's campaign found, judged once each: the first
+// found by the mutant (not an upstream bug, a timeout or a reference
+// disagreement), and when.
+struct Detection {
+  std::set<std::string> judged;
+  std::optional<FindingRecord> first;
+  double firstSeconds = -1;
+  int upstream = 0, timeouts = 0;
+  std::vector<std::string> kinds;
+
+  // The campaign in `dir` ran from `start` (unix seconds) for `took`
+  // seconds, after `spent` seconds of earlier runs.
+  Error scan(const std::string &dir, double spent, double start, double took) {
+    CC_ASSIGN(store, Store::open(Store::dbPath(dir)));
+    CC_ASSIGN(stored, store->findings());
+    std::map<std::string, double> seen = firstSeen(dir);
+    for (const Store::Stored &f : stored) {
+      std::string sig = f.record.finding.signature.str();
+      if (!judged.insert(sig).second)
+        continue;
+      // A case that ran out of time says more about the machine's load
+      // than about the mutant (no mutant makes the compiler loop); a
+      // disagreement of the references is not about the compiler at all.
+      Kind kind = f.record.finding.signature.kind;
+      if (kind == Kind::Timeout || kind == Kind::RefDisagreement) {
+        ++timeouts;
+        continue;
+      }
+      if (!byMutant(f.record.testCase)) {
+        ++upstream;
+        continue;
+      }
+      kinds.push_back(std::string(kindName(kind)));
+      double at = seen.count(sig) ? spent + seen[sig] - start : spent + took;
+      if (!first || at < firstSeconds) {
+        first = f.record;
+        firstSeconds = std::max(0.0, at);
+      }
+    }
+    return Error();
+  }
+
+  // Something fails that plain tosa-O0 gets right on the same case (an
+  // upstream bug may break another output).
+  static bool byMutant(const TestCase &c) {
+    std::set<std::string> plain = failures(c, "mlir:tosa-O0");
+    for (const std::string &out : failures(c, c.cut))
+      if (!plain.count(out) && !plain.count("*"))
+        return true;
+    return false;
+  }
+};
+
+// What the first finding is, and how far it reduces.
+void describeFirst(json &r, const Detection &d, const Options &opt) {
+  const FindingRecord &first = *d.first;
+  r["found"] = true;
+  r["seconds_to_detect"] = d.firstSeconds;
+  r["oracle"] = std::string(kindName(first.finding.signature.kind));
+  // The signature without its backend (the mutated pipeline).
+  const Signature &sig = first.finding.signature;
+  r["signature"] =
+      std::string(kindName(sig.kind)) + "|" + sig.stage + "|" + sig.detail;
+  r["oracles"] = d.kinds;
+  r["ops_before"] = countOps(first.testCase.graph);
+  if (!opt.reduce)
+    return;
+  ReduceOptions ro;
+  ro.budgetSeconds = opt.reduceBudget;
+  ro.reducePipeline = false;
+  auto red = reduceFinding(first, ro);
+  if (red) {
+    r["reduced_ops"] = red->stats.opsAfter;
+    r["reduce_oracle_calls"] = red->stats.oracleCalls;
+    r["reduce_seconds"] = red->stats.seconds;
+  } else {
+    r["reduce_error"] = red.error().message();
+  }
+}
+
 json runMutant(const Options &opt, const MutantInfo &mutant) {
   std::string dir =
       (std::filesystem::temp_directory_path() /
@@ -232,12 +312,9 @@ json runMutant(const Options &opt, const MutantInfo &mutant) {
   json r = {{"mutant", mutant.name},
             {"description", mutant.description},
             {"found", false}};
-  std::set<std::string> judged;
-  std::optional<FindingRecord> first;
-  double spent = 0, firstSeconds = -1;
+  Detection d;
+  double spent = 0;
   uint64_t cases = 0, skipped = 0;
-  int upstream = 0, timeouts = 0;
-  std::vector<std::string> kinds;
   while (spent < opt.budget - 0.5) {
     o.timeBudgetSeconds = opt.budget - spent;
     double start = unixNow();
@@ -249,50 +326,13 @@ json runMutant(const Options &opt, const MutantInfo &mutant) {
     }
     cases += s->cases;
     skipped += s->skipped;
-    auto store = Store::open(Store::dbPath(dir));
-    if (!store) {
-      r["error"] = store.error().message();
+    if (Error e = d.scan(dir, spent, start, took)) {
+      r["error"] = e.message();
       break;
-    }
-    auto stored = (*store)->findings();
-    if (!stored) {
-      r["error"] = stored.error().message();
-      break;
-    }
-    std::map<std::string, double> seen = firstSeen(dir);
-    for (const Store::Stored &f : *stored) {
-      std::string sig = f.record.finding.signature.str();
-      if (!judged.insert(sig).second)
-        continue;
-      // A case that ran out of time says more about the machine's load
-      // than about the mutant (no mutant makes the compiler loop); a
-      // disagreement of the references is not about the compiler at all.
-      Kind kind = f.record.finding.signature.kind;
-      if (kind == Kind::Timeout || kind == Kind::RefDisagreement) {
-        ++timeouts;
-        continue;
-      }
-      // Counts only if something fails that plain tosa-O0 gets right on
-      // the same case (an upstream bug may break another output).
-      const TestCase &c = f.record.testCase;
-      std::set<std::string> plain = failures(c, "mlir:tosa-O0");
-      bool byMutant = false;
-      for (const std::string &out : failures(c, c.cut))
-        byMutant |= !plain.count(out) && !plain.count("*");
-      if (!byMutant) {
-        ++upstream;
-        continue;
-      }
-      kinds.push_back(std::string(kindName(kind)));
-      double at = seen.count(sig) ? spent + seen[sig] - start : spent + took;
-      if (!first || at < firstSeconds) {
-        first = f.record;
-        firstSeconds = std::max(0.0, at);
-      }
     }
     spent += took;
-    knownSignatures = judged.size();
-    if (first && !opt.fullBudget)
+    knownSignatures = d.judged.size();
+    if (d.first && !opt.fullBudget)
       break;
     if (s->cases == 0 || opt.fullBudget)
       break; // the budget is spent (or no case runs at all)
@@ -301,32 +341,10 @@ json runMutant(const Options &opt, const MutantInfo &mutant) {
   r["cases"] = cases;
   r["skipped"] = skipped;
   r["campaign_seconds"] = spent;
-  r["upstream_signatures"] = upstream;
-  r["timeout_signatures"] = timeouts; // and reference disagreements
-  if (first) {
-    r["found"] = true;
-    r["seconds_to_detect"] = firstSeconds;
-    r["oracle"] = std::string(kindName(first->finding.signature.kind));
-    // The signature without its backend (the mutated pipeline).
-    const Signature &sig = first->finding.signature;
-    r["signature"] =
-        std::string(kindName(sig.kind)) + "|" + sig.stage + "|" + sig.detail;
-    r["oracles"] = kinds;
-    r["ops_before"] = countOps(first->testCase.graph);
-    if (opt.reduce) {
-      ReduceOptions ro;
-      ro.budgetSeconds = opt.reduceBudget;
-      ro.reducePipeline = false;
-      auto red = reduceFinding(*first, ro);
-      if (red) {
-        r["reduced_ops"] = red->stats.opsAfter;
-        r["reduce_oracle_calls"] = red->stats.oracleCalls;
-        r["reduce_seconds"] = red->stats.seconds;
-      } else {
-        r["reduce_error"] = red.error().message();
-      }
-    }
-  }
+  r["upstream_signatures"] = d.upstream;
+  r["timeout_signatures"] = d.timeouts; // and reference disagreements
+  if (d.first)
+    describeFirst(r, d, opt);
   std::filesystem::remove_all(dir);
   return r;
 }

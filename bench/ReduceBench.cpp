@@ -19,6 +19,7 @@
 #include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 using namespace cc;
 
@@ -55,13 +56,72 @@ bool same(const Signature &a, const Signature &b) {
   return a.kind == b.kind && a.stage == b.stage && a.detail == b.detail;
 }
 
-} // namespace
+// An injected miscompile: the mutant's finding on the seed's graph, which
+// plain tosa-O0 gets right. `tried` counts the graphs holding the op.
+std::optional<FindingRecord> injectedFailure(uint64_t seed,
+                                             const Injection &inj, int &tried) {
+  GenOptions gen;
+  gen.minOps = gen.maxOps = 20;
+  gen.weights[inj.op] = 6;
+  auto g = generateGraph(gen, seed);
+  if (!g || std::none_of(g->nodes.begin(), g->nodes.end(),
+                         [&](const Node &n) { return n.op == inj.op; }))
+    return std::nullopt;
+  ++tried;
+  TestCase c;
+  c.graph = *g;
+  c.inputs = makeInputs(*g, seed);
+  c.cut = mutated(inj.mutant);
+  auto finding = judgeCase(c);
+  if (!finding || finding->finding.signature.kind != Kind::Miscompile)
+    return std::nullopt;
+  TestCase plain = c;
+  plain.cut = "mlir:tosa-O0";
+  if (judgeCase(plain))
+    return std::nullopt;
+  return *finding;
+}
 
-int main(int argc, char **argv) {
-  int wanted = 30;
-  ReduceOptions options;
-  options.budgetSeconds = 120;
-  options.reducePipeline = false;
+double maxOf(const std::vector<double> &v) {
+  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
+
+// The reductions so far and their summary.
+struct Tally {
+  std::vector<double> before, after, ratio, calls, seconds;
+  int slipped = 0, atMost3 = 0;
+
+  void add(const ReduceStats &s, bool slip) {
+    slipped += slip;
+    atMost3 += s.opsAfter <= 3;
+    before.push_back(s.opsBefore);
+    after.push_back(s.opsAfter);
+    ratio.push_back(1.0 - double(s.opsAfter) / std::max(1, s.opsBefore));
+    calls.push_back(double(s.oracleCalls));
+    seconds.push_back(s.seconds);
+  }
+
+  void summarize(nlohmann::json &j) const {
+    j["failures"] = before.size();
+    j["median_ops_before"] = median(before);
+    j["median_ops_after"] = median(after);
+    j["max_ops_after"] = maxOf(after);
+    j["at_most_3_ops"] = atMost3;
+    j["median_reduction_ratio"] = median(ratio);
+    j["min_reduction_ratio"] =
+        ratio.empty() ? 0 : *std::min_element(ratio.begin(), ratio.end());
+    j["median_oracle_calls"] = median(calls);
+    j["max_oracle_calls"] = maxOf(calls);
+    j["median_seconds"] = median(seconds);
+    double total = 0;
+    for (double x : seconds)
+      total += x;
+    j["total_seconds"] = total;
+    j["slippage"] = slipped;
+  }
+};
+
+bool parseArgs(int argc, char **argv, int &wanted, ReduceOptions &options) {
   for (int i = 1; i < argc; ++i) {
     bool value = i + 1 < argc;
     if (!std::strcmp(argv[i], "--failures") && value)
@@ -72,38 +132,33 @@ int main(int argc, char **argv) {
       options.budgetSeconds = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--pipeline"))
       options.reducePipeline = true;
-    else {
-      std::cerr << "usage: reduce_bench [--failures N] [--jobs N] "
-                   "[--budget S] [--pipeline]\n";
-      return 2;
-    }
+    else
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int wanted = 30;
+  ReduceOptions options;
+  options.budgetSeconds = 120;
+  options.reducePipeline = false;
+  if (!parseArgs(argc, argv, wanted, options)) {
+    std::cerr << "usage: reduce_bench [--failures N] [--jobs N] "
+                 "[--budget S] [--pipeline]\n";
+    return 2;
   }
   registerMutantPasses();
 
   nlohmann::json cases = nlohmann::json::array();
-  std::vector<double> before, after, ratio, calls, seconds;
-  int slipped = 0, atMost3 = 0, tried = 0, errors = 0;
+  Tally tally;
+  int tried = 0, errors = 0;
   for (uint64_t seed = 1; int(cases.size()) < wanted && seed < 2000; ++seed) {
     const Injection &inj = kInjections[seed % std::size(kInjections)];
-    GenOptions gen;
-    gen.minOps = gen.maxOps = 20;
-    gen.weights[inj.op] = 6;
-    auto g = generateGraph(gen, seed);
-    if (!g || std::none_of(g->nodes.begin(), g->nodes.end(),
-                           [&](const Node &n) { return n.op == inj.op; }))
-      continue;
-    ++tried;
-    TestCase c;
-    c.graph = *g;
-    c.inputs = makeInputs(*g, seed);
-    c.cut = mutated(inj.mutant);
-    auto finding = judgeCase(c);
-    if (!finding || finding->finding.signature.kind != Kind::Miscompile)
-      continue;
-    // Injected: plain tosa-O0 gets the same case right.
-    TestCase plain = c;
-    plain.cut = "mlir:tosa-O0";
-    if (judgeCase(plain))
+    std::optional<FindingRecord> finding = injectedFailure(seed, inj, tried);
+    if (!finding)
       continue;
     auto r = reduceFinding(*finding, options);
     nlohmann::json one = {{"seed", seed},
@@ -119,13 +174,7 @@ int main(int argc, char **argv) {
     auto again = judgeCase(r->reduced.testCase);
     bool slip =
         !again || !same(again->finding.signature, finding->finding.signature);
-    slipped += slip;
-    atMost3 += s.opsAfter <= 3;
-    before.push_back(s.opsBefore);
-    after.push_back(s.opsAfter);
-    ratio.push_back(1.0 - double(s.opsAfter) / std::max(1, s.opsBefore));
-    calls.push_back(double(s.oracleCalls));
-    seconds.push_back(s.seconds);
+    tally.add(s, slip);
     one.update({{"ops_before", s.opsBefore},
                 {"ops_after", s.opsAfter},
                 {"elements_before", s.elementsBefore},
@@ -141,27 +190,10 @@ int main(int argc, char **argv) {
               << ", " << s.oracleCalls << " calls, " << s.seconds << " s\n";
   }
   nlohmann::json j;
-  j["failures"] = before.size();
+  tally.summarize(j);
   j["graphs_tried"] = tried;
   j["errors"] = errors;
   j["jobs"] = options.jobs;
-  j["median_ops_before"] = median(before);
-  j["median_ops_after"] = median(after);
-  j["max_ops_after"] =
-      after.empty() ? 0 : *std::max_element(after.begin(), after.end());
-  j["at_most_3_ops"] = atMost3;
-  j["median_reduction_ratio"] = median(ratio);
-  j["min_reduction_ratio"] =
-      ratio.empty() ? 0 : *std::min_element(ratio.begin(), ratio.end());
-  j["median_oracle_calls"] = median(calls);
-  j["max_oracle_calls"] =
-      calls.empty() ? 0 : *std::max_element(calls.begin(), calls.end());
-  j["median_seconds"] = median(seconds);
-  double total = 0;
-  for (double s : seconds)
-    total += s;
-  j["total_seconds"] = total;
-  j["slippage"] = slipped;
   j["cases"] = cases;
   std::cout << j.dump(2) << "\n";
   return 0;

@@ -74,13 +74,8 @@ std::string reasonClass(const cc::smt::StepCheck &s) {
   return out.substr(0, 120);
 }
 
-int main(int argc, char **argv) {
-  Args args;
-  if (!parseArgs(argc, argv, args)) {
-    std::cerr << "usage: tv_bench [--graphs N=200] [--timeout-ms MS=2000] "
-                 "[--budget-s S=10]\n";
-    return 2;
-  }
+// The seed corpus, then `generated` generated graphs.
+std::vector<cc::Graph> benchGraphs(int generated, size_t &seeds) {
   std::vector<cc::Graph> graphs;
   std::vector<std::filesystem::path> seedPaths;
   for (const auto &e : std::filesystem::directory_iterator(CC_SEEDS_DIR))
@@ -90,66 +85,40 @@ int main(int argc, char **argv) {
   for (const auto &p : seedPaths)
     if (auto g = cc::loadGraph(p.string()))
       graphs.push_back(std::move(*g));
-  size_t seeds = graphs.size();
-  for (int i = 0; i < args.graphs; ++i) {
+  seeds = graphs.size();
+  for (int i = 0; i < generated; ++i) {
     cc::GenOptions go;
     if (auto g = cc::generateGraph(go, uint64_t(i)))
       graphs.push_back(std::move(*g));
   }
-  const std::pair<const char *, const char *> pipelines[] = {
-      {"tosa-canonicalize", "func.func(canonicalize)"},
-      // The decompositions first, as tosa-O0 has them: tosa-to-linalg-named
-      // cannot lower transpose_conv2d.
-      {"tosa-to-linalg", "func.func(tosa-optional-decompositions,"
-                         "tosa-to-linalg-named,tosa-to-linalg,"
-                         "tosa-to-tensor,tosa-to-arith)"},
-      {"linalg", "func.func(tosa-optional-decompositions,tosa-to-linalg-named,"
-                 "tosa-to-linalg,tosa-to-tensor,"
-                 "tosa-to-arith,linalg-generalize-named-ops,"
-                 "linalg-fuse-elementwise-ops)"},
-  };
-  auto start = std::chrono::steady_clock::now();
-  nlohmann::json out;
-  out["graphs"] = {{"seeds", seeds}, {"generated", graphs.size() - seeds}};
-  out["timeout_ms"] = args.timeoutMs;
-  out["graph_budget_s"] = args.budgetS;
-  for (auto [name, pipeline] : pipelines) {
-    std::map<std::string, std::vector<double>> times;
-    std::map<std::string, int> total, decided;
-    std::map<std::string, int> verdicts;
-    std::map<std::string, int> status;
-    std::map<std::string, int> undecided; // why: unknown and timeout
-    nlohmann::json incorrect = nlohmann::json::array();
-    for (const cc::Graph &g : graphs) {
-      auto m = cc::emitModule(g);
-      if (!m) {
-        ++status["error"];
-        continue;
-      }
-      cc::smt::TvOptions o;
-      o.timeoutMs = args.timeoutMs;
-      auto r =
-          cc::smt::verifyPipelineBounded(*m, pipeline, o, true, args.budgetS);
-      static const char *const endNames[] = {"ok", "timeout", "crash", "error"};
-      ++status[endNames[int(r.end)]];
-      for (const cc::smt::StepCheck &s : r.steps) {
-        if (s.cached)
-          continue;
-        std::string kind = s.pattern.empty() ? "pass" : "rewrite";
-        std::string verdict = cc::smt::verdictName(s.verdict);
-        times[kind].push_back(s.seconds);
-        ++total[kind];
-        decided[kind] += s.verdict == cc::smt::TvVerdict::Correct ||
-                         s.verdict == cc::smt::TvVerdict::Incorrect;
-        ++verdicts[kind + ":" + verdict];
-        if (s.verdict == cc::smt::TvVerdict::Unknown ||
-            s.verdict == cc::smt::TvVerdict::Timeout)
-          ++undecided[reasonClass(s)];
-        if (s.verdict == cc::smt::TvVerdict::Incorrect)
-          incorrect.push_back(
-              {{"graph", g.name}, {"pass", s.pass}, {"pattern", s.pattern}});
-      }
-    }
+  return graphs;
+}
+
+// The checks of one pipeline over all graphs.
+struct PipelineTally {
+  std::map<std::string, std::vector<double>> times;
+  std::map<std::string, int> total, decided, verdicts, status;
+  std::map<std::string, int> undecided; // why: unknown and timeout
+  nlohmann::json incorrect = nlohmann::json::array();
+
+  void add(const cc::Graph &g, const cc::smt::StepCheck &s) {
+    if (s.cached)
+      return;
+    std::string kind = s.pattern.empty() ? "pass" : "rewrite";
+    times[kind].push_back(s.seconds);
+    ++total[kind];
+    decided[kind] += s.verdict == cc::smt::TvVerdict::Correct ||
+                     s.verdict == cc::smt::TvVerdict::Incorrect;
+    ++verdicts[kind + ":" + cc::smt::verdictName(s.verdict)];
+    if (s.verdict == cc::smt::TvVerdict::Unknown ||
+        s.verdict == cc::smt::TvVerdict::Timeout)
+      ++undecided[reasonClass(s)];
+    if (s.verdict == cc::smt::TvVerdict::Incorrect)
+      incorrect.push_back(
+          {{"graph", g.name}, {"pass", s.pass}, {"pattern", s.pattern}});
+  }
+
+  nlohmann::json summary() {
     nlohmann::json j;
     for (const char *kind : {"pass", "rewrite"}) {
       j[kind] = {{"checks", total[kind]},
@@ -172,7 +141,54 @@ int main(int argc, char **argv) {
     // Per graph: ok, error (emit or pipeline failed), timeout (killed after
     // the budget; the steps before it count), crash.
     j["graphs"] = status;
-    out[name] = j;
+    return j;
+  }
+};
+
+int main(int argc, char **argv) {
+  Args args;
+  if (!parseArgs(argc, argv, args)) {
+    std::cerr << "usage: tv_bench [--graphs N=200] [--timeout-ms MS=2000] "
+                 "[--budget-s S=10]\n";
+    return 2;
+  }
+  size_t seeds = 0;
+  std::vector<cc::Graph> graphs = benchGraphs(args.graphs, seeds);
+  const std::pair<const char *, const char *> pipelines[] = {
+      {"tosa-canonicalize", "func.func(canonicalize)"},
+      // The decompositions first, as tosa-O0 has them: tosa-to-linalg-named
+      // cannot lower transpose_conv2d.
+      {"tosa-to-linalg", "func.func(tosa-optional-decompositions,"
+                         "tosa-to-linalg-named,tosa-to-linalg,"
+                         "tosa-to-tensor,tosa-to-arith)"},
+      {"linalg", "func.func(tosa-optional-decompositions,tosa-to-linalg-named,"
+                 "tosa-to-linalg,tosa-to-tensor,"
+                 "tosa-to-arith,linalg-generalize-named-ops,"
+                 "linalg-fuse-elementwise-ops)"},
+  };
+  auto start = std::chrono::steady_clock::now();
+  nlohmann::json out;
+  out["graphs"] = {{"seeds", seeds}, {"generated", graphs.size() - seeds}};
+  out["timeout_ms"] = args.timeoutMs;
+  out["graph_budget_s"] = args.budgetS;
+  for (auto [name, pipeline] : pipelines) {
+    PipelineTally tally;
+    for (const cc::Graph &g : graphs) {
+      auto m = cc::emitModule(g);
+      if (!m) {
+        ++tally.status["error"];
+        continue;
+      }
+      cc::smt::TvOptions o;
+      o.timeoutMs = args.timeoutMs;
+      auto r =
+          cc::smt::verifyPipelineBounded(*m, pipeline, o, true, args.budgetS);
+      static const char *const endNames[] = {"ok", "timeout", "crash", "error"};
+      ++tally.status[endNames[int(r.end)]];
+      for (const cc::smt::StepCheck &s : r.steps)
+        tally.add(g, s);
+    }
+    out[name] = tally.summary();
   }
   out["wall_s"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

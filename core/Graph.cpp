@@ -8,14 +8,22 @@ namespace cc {
 
 std::string_view attrKindName(AttrKind k) {
   switch (k) {
-  case AttrKind::Int: return "int";
-  case AttrKind::Float: return "float";
-  case AttrKind::Bool: return "bool";
-  case AttrKind::String: return "string";
-  case AttrKind::Ints: return "int list";
-  case AttrKind::Floats: return "float list";
-  case AttrKind::Type: return "dtype";
-  case AttrKind::Tensor: return "tensor";
+  case AttrKind::Int:
+    return "int";
+  case AttrKind::Float:
+    return "float";
+  case AttrKind::Bool:
+    return "bool";
+  case AttrKind::String:
+    return "string";
+  case AttrKind::Ints:
+    return "int list";
+  case AttrKind::Floats:
+    return "float list";
+  case AttrKind::Type:
+    return "dtype";
+  case AttrKind::Tensor:
+    return "tensor";
   }
   return "?";
 }
@@ -44,7 +52,8 @@ Expected<std::vector<ValueId>> Graph::addNode(const std::string &op,
   std::vector<TensorType> types;
   for (ValueId v : operands) {
     if (v < 0 || size_t(v) >= values.size())
-      return makeError(op + ": operand %" + std::to_string(v) + " does not exist");
+      return makeError(op + ": operand %" + std::to_string(v) +
+                       " does not exist");
     types.push_back(values[v].type);
   }
   auto resultTypes = def->infer(types, attrs);
@@ -61,13 +70,14 @@ Expected<std::vector<ValueId>> Graph::addNode(const std::string &op,
   return nodes.back().results;
 }
 
-Expected<ValueId> Graph::add(const std::string &op, std::vector<ValueId> operands,
-                             Attrs attrs) {
+Expected<ValueId> Graph::add(const std::string &op,
+                             std::vector<ValueId> operands, Attrs attrs) {
   auto r = addNode(op, std::move(operands), std::move(attrs));
   if (!r)
     return r.error();
   if (r->size() != 1)
-    return makeError(op + " has " + std::to_string(r->size()) + " results, expected 1");
+    return makeError(op + " has " + std::to_string(r->size()) +
+                     " results, expected 1");
   return r->front();
 }
 
@@ -82,7 +92,10 @@ bool validName(const std::string &n) {
 }
 } // namespace
 
-Error verify(const Graph &g) {
+namespace {
+// Names unique and valid, shapes positive, sizes within the limits, only
+// graph dtypes.
+Error verifyValues(const Graph &g) {
   std::set<std::string> names;
   int64_t total = 0;
   for (size_t i = 0; i < g.values.size(); ++i) {
@@ -111,83 +124,113 @@ Error verify(const Graph &g) {
                        ": " + std::string(dtypeName(v.type.dtype)) +
                        " is internal to crosscheck and not a graph type");
   }
+  return Error();
+}
+
+Error verifyAttrs(const Node &node, const OpDef &def,
+                  const std::string &where) {
+  for (const auto &[name, value] : node.attrs.all()) {
+    const AttrSpec *spec = def.attr(name);
+    if (!spec)
+      return makeError(where + ": unknown attribute '" + name + "'");
+    if (kindOf(value) != spec->kind)
+      return makeError(where + ": attribute '" + name + "' must be " +
+                       std::string(attrKindName(spec->kind)));
+  }
+  for (const AttrSpec &spec : def.attrs)
+    if (!node.attrs.has(spec.name))
+      return makeError(where + ": missing attribute '" + spec.name + "'");
+  return Error();
+}
+
+// The operand types of node n; each operand defined before it.
+Expected<std::vector<TensorType>> operandTypes(const Graph &g, const Node &node,
+                                               const OpDef &def,
+                                               const std::vector<bool> &defined,
+                                               const std::string &where) {
+  int count = int(node.operands.size());
+  if (count < def.minOperands ||
+      (def.maxOperands >= 0 && count > def.maxOperands))
+    return makeError(where + ": has " + std::to_string(count) +
+                     " operands, expects " + std::to_string(def.minOperands) +
+                     (def.maxOperands == def.minOperands ? ""
+                      : def.maxOperands < 0
+                          ? " or more"
+                          : " to " + std::to_string(def.maxOperands)));
+  std::vector<TensorType> types;
+  for (ValueId v : node.operands) {
+    if (v < 0 || size_t(v) >= g.values.size())
+      return makeError(where + ": operand id " + std::to_string(v) +
+                       " does not exist");
+    if (!defined[v])
+      return makeError(where + ": uses '" + g.values[v].name +
+                       "' before it is defined");
+    types.push_back(g.values[v].type);
+  }
+  if (!types.empty() && !def.allows(types[0].dtype))
+    return makeError(where + ": dtype " +
+                     std::string(dtypeName(types[0].dtype)) +
+                     " is not allowed for " + node.op);
+  return types;
+}
+
+// Node n against its op, its results marked defined.
+Error verifyNode(const Graph &g, size_t n, std::vector<bool> &defined) {
+  const Node &node = g.nodes[n];
+  std::string where = "node " + std::to_string(n) + " (" + node.op + ")";
+  const OpDef *def = findOp(node.op);
+  if (!def)
+    return makeError(where + ": unknown op '" + node.op + "'");
+  CC_ASSIGN(types, operandTypes(g, node, *def, defined, where));
+  CC_TRY(verifyAttrs(node, *def, where));
+  auto inferred = def->infer(types, node.attrs);
+  if (!inferred)
+    return inferred.error().withContext(where);
+  if (inferred->size() != node.results.size())
+    return makeError(where + ": has " + std::to_string(node.results.size()) +
+                     " results, expects " + std::to_string(inferred->size()));
+  for (size_t r = 0; r < node.results.size(); ++r) {
+    ValueId v = node.results[r];
+    if (v < 0 || size_t(v) >= g.values.size())
+      return makeError(where + ": result id " + std::to_string(v) +
+                       " does not exist");
+    if (defined[v])
+      return makeError(where + ": result '" + g.values[v].name +
+                       "' is defined twice");
+    if (g.values[v].producer != int32_t(n))
+      return makeError(where + ": result '" + g.values[v].name +
+                       "' records the wrong producer");
+    if (!(g.values[v].type == (*inferred)[r]))
+      return makeError(where + ": result '" + g.values[v].name + "' has type " +
+                       g.values[v].type.str() + " but " + node.op + " gives " +
+                       (*inferred)[r].str());
+    defined[v] = true;
+  }
+  return Error();
+}
+} // namespace
+
+Error verify(const Graph &g) {
+  CC_TRY(verifyValues(g));
   // defined[v]: v is available at this point of the walk.
   std::vector<bool> defined(g.values.size(), false);
   for (ValueId in : g.inputs) {
     if (in < 0 || size_t(in) >= g.values.size())
-      return makeError("graph input id " + std::to_string(in) + " does not exist");
+      return makeError("graph input id " + std::to_string(in) +
+                       " does not exist");
     if (g.values[in].producer != -1)
-      return makeError("graph input '" + g.values[in].name + "' is produced by a node");
+      return makeError("graph input '" + g.values[in].name +
+                       "' is produced by a node");
     defined[in] = true;
   }
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const Node &node = g.nodes[n];
-    std::string where = "node " + std::to_string(n) + " (" + node.op + ")";
-    const OpDef *def = findOp(node.op);
-    if (!def)
-      return makeError(where + ": unknown op '" + node.op + "'");
-    int count = int(node.operands.size());
-    if (count < def->minOperands ||
-        (def->maxOperands >= 0 && count > def->maxOperands))
-      return makeError(where + ": has " + std::to_string(count) +
-                       " operands, expects " + std::to_string(def->minOperands) +
-                       (def->maxOperands == def->minOperands
-                            ? ""
-                            : def->maxOperands < 0
-                                  ? " or more"
-                                  : " to " + std::to_string(def->maxOperands)));
-    std::vector<TensorType> types;
-    for (ValueId v : node.operands) {
-      if (v < 0 || size_t(v) >= g.values.size())
-        return makeError(where + ": operand id " + std::to_string(v) + " does not exist");
-      if (!defined[v])
-        return makeError(where + ": uses '" + g.values[v].name +
-                         "' before it is defined");
-      types.push_back(g.values[v].type);
-    }
-    if (!types.empty() && !def->allows(types[0].dtype))
-      return makeError(where + ": dtype " +
-                       std::string(dtypeName(types[0].dtype)) +
-                       " is not allowed for " + node.op);
-    for (const auto &[name, value] : node.attrs.all()) {
-      const AttrSpec *spec = def->attr(name);
-      if (!spec)
-        return makeError(where + ": unknown attribute '" + name + "'");
-      if (kindOf(value) != spec->kind)
-        return makeError(where + ": attribute '" + name + "' must be " +
-                         std::string(attrKindName(spec->kind)));
-    }
-    for (const AttrSpec &spec : def->attrs)
-      if (!node.attrs.has(spec.name))
-        return makeError(where + ": missing attribute '" + spec.name + "'");
-    auto inferred = def->infer(types, node.attrs);
-    if (!inferred)
-      return inferred.error().withContext(where);
-    if (inferred->size() != node.results.size())
-      return makeError(where + ": has " + std::to_string(node.results.size()) +
-                       " results, expects " + std::to_string(inferred->size()));
-    for (size_t r = 0; r < node.results.size(); ++r) {
-      ValueId v = node.results[r];
-      if (v < 0 || size_t(v) >= g.values.size())
-        return makeError(where + ": result id " + std::to_string(v) + " does not exist");
-      if (defined[v])
-        return makeError(where + ": result '" + g.values[v].name +
-                         "' is defined twice");
-      if (g.values[v].producer != int32_t(n))
-        return makeError(where + ": result '" + g.values[v].name +
-                         "' records the wrong producer");
-      if (!(g.values[v].type == (*inferred)[r]))
-        return makeError(where + ": result '" + g.values[v].name + "' has type " +
-                         g.values[v].type.str() + " but " + node.op +
-                         " gives " + (*inferred)[r].str());
-      defined[v] = true;
-    }
-  }
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    CC_TRY(verifyNode(g, n, defined));
   if (g.outputs.empty())
     return makeError("graph has no outputs");
   for (ValueId v : g.outputs) {
     if (v < 0 || size_t(v) >= g.values.size() || !defined[v])
-      return makeError("graph output id " + std::to_string(v) + " is not defined");
+      return makeError("graph output id " + std::to_string(v) +
+                       " is not defined");
   }
   return Error();
 }

@@ -80,19 +80,26 @@ Expected<int64_t> intFromJson(const json &j) {
 
 json attrToJson(const AttrValue &v) {
   switch (kindOf(v)) {
-  case AttrKind::Int: return std::get<int64_t>(v);
-  case AttrKind::Float: return floatToJson(std::get<double>(v));
-  case AttrKind::Bool: return std::get<bool>(v);
-  case AttrKind::String: return std::get<std::string>(v);
-  case AttrKind::Ints: return std::get<std::vector<int64_t>>(v);
+  case AttrKind::Int:
+    return std::get<int64_t>(v);
+  case AttrKind::Float:
+    return floatToJson(std::get<double>(v));
+  case AttrKind::Bool:
+    return std::get<bool>(v);
+  case AttrKind::String:
+    return std::get<std::string>(v);
+  case AttrKind::Ints:
+    return std::get<std::vector<int64_t>>(v);
   case AttrKind::Floats: {
     json a = json::array();
     for (double d : std::get<std::vector<double>>(v))
       a.push_back(floatToJson(d));
     return a;
   }
-  case AttrKind::Type: return std::string(dtypeName(std::get<DType>(v)));
-  case AttrKind::Tensor: return tensorToJson(std::get<Tensor>(v));
+  case AttrKind::Type:
+    return std::string(dtypeName(std::get<DType>(v)));
+  case AttrKind::Tensor:
+    return tensorToJson(std::get<Tensor>(v));
   }
   return nullptr;
 }
@@ -227,16 +234,18 @@ Expected<Tensor> tensorFromJson(const json &j) {
     return makeError("tensor of type " + type.str() + " needs \"data\" with " +
                      std::to_string(t.size()) + " elements");
   for (int64_t i = 0; i < t.size(); ++i)
-    CC_TRY(store(i, (*data)[i]).withContext("tensor element " + std::to_string(i)));
+    CC_TRY(store(i, (*data)[i])
+               .withContext("tensor element " + std::to_string(i)));
   return t;
 }
 
 namespace {
-Expected<Graph> buildGraph(const json &j) {
+Error checkHeader(const json &j) {
   if (!j.is_object())
     return makeError("a graph must be a JSON object");
   if (j.value("format", "") != "crosscheck-graph")
-    return makeError("not a crosscheck graph (\"format\" must be \"crosscheck-graph\")");
+    return makeError(
+        "not a crosscheck graph (\"format\" must be \"crosscheck-graph\")");
   if (!j.contains("version") || !j["version"].is_number_integer())
     return makeError("graph lacks an integer \"version\"");
   int version = j["version"].get<int>();
@@ -244,21 +253,120 @@ Expected<Graph> buildGraph(const json &j) {
     return makeError("graph format version " + std::to_string(version) +
                      " is not supported (this crosscheck reads version " +
                      std::to_string(kGraphFormatVersion) + ")");
+  return Error();
+}
+
+Expected<ValueId> resolve(const Graph &g, const json &ref,
+                          const std::string &where) {
+  if (!ref.is_string())
+    return makeError(where + ": expected a value name, got " + ref.dump());
+  ValueId v = g.lookup(ref.get<std::string>());
+  if (v < 0)
+    return makeError(where + ": value '" + ref.get<std::string>() +
+                     "' is not defined before it is used");
+  return v;
+}
+
+// A node's attributes: those given, checked against the op's, plus the
+// defaults; every attribute of the op must end up set.
+Expected<Attrs> nodeAttrs(const json &jn, const OpDef &def,
+                          const std::string &where) {
+  Attrs attrs;
+  if (jn.contains("attrs")) {
+    if (!jn["attrs"].is_object())
+      return makeError(where + ": \"attrs\" must be an object");
+    for (auto it = jn["attrs"].begin(); it != jn["attrs"].end(); ++it) {
+      const AttrSpec *spec = def.attr(it.key());
+      if (!spec)
+        return makeError(where + ": unknown attribute '" + it.key() + "'");
+      auto v = attrFromJson(spec->kind, it.value());
+      if (!v)
+        return v.error().withContext(where + ": attribute '" + it.key() + "'");
+      attrs.set(it.key(), std::move(*v));
+    }
+  }
+  attrs = withDefaults(def, std::move(attrs));
+  for (const AttrSpec &spec : def.attrs)
+    if (!attrs.has(spec.name))
+      return makeError(where + ": missing attribute '" + spec.name + "'");
+  return attrs;
+}
+
+// The result names of a node; a declared type must match the inferred one.
+Expected<std::vector<std::string>>
+resultNames(const json &jn, const std::vector<TensorType> &inferred,
+            const std::string &opName, const std::string &where) {
+  CC_ASSIGN(results, member(jn, "results", where));
+  if (!results->is_array() || results->size() != inferred.size())
+    return makeError(where + ": \"results\" must list " +
+                     std::to_string(inferred.size()) + " result(s)");
+  std::vector<std::string> names;
+  for (size_t r = 0; r < results->size(); ++r) {
+    const json &jr = (*results)[r];
+    if (jr.is_string()) {
+      names.push_back(jr.get<std::string>());
+      continue;
+    }
+    CC_ASSIGN(name, stringMember(jr, "name", where + " result"));
+    names.push_back(name);
+    if (!jr.contains("type"))
+      continue;
+    CC_ASSIGN(declared, typeMember(jr, where + " result '" + name + "'"));
+    if (!(declared == inferred[r]))
+      return makeError(where + ": result '" + name + "' is declared " +
+                       declared.str() + " but " + opName + " gives " +
+                       inferred[r].str());
+  }
+  return names;
+}
+
+// Node n of the JSON, appended to g. Result types come from the type rule.
+Error addNode(Graph &g, const json &jn, size_t n) {
+  std::string where = "node " + std::to_string(n);
+  CC_ASSIGN(opName, stringMember(jn, "op", where));
+  where += " (" + opName + ")";
+  const OpDef *def = findOp(opName);
+  if (!def)
+    return makeError(where + ": unknown op '" + opName + "'");
+  Node node{opName, {}, {}, {}};
+  if (jn.contains("operands")) {
+    if (!jn["operands"].is_array())
+      return makeError(where + ": \"operands\" must be a list");
+    for (const json &ref : jn["operands"]) {
+      CC_ASSIGN(v, resolve(g, ref, where));
+      node.operands.push_back(v);
+    }
+  }
+  CC_ASSIGN(attrs, nodeAttrs(jn, *def, where));
+  node.attrs = std::move(attrs);
+  std::vector<TensorType> operandTypes;
+  for (ValueId v : node.operands)
+    operandTypes.push_back(g.typeOf(v));
+  int count = int(node.operands.size());
+  if (count < def->minOperands ||
+      (def->maxOperands >= 0 && count > def->maxOperands))
+    return makeError(where + ": has " + std::to_string(count) +
+                     " operands, which " + opName + " does not take");
+  auto inferred = def->infer(operandTypes, node.attrs);
+  if (!inferred)
+    return inferred.error().withContext(where);
+  CC_ASSIGN(names, resultNames(jn, *inferred, opName, where));
+  for (size_t r = 0; r < names.size(); ++r) {
+    node.results.push_back(ValueId(g.values.size()));
+    g.values.push_back({names[r], (*inferred)[r], int32_t(g.nodes.size())});
+  }
+  g.nodes.push_back(std::move(node));
+  return Error();
+}
+
+Expected<Graph> buildGraph(const json &j) {
+  CC_TRY(checkHeader(j));
   Graph g;
   if (j.contains("name")) {
     if (!j["name"].is_string())
       return makeError("graph \"name\" must be a string");
     g.name = j["name"].get<std::string>();
   }
-  auto resolve = [&](const json &ref, const std::string &where) -> Expected<ValueId> {
-    if (!ref.is_string())
-      return makeError(where + ": expected a value name, got " + ref.dump());
-    ValueId v = g.lookup(ref.get<std::string>());
-    if (v < 0)
-      return makeError(where + ": value '" + ref.get<std::string>() +
-                       "' is not defined before it is used");
-    return v;
-  };
   CC_ASSIGN(inputs, member(j, "inputs", "graph"));
   if (!inputs->is_array())
     return makeError("graph \"inputs\" must be a list");
@@ -271,83 +379,13 @@ Expected<Graph> buildGraph(const json &j) {
   CC_ASSIGN(nodes, member(j, "nodes", "graph"));
   if (!nodes->is_array())
     return makeError("graph \"nodes\" must be a list");
-  for (size_t n = 0; n < nodes->size(); ++n) {
-    const json &jn = (*nodes)[n];
-    std::string where = "node " + std::to_string(n);
-    CC_ASSIGN(opName, stringMember(jn, "op", where));
-    where += " (" + opName + ")";
-    const OpDef *def = findOp(opName);
-    if (!def)
-      return makeError(where + ": unknown op '" + opName + "'");
-    Node node{opName, {}, {}, {}};
-    if (jn.contains("operands")) {
-      if (!jn["operands"].is_array())
-        return makeError(where + ": \"operands\" must be a list");
-      for (const json &ref : jn["operands"]) {
-        CC_ASSIGN(v, resolve(ref, where));
-        node.operands.push_back(v);
-      }
-    }
-    if (jn.contains("attrs")) {
-      if (!jn["attrs"].is_object())
-        return makeError(where + ": \"attrs\" must be an object");
-      for (auto it = jn["attrs"].begin(); it != jn["attrs"].end(); ++it) {
-        const AttrSpec *spec = def->attr(it.key());
-        if (!spec)
-          return makeError(where + ": unknown attribute '" + it.key() + "'");
-        auto v = attrFromJson(spec->kind, it.value());
-        if (!v)
-          return v.error().withContext(where + ": attribute '" + it.key() + "'");
-        node.attrs.set(it.key(), std::move(*v));
-      }
-    }
-    node.attrs = withDefaults(*def, std::move(node.attrs));
-    for (const AttrSpec &spec : def->attrs)
-      if (!node.attrs.has(spec.name))
-        return makeError(where + ": missing attribute '" + spec.name + "'");
-    // Result types come from the type rule; a declared type must match it.
-    std::vector<TensorType> operandTypes;
-    for (ValueId v : node.operands)
-      operandTypes.push_back(g.typeOf(v));
-    int count = int(node.operands.size());
-    if (count < def->minOperands ||
-        (def->maxOperands >= 0 && count > def->maxOperands))
-      return makeError(where + ": has " + std::to_string(count) +
-                       " operands, which " + opName + " does not take");
-    auto inferred = def->infer(operandTypes, node.attrs);
-    if (!inferred)
-      return inferred.error().withContext(where);
-    CC_ASSIGN(results, member(jn, "results", where));
-    if (!results->is_array() || results->size() != inferred->size())
-      return makeError(where + ": \"results\" must list " +
-                       std::to_string(inferred->size()) + " result(s)");
-    for (size_t r = 0; r < results->size(); ++r) {
-      const json &jr = (*results)[r];
-      std::string name;
-      if (jr.is_string()) {
-        name = jr.get<std::string>();
-      } else {
-        CC_ASSIGN(nm, stringMember(jr, "name", where + " result"));
-        name = nm;
-        if (jr.contains("type")) {
-          CC_ASSIGN(declared, typeMember(jr, where + " result '" + name + "'"));
-          if (!(declared == (*inferred)[r]))
-            return makeError(where + ": result '" + name + "' is declared " +
-                             declared.str() + " but " + opName + " gives " +
-                             (*inferred)[r].str());
-        }
-      }
-      ValueId id = ValueId(g.values.size());
-      g.values.push_back({name, (*inferred)[r], int32_t(g.nodes.size())});
-      node.results.push_back(id);
-    }
-    g.nodes.push_back(std::move(node));
-  }
+  for (size_t n = 0; n < nodes->size(); ++n)
+    CC_TRY(addNode(g, (*nodes)[n], n));
   CC_ASSIGN(outputs, member(j, "outputs", "graph"));
   if (!outputs->is_array())
     return makeError("graph \"outputs\" must be a list of value names");
   for (const json &ref : *outputs) {
-    CC_ASSIGN(v, resolve(ref, "outputs"));
+    CC_ASSIGN(v, resolve(g, ref, "outputs"));
     g.outputs.push_back(v);
   }
   CC_TRY(verify(g));

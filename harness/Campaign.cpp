@@ -16,8 +16,8 @@
 #include "reports/CiOutputs.h"
 
 #include <chrono>
-#include <cstdio>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <unordered_set>
@@ -104,8 +104,7 @@ CaseOutcome workerFailure(const CaseStream &stream, uint64_t index,
   bool hang = ev.kind == WorkerPool::Event::TimedOut;
   std::string sig = ev.detail.substr(0, ev.detail.find(';'));
   f.finding.signature = {hang ? Kind::Timeout : Kind::Crash,
-                         "crosscheck-worker", "worker",
-                         hang ? "hang" : sig};
+                         "crosscheck-worker", "worker", hang ? "hang" : sig};
   f.finding.message = std::string(hang ? "timeout" : "crash") +
                       ": the campaign worker " +
                       (hang ? "stopped answering" : "died") + " on case " +
@@ -179,8 +178,8 @@ std::string summaryText(const CiRun &run, const CampaignSummary &s) {
 }
 } // namespace
 
-Expected<std::unique_ptr<Store>> openCampaignStore(const CampaignOptions &options,
-                                                   const json &identity) {
+Expected<std::unique_ptr<Store>>
+openCampaignStore(const CampaignOptions &options, const json &identity) {
   auto store = options.resume ? Store::resume(options.outDir, identity)
                               : Store::create(options.outDir, identity);
   if (!store || options.baseline.empty())
@@ -220,8 +219,7 @@ size_t CampaignSummary::newSignatures() const {
   return n;
 }
 
-Expected<CampaignSummary> writeOutputs(Store &store,
-                                       const std::string &dir,
+Expected<CampaignSummary> writeOutputs(Store &store, const std::string &dir,
                                        CampaignSummary summary) {
   CC_ASSIGN(all, store.findings());
   CC_ASSIGN(total, store.caseCount());
@@ -258,9 +256,12 @@ Expected<CampaignSummary> writeOutputs(Store &store,
   return summary;
 }
 
-Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
+namespace {
+
+Error checkOptions(const CampaignOptions &options) {
   if (options.cuts.empty() && options.cutBackends.empty())
-    return makeError("a campaign needs at least one compiler under test (--cut)");
+    return makeError(
+        "a campaign needs at least one compiler under test (--cut)");
   if (options.jobs < 1)
     return makeError("--jobs must be at least 1");
   if (options.shardCount < 1 || options.shardIndex >= options.shardCount)
@@ -274,60 +275,134 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
 #endif
   if (options.tv && options.tvBudgetSeconds <= 0)
     return makeError("--tv-budget must be positive");
-  CC_ASSIGN(stream, CaseStream::make(options));
+  return Error();
+}
 
-  // Backends are made here, before the workers fork: a bad spec is an
-  // error before anything runs, and the workers inherit them ready.
+// Backends are made before the workers fork: a bad spec is an error before
+// anything runs, and the workers inherit them ready.
+struct CampaignBackends {
   std::vector<std::unique_ptr<Backend>> owned;
   std::vector<Backend *> cuts, refs;
-  for (const std::string &spec : options.cuts) {
+};
+
+Expected<CampaignBackends> makeBackends(const CampaignOptions &options) {
+  CampaignBackends r;
+  auto add = [&](const std::string &spec, std::vector<Backend *> &to) -> Error {
     CC_ASSIGN(b, makeBackend(spec));
-    cuts.push_back(b.get());
-    owned.push_back(std::move(b));
-  }
+    to.push_back(b.get());
+    r.owned.push_back(std::move(b));
+    return Error();
+  };
+  for (const std::string &spec : options.cuts)
+    CC_TRY(add(spec, r.cuts));
   for (const std::shared_ptr<Backend> &b : options.cutBackends)
-    cuts.push_back(b.get());
-  for (size_t i = 1; i < options.refs.size(); ++i) {
-    CC_ASSIGN(b, makeBackend(options.refs[i]));
-    refs.push_back(b.get());
-    owned.push_back(std::move(b));
-  }
+    r.cuts.push_back(b.get());
+  for (size_t i = 1; i < options.refs.size(); ++i)
+    CC_TRY(add(options.refs[i], r.refs));
   for (const std::shared_ptr<Backend> &b : options.refBackends)
-    refs.push_back(b.get());
+    r.refs.push_back(b.get());
+  return r;
+}
 
-  CC_ASSIGN(storeOwned, openCampaignStore(options, stream.identity()));
-  Store &store = *storeOwned;
-  CC_ASSIGN(done, store.recordedCases());
+// The outcome a worker event brings: its reply, or the worker's failure.
+CaseOutcome outcomeOf(const CaseStream &stream, uint64_t index,
+                      const WorkerPool::Event &ev) {
+  if (ev.kind != WorkerPool::Event::Reply)
+    return workerFailure(stream, index, ev);
+  auto o = outcomeFromJson(json::parse(ev.reply, nullptr, false));
+  if (o && o->index == index)
+    return std::move(*o);
+  WorkerPool::Event bad = ev;
+  bad.kind = WorkerPool::Event::Died;
+  bad.detail = "worker sent a malformed reply";
+  return workerFailure(stream, index, bad);
+}
 
-  WorkerPool pool(options.jobs, [&](const std::string &request) {
-    uint64_t index = std::stoull(request);
-    return outcomeToJson(runCase(stream, index, cuts, refs, options)).dump();
-  });
-  CC_TRY(pool.start());
+// SIGINT and SIGTERM ask the campaign to stop after the cases in flight;
+// the previous handlers come back at the end.
+class StopSignals {
+public:
+  StopSignals() {
+    stopRequested = 0;
+    struct sigaction sa{};
+    sa.sa_handler = onStopSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &oldInt);
+    sigaction(SIGTERM, &sa, &oldTerm);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &oldInt, nullptr);
+    sigaction(SIGTERM, &oldTerm, nullptr);
+  }
 
-  stopRequested = 0;
-  struct sigaction sa {}, oldInt{}, oldTerm{};
-  sa.sa_handler = onStopSignal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, &oldInt);
-  sigaction(SIGTERM, &sa, &oldTerm);
+private:
+  struct sigaction oldInt{}, oldTerm{};
+};
+
+// The coordinator's loop: hands this shard's case indices to idle
+// workers, records each outcome as it arrives, and reports progress.
+class Coordinator {
+public:
+  Coordinator(const CampaignOptions &options, const CaseStream &stream,
+              const CampaignBackends &backends, Store &store, WorkerPool &pool,
+              std::unordered_set<uint64_t> done)
+      : options(options), stream(stream), store(store), pool(pool),
+        done(std::move(done)), inFlight(size_t(options.jobs), -1),
+        next(options.shardIndex) {
+    // A slow compiler must not be mistaken for a dead worker.
+    workerTimeout =
+        options.caseTimeoutSeconds *
+            double(backends.cuts.size() + backends.refs.size() + 1) +
+        30 +
+        (options.tv ? options.tvBudgetSeconds * double(options.cuts.size())
+                    : 0.0);
+    progress.budget = options.timeBudgetSeconds;
+    if (auto sigs = store.signatures())
+      for (const SignatureSummary &s : *sigs)
+        signatures.insert(s.signature.str());
+  }
+
+  Error run() {
+    for (bool exhausted = false;;) {
+      bool stop =
+          stopRequested || exhausted || elapsed() >= options.timeBudgetSeconds;
+      if (!stop)
+        exhausted = !fillIdleWorkers();
+      if ((stop || exhausted) && !anyBusy())
+        return Error();
+      CC_ASSIGN(events, pool.wait(0.25));
+      for (const WorkerPool::Event &ev : events)
+        CC_TRY(record(ev));
+      CC_TRY(report());
+    }
+  }
+
+  void stopClock() { summary.seconds = elapsed(); }
+
+  // The last statistics, after the optional reduction.
+  Error finish() {
+    progress.elapsed = summary.seconds;
+    progress.casesPerSecond =
+        summary.seconds > 0 ? double(summary.cases) / summary.seconds : 0;
+    CC_TRY(store.recordStats(progress, options.shardIndex));
+    if (options.onProgress)
+      options.onProgress(progress);
+    return Error();
+  }
 
   CampaignSummary summary;
-  CampaignProgress progress;
-  progress.budget = options.timeBudgetSeconds;
-  auto start = Clock::now();
-  auto elapsed = [&] {
+
+private:
+  double elapsed() const {
     return std::chrono::duration<double>(Clock::now() - start).count();
-  };
-  // A slow compiler must not be mistaken for a dead worker.
-  double workerTimeout = options.caseTimeoutSeconds *
-                             double(cuts.size() + refs.size() + 1) + 30 +
-                         (options.tv ? options.tvBudgetSeconds *
-                                           double(options.cuts.size())
-                                     : 0.0);
-  std::vector<int64_t> inFlight(size_t(options.jobs), -1);
-  uint64_t next = options.shardIndex;
-  auto nextIndex = [&]() -> std::optional<uint64_t> {
+  }
+  bool anyBusy() const {
+    for (int w = 0; w < pool.size(); ++w)
+      if (pool.busy(w))
+        return true;
+    return false;
+  }
+  std::optional<uint64_t> nextIndex() {
     while (done.count(next))
       next += options.shardCount;
     if (options.maxCases && next >= options.maxCases)
@@ -335,67 +410,34 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
     uint64_t i = next;
     next += options.shardCount;
     return i;
-  };
-  std::set<std::string> signatures;
-  if (auto sigs = store.signatures())
-    for (const SignatureSummary &s : *sigs)
-      signatures.insert(s.signature.str());
-  double lastProgress = 0, lastStats = 0;
-  Error failure;
-  bool exhausted = false;
-  while (!failure) {
-    bool stop = stopRequested || exhausted ||
-                elapsed() >= options.timeBudgetSeconds;
-    for (int w = 0; w < pool.size() && !stop; ++w) {
+  }
+  // False when the shard has no case left.
+  bool fillIdleWorkers() {
+    for (int w = 0; w < pool.size(); ++w) {
       if (pool.busy(w))
         continue;
       std::optional<uint64_t> i = nextIndex();
-      if (!i) {
-        exhausted = stop = true;
-        break;
-      }
+      if (!i)
+        return false;
       inFlight[size_t(w)] = int64_t(*i);
       pool.submit(w, std::to_string(*i), workerTimeout);
     }
-    bool anyBusy = false;
-    for (int w = 0; w < pool.size(); ++w)
-      anyBusy |= pool.busy(w);
-    if (stop && !anyBusy)
-      break;
-    auto events = pool.wait(0.25);
-    if (!events) {
-      failure = events.error();
-      break;
-    }
-    for (const WorkerPool::Event &ev : *events) {
-      uint64_t index = uint64_t(inFlight[size_t(ev.worker)]);
-      inFlight[size_t(ev.worker)] = -1;
-      CaseOutcome outcome;
-      if (ev.kind == WorkerPool::Event::Reply) {
-        json j = json::parse(ev.reply, nullptr, false);
-        auto o = outcomeFromJson(j);
-        if (!o || o->index != index) {
-          WorkerPool::Event bad = ev;
-          bad.kind = WorkerPool::Event::Died;
-          bad.detail = "worker sent a malformed reply";
-          outcome = workerFailure(stream, index, bad);
-        } else {
-          outcome = std::move(*o);
-        }
-      } else {
-        outcome = workerFailure(stream, index, ev);
-      }
-      if (Error e = store.record(outcome, options.shardIndex)) {
-        failure = e;
-        break;
-      }
-      done.insert(index);
-      ++summary.cases;
-      summary.skipped += outcome.skipped;
-      progress.findings += !outcome.findings.empty();
-      for (const FindingRecord &f : outcome.findings)
-        signatures.insert(f.finding.signature.str());
-    }
+    return true;
+  }
+  Error record(const WorkerPool::Event &ev) {
+    uint64_t index = uint64_t(inFlight[size_t(ev.worker)]);
+    inFlight[size_t(ev.worker)] = -1;
+    CaseOutcome outcome = outcomeOf(stream, index, ev);
+    CC_TRY(store.record(outcome, options.shardIndex));
+    done.insert(index);
+    ++summary.cases;
+    summary.skipped += outcome.skipped;
+    progress.findings += !outcome.findings.empty();
+    for (const FindingRecord &f : outcome.findings)
+      signatures.insert(f.finding.signature.str());
+    return Error();
+  }
+  Error report() {
     double t = elapsed();
     progress.cases = summary.cases;
     progress.signatures = signatures.size();
@@ -405,27 +447,57 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
       options.onProgress(progress);
       lastProgress = t;
     }
-    if (t - lastStats >= 10) {
-      if (Error e = store.recordStats(progress, options.shardIndex))
-        failure = e;
-      lastStats = t;
-    }
+    if (t - lastStats < 10)
+      return Error();
+    lastStats = t;
+    return store.recordStats(progress, options.shardIndex);
   }
-  pool.stop();
-  sigaction(SIGINT, &oldInt, nullptr);
-  sigaction(SIGTERM, &oldTerm, nullptr);
-  if (failure)
-    return failure;
-  summary.seconds = elapsed();
+
+  const CampaignOptions &options;
+  const CaseStream &stream;
+  Store &store;
+  WorkerPool &pool;
+  std::unordered_set<uint64_t> done;
+  std::vector<int64_t> inFlight;
+  uint64_t next;
+  double workerTimeout = 0;
+  std::set<std::string> signatures;
+  CampaignProgress progress;
+  Clock::time_point start = Clock::now();
+  double lastProgress = 0, lastStats = 0;
+};
+
+} // namespace
+
+Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
+  CC_TRY(checkOptions(options));
+  CC_ASSIGN(stream, CaseStream::make(options));
+  CC_ASSIGN(backends, makeBackends(options));
+  CC_ASSIGN(storeOwned, openCampaignStore(options, stream.identity()));
+  Store &store = *storeOwned;
+  CC_ASSIGN(done, store.recordedCases());
+
+  WorkerPool pool(options.jobs, [&](const std::string &request) {
+    uint64_t index = std::stoull(request);
+    return outcomeToJson(
+               runCase(stream, index, backends.cuts, backends.refs, options))
+        .dump();
+  });
+  CC_TRY(pool.start());
+  Coordinator coordinator(options, stream, backends, store, pool,
+                          std::move(done));
+  Error failure;
+  {
+    StopSignals signals;
+    failure = coordinator.run();
+    pool.stop();
+  }
+  CC_TRY(failure);
+  coordinator.stopClock();
   if (options.reduce && !stopRequested)
     CC_TRY(reduceNewFindings(store, options));
-  progress.elapsed = summary.seconds;
-  progress.casesPerSecond =
-      summary.seconds > 0 ? double(summary.cases) / summary.seconds : 0;
-  CC_TRY(store.recordStats(progress, options.shardIndex));
-  if (options.onProgress)
-    options.onProgress(progress);
-  return writeOutputs(store, options.outDir, summary);
+  CC_TRY(coordinator.finish());
+  return writeOutputs(store, options.outDir, coordinator.summary);
 }
 
 Expected<CampaignSummary> mergeCampaigns(const std::vector<std::string> &dirs,

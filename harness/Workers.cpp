@@ -96,7 +96,8 @@ Error WorkerPool::spawn(Slot &slot) {
                      std::strerror(errno));
   pid_t pid = fork();
   if (pid < 0)
-    return makeError(std::string("cannot fork a worker: ") + std::strerror(errno));
+    return makeError(std::string("cannot fork a worker: ") +
+                     std::strerror(errno));
   if (pid == 0) {
     close(in[1]);
     close(out[0]);
@@ -152,6 +153,53 @@ void WorkerPool::submit(int worker, const std::string &request,
   (void)writeFrame(s.toWorker, request);
 }
 
+Error WorkerPool::replaceExited(int i, std::vector<Event> &events) {
+  Slot &s = slots[size_t(i)];
+  int status = 0;
+  waitpid(s.pid, &status, 0);
+  std::string how =
+      WIFSIGNALED(status)
+          ? "worker killed by signal " + std::to_string(WTERMSIG(status)) +
+                " (" + strsignal(WTERMSIG(status)) + ")"
+          : "worker exited with status " + std::to_string(WEXITSTATUS(status));
+  std::string err = s.stderrTail;
+  s.pid = -1; // already reaped
+  closeFd(s.toWorker);
+  closeFd(s.fromWorker);
+  closeFd(s.errFromWorker);
+  if (s.busy)
+    events.push_back(
+        {Event::Died, i, "", how + (err.empty() ? "" : "; stderr: " + err)});
+  s.busy = false;
+  return spawn(s);
+}
+
+Error WorkerPool::readFrom(int i, bool isErr, std::vector<Event> &events) {
+  Slot &s = slots[size_t(i)];
+  int fd = isErr ? s.errFromWorker : s.fromWorker;
+  char buf[65536];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0) {
+    if (isErr)
+      s.stderrTail = tail(s.stderrTail + std::string(buf, size_t(n)), 8192);
+    else
+      s.pending.append(buf, size_t(n));
+  }
+  if (isErr)
+    return Error();
+  if (s.pending.size() >= 8) {
+    uint64_t len;
+    std::memcpy(&len, s.pending.data(), 8);
+    if (s.pending.size() >= 8 + len) {
+      events.push_back({Event::Reply, i, s.pending.substr(8, len), ""});
+      s.pending.clear();
+      s.busy = false;
+      return Error();
+    }
+  }
+  return n == 0 ? replaceExited(i, events) : Error();
+}
+
 Expected<std::vector<WorkerPool::Event>> WorkerPool::wait(double maxSeconds) {
   std::vector<Event> events;
   std::vector<pollfd> fds;
@@ -171,71 +219,24 @@ Expected<std::vector<WorkerPool::Event>> WorkerPool::wait(double maxSeconds) {
   int ms = int(std::max(0.0, until - now()) * 1000) + 1;
   if (poll(fds.data(), fds.size(), ms) < 0 && errno != EINTR)
     return makeError(std::string("poll failed: ") + std::strerror(errno));
-
-  auto finish = [&](int i, Event::Kind kind, std::string detail) {
-    Slot &s = slots[size_t(i)];
-    events.push_back({kind, i, "", std::move(detail)});
-    reap(s, SIGKILL);
-    if (Error e = spawn(s))
-      events.back().detail += "; could not start a new worker: " + e.message();
-  };
-  char buf[65536];
   for (size_t k = 0; k < fds.size(); ++k) {
     auto [i, isErr] = who[k];
-    Slot &s = slots[size_t(i)];
-    if (s.pid < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
-      continue;
-    int fd = isErr ? s.errFromWorker : s.fromWorker;
-    ssize_t n;
-    bool eof = false;
-    while ((n = read(fd, buf, sizeof buf)) > 0) {
-      if (isErr)
-        s.stderrTail = tail(s.stderrTail + std::string(buf, size_t(n)), 8192);
-      else
-        s.pending.append(buf, size_t(n));
-    }
-    eof = n == 0;
-    if (!isErr && s.pending.size() >= 8) {
-      uint64_t len;
-      std::memcpy(&len, s.pending.data(), 8);
-      if (s.pending.size() >= 8 + len) {
-        events.push_back({Event::Reply, i, s.pending.substr(8, len), ""});
-        s.pending.clear();
-        s.busy = false;
-        continue;
-      }
-    }
-    if (eof && !isErr) {
-      // The worker is gone: how did it end?
-      int status = 0;
-      waitpid(s.pid, &status, 0);
-      std::string how = WIFSIGNALED(status)
-                            ? "worker killed by signal " +
-                                  std::to_string(WTERMSIG(status)) + " (" +
-                                  strsignal(WTERMSIG(status)) + ")"
-                            : "worker exited with status " +
-                                  std::to_string(WEXITSTATUS(status));
-      std::string err = s.stderrTail;
-      s.pid = -1; // already reaped
-      closeFd(s.toWorker);
-      closeFd(s.fromWorker);
-      closeFd(s.errFromWorker);
-      bool wasBusy = s.busy;
-      s.busy = false;
-      if (wasBusy)
-        events.push_back({Event::Died, i, "",
-                          how + (err.empty() ? "" : "; stderr: " + err)});
-      if (Error e = spawn(s))
-        return e;
-    }
+    if (slots[size_t(i)].pid >= 0 &&
+        (fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+      CC_TRY(readFrom(i, isErr, events));
   }
   double t = now();
   for (int i = 0; i < count; ++i) {
     Slot &s = slots[size_t(i)];
-    if (s.pid > 0 && s.busy && t >= s.deadline)
-      finish(i, Event::TimedOut,
-             "worker did not answer in time" +
-                 (s.stderrTail.empty() ? "" : "; stderr: " + s.stderrTail));
+    if (s.pid <= 0 || !s.busy || t < s.deadline)
+      continue;
+    events.push_back(
+        {Event::TimedOut, i, "",
+         "worker did not answer in time" +
+             (s.stderrTail.empty() ? "" : "; stderr: " + s.stderrTail)});
+    reap(s, SIGKILL);
+    if (Error e = spawn(s))
+      events.back().detail += "; could not start a new worker: " + e.message();
   }
   return events;
 }

@@ -16,7 +16,8 @@ class WorkerPool {
 public:
   // `serve` runs in the worker: request bytes in, reply bytes out.
   using Serve = std::function<std::string(const std::string &request)>;
-  WorkerPool(int workers, Serve serve) : count(workers), serve(std::move(serve)) {}
+  WorkerPool(int workers, Serve serve)
+      : count(workers), serve(std::move(serve)) {}
   ~WorkerPool();
   WorkerPool(const WorkerPool &) = delete;
   WorkerPool &operator=(const WorkerPool &) = delete;
@@ -47,12 +48,17 @@ private:
     int pid = -1;
     int toWorker = -1, fromWorker = -1, errFromWorker = -1;
     bool busy = false;
-    double deadline = 0;       // steady seconds
-    std::string pending;       // partial reply
-    std::string stderrTail;    // last bytes of its stderr
+    double deadline = 0;    // steady seconds
+    std::string pending;    // partial reply
+    std::string stderrTail; // last bytes of its stderr
   };
   Error spawn(Slot &slot);
   void reap(Slot &slot, int signal);
+  // Reads what worker i wrote on its reply (or stderr) pipe; appends a
+  // reply or a death to events.
+  Error readFrom(int i, bool isErr, std::vector<Event> &events);
+  // Worker i closed its reply pipe: reaps it and starts a new one.
+  Error replaceExited(int i, std::vector<Event> &events);
   [[noreturn]] void workerMain(int in, int out);
 
   int count;
