@@ -34,9 +34,10 @@ cmake --build "$work/build" --target cc_fuzz_pipeline -j "$(nproc)"
 fuzzer="$work/build/harness/fuzz/cc_fuzz_pipeline"
 cp "$fuzzer" "$OUT/cc_fuzz_pipeline"
 # The runner image has no LLVM/MLIR: ship the shared libraries the target
-# loads (found through its $ORIGIN/lib rpath) and MLIR's JIT runtime.
+# loads (found through its $ORIGIN/lib rpath: LLVM, MLIR, our cc_core) and
+# MLIR's JIT runtime.
 mkdir -p "$OUT/lib"
-ldd "$fuzzer" | awk '/=> \// {print $3}' | grep -E 'lib(LLVM|MLIR|mlir_)' |
+ldd "$fuzzer" | awk '/=> \// {print $3}' | grep -E 'lib(LLVM|MLIR|mlir_|cc_)' |
   while read -r lib; do cp -L "$lib" "$OUT/lib/"; done
 llvm_lib="$(dirname "$(ldd "$fuzzer" | awk '/libMLIR/ {print $3; exit}')")"
 cp -L "$llvm_lib/libmlir_c_runner_utils.so" "$OUT/lib/"

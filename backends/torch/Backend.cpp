@@ -1,6 +1,7 @@
 // The `torch` and `torchscript` backends: what they support (the lowering
 // table of Eager.cpp) and, for TorchScript, the forked worker that turns a
-// LibTorch crash or hang into a finding. No LibTorch headers here.
+// LibTorch crash or hang into a finding. No LibTorch here: it is reached
+// through the plugin's TorchApi.
 #include "backends/torch/Torch.h"
 
 #include "backends/torch/Internal.h"
@@ -26,10 +27,10 @@ namespace {
 using namespace torchbackend;
 using Clock = std::chrono::steady_clock;
 
-Support supportedByTorch(const Graph &g) {
+Support supportedByTorch(const TorchApi &api, const Graph &g) {
   std::set<std::string> missing;
   for (const Node &n : g.nodes)
-    if (!canLower(n.op))
+    if (!api.canLower(n.op))
       missing.insert(n.op);
   if (missing.empty())
     return Support::yes();
@@ -114,9 +115,9 @@ Expected<Outputs> decode(const std::string &msg, const Graph &g,
   return outs;
 }
 
-Expected<Outputs> runIsolated(const Graph &g, const Inputs &inputs,
-                              const RunOptions &options) {
-  warmUpScripting();
+Expected<Outputs> runIsolated(const TorchApi &api, const Graph &g,
+                              const Inputs &inputs, const RunOptions &options) {
+  api.warmUpScripting();
   auto start = Clock::now();
   void *mem = mmap(nullptr, 64, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -137,9 +138,9 @@ Expected<Outputs> runIsolated(const Graph &g, const Inputs &inputs,
   if (pid == 0) {
     close(fds[0]);
     sharedStage = stage;
-    prepareForkedWorker();
+    api.prepareForkedWorker();
     StageTimes workerTimes;
-    auto r = runScripted(g, inputs, &workerTimes, noteStage);
+    auto r = api.runScripted(g, inputs, &workerTimes, noteStage);
     _exit(writeAll(fds[1], encode(r, workerTimes)) ? 0 : 3);
   }
   close(fds[1]);
@@ -208,18 +209,22 @@ Expected<Outputs> runIsolated(const Graph &g, const Inputs &inputs,
 
 class TorchBackend : public Backend {
 public:
+  explicit TorchBackend(const TorchApi &api) : api(api) {}
   std::string name() const override { return "torch"; }
   Support supports(const Graph &g) const override {
-    return supportedByTorch(g);
+    return supportedByTorch(api, g);
   }
   Expected<Outputs> run(const Graph &g, const Inputs &inputs,
                         const RunOptions &options) override {
     CC_TRY(checkRunnable(g, inputs));
-    return runEager(g, inputs, options.times);
+    return api.runEager(g, inputs, options.times);
   }
 
-  static Error checkRunnable(const Graph &g, const Inputs &inputs) {
-    Support s = supportedByTorch(g);
+protected:
+  const TorchApi &api;
+
+  Error checkRunnable(const Graph &g, const Inputs &inputs) const {
+    Support s = supportedByTorch(api, g);
     if (!s.ok)
       return Error::failure(s.reason, ErrorCode::Unsupported);
     if (inputs.size() != g.inputs.size())
@@ -236,25 +241,38 @@ public:
 
 class TorchScriptBackend : public TorchBackend {
 public:
+  using TorchBackend::TorchBackend;
   std::string name() const override { return "torchscript"; }
   Expected<Outputs> run(const Graph &g, const Inputs &inputs,
                         const RunOptions &options) override {
     CC_TRY(checkRunnable(g, inputs));
     if (options.isolate)
-      return runIsolated(g, inputs, options);
-    return runScripted(g, inputs, options.times, nullptr);
+      return runIsolated(api, g, inputs, options);
+    return api.runScripted(g, inputs, options.times, nullptr);
   }
 };
 
 } // namespace
 
-std::unique_ptr<Backend> makeTorchBackend() {
-  return std::make_unique<TorchBackend>();
+Expected<std::unique_ptr<Backend>> makeTorchBackend() {
+  CC_ASSIGN(api, torchApi());
+  return std::unique_ptr<Backend>(std::make_unique<TorchBackend>(*api));
 }
-std::unique_ptr<Backend> makeTorchScriptBackend() {
-  return std::make_unique<TorchScriptBackend>();
+Expected<std::unique_ptr<Backend>> makeTorchScriptBackend() {
+  CC_ASSIGN(api, torchApi());
+  return std::unique_ptr<Backend>(std::make_unique<TorchScriptBackend>(*api));
 }
 
-std::vector<std::string> torchOps() { return lowerableOps(); }
+Error saveTorchScript(const Graph &g, const Inputs &inputs,
+                      const std::string &modelPath,
+                      const std::string &inputsPath) {
+  CC_ASSIGN(api, torchApi());
+  return api->saveScripted(g, inputs, modelPath, inputsPath);
+}
+
+Expected<std::vector<std::string>> torchOps() {
+  CC_ASSIGN(api, torchApi());
+  return api->lowerableOps();
+}
 
 } // namespace cc

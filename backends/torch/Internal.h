@@ -1,6 +1,7 @@
-// Internal interfaces of the LibTorch backends, shared between the plain
-// translation unit (Backend.cpp: backends, supports(), the isolated worker)
-// and the two that include LibTorch headers (Eager.cpp, Script.cpp).
+// Internal interfaces of the LibTorch backends. The host side (Backend.cpp:
+// the backends, supports(), the isolated worker; Loader.cpp) links no
+// LibTorch: it reaches Eager.cpp and Script.cpp, built into the plugin
+// crosscheck-torch.so, through the table of functions TorchApi.
 #pragma once
 
 #include "backends/Backend.h"
@@ -14,6 +15,8 @@ class Tensor;
 
 namespace cc::torchbackend {
 
+// --- in the plugin (Eager.cpp, Script.cpp)
+
 // Whether the lowering table has an entry for `op`.
 bool canLower(const std::string &op);
 std::vector<std::string> lowerableOps();
@@ -25,8 +28,8 @@ Expected<Tensor> fromTorch(const at::Tensor &t, const TensorType &declared);
 // Runs the graph's nodes with LibTorch operators on `inputs` (one per graph
 // input) and returns the graph outputs. Throws c10::Error when LibTorch
 // rejects an op; a lowering that produced the wrong type is an Error.
-Expected<std::vector<at::Tensor>> lowerGraph(const Graph &g,
-                                             const std::vector<at::Tensor> &inputs);
+Expected<std::vector<at::Tensor>>
+lowerGraph(const Graph &g, const std::vector<at::Tensor> &inputs);
 
 // The eager backend's run (in-process; exceptions become errors).
 Expected<Outputs> runEager(const Graph &g, const Inputs &inputs,
@@ -47,4 +50,32 @@ void warmUpScripting();
 // fork(), so the worker computes on its own thread.
 void prepareForkedWorker();
 
+// saveTorchScript of Torch.h.
+Error saveScripted(const Graph &g, const Inputs &inputs,
+                   const std::string &modelPath, const std::string &inputsPath);
+
+// --- the boundary
+
+// The plugin's functions. Host and plugin come from one build; `version`
+// catches a stale plugin from another.
+struct TorchApi {
+  int version;
+  bool (*canLower)(const std::string &op);
+  std::vector<std::string> (*lowerableOps)();
+  Expected<Outputs> (*runEager)(const Graph &, const Inputs &, StageTimes *);
+  Expected<Outputs> (*runScripted)(const Graph &, const Inputs &, StageTimes *,
+                                   void (*)(const char *));
+  void (*warmUpScripting)();
+  void (*prepareForkedWorker)();
+  Error (*saveScripted)(const Graph &, const Inputs &, const std::string &,
+                        const std::string &);
+};
+inline constexpr int kTorchApiVersion = 1;
+
+// The host side (Loader.cpp): loads the plugin on first use, once.
+Expected<const TorchApi *> torchApi();
+
 } // namespace cc::torchbackend
+
+// The plugin's one exported symbol (Plugin.cpp), found with dlsym.
+extern "C" const cc::torchbackend::TorchApi *ccTorchApi();

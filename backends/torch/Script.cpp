@@ -6,10 +6,10 @@
 // optimized (fused) graph, whose outputs are the result.
 #include "backends/torch/Internal.h"
 
+#include <ATen/Parallel.h>
 #include <torch/csrc/jit/frontend/tracer.h>
 #include <torch/csrc/jit/passes/tensorexpr_fuser.h>
 #include <torch/csrc/jit/tensorexpr/kernel.h>
-#include <ATen/Parallel.h>
 #include <torch/script.h>
 #include <torch/serialize.h>
 
@@ -81,10 +81,11 @@ Error traceInto(torch::jit::Module &module, const Graph &g,
       std::vector<c10::IValue> elems(outs->begin(), outs->end());
       return {c10::ivalue::Tuple::create(std::move(elems))};
     };
-    auto state = torch::jit::tracer::trace(
-                     stack, fn, [](const at::Tensor &) { return std::string(); },
-                     /*strict=*/true, /*force_outplace=*/false, &module)
-                     .first;
+    auto state =
+        torch::jit::tracer::trace(
+            stack, fn, [](const at::Tensor &) { return std::string(); },
+            /*strict=*/true, /*force_outplace=*/false, &module)
+            .first;
     CC_TRY(lowerErr);
     auto method = module._ivalue()->compilation_unit()->create_function(
         c10::QualifiedName(*module.type()->name(), "forward"), state->graph);
@@ -108,14 +109,9 @@ std::vector<at::Tensor> toTorchAll(const Inputs &inputs) {
 
 } // namespace
 
-} // namespace cc::torchbackend
-
-namespace cc {
-
-Error saveTorchScript(const Graph &g, const Inputs &inputs,
-                      const std::string &modelPath,
-                      const std::string &inputsPath) {
-  using namespace torchbackend;
+Error saveScripted(const Graph &g, const Inputs &inputs,
+                   const std::string &modelPath,
+                   const std::string &inputsPath) {
   at::NoGradGuard noGrad;
   std::vector<at::Tensor> in = toTorchAll(inputs);
   torch::jit::Module module("__torch__.crosscheck." + g.name);
@@ -136,12 +132,9 @@ Error saveTorchScript(const Graph &g, const Inputs &inputs,
   return Error::success();
 }
 
-} // namespace cc
-
-namespace cc::torchbackend {
-
 Expected<Outputs> runScripted(const Graph &g, const Inputs &inputs,
-                              StageTimes *times, void (*onStage)(const char *)) {
+                              StageTimes *times,
+                              void (*onStage)(const char *)) {
   auto stage = [&](const char *name) {
     if (onStage)
       onStage(name);
@@ -168,7 +161,8 @@ Expected<Outputs> runScripted(const Graph &g, const Inputs &inputs,
       stage(run == 0 ? "profiling run" : "optimized run");
       std::vector<c10::IValue> args;
       for (const at::Tensor &t : in)
-        args.emplace_back(t.clone()); // a run may not alias the next one's inputs
+        args.emplace_back(
+            t.clone()); // a run may not alias the next one's inputs
       result = optimized.forward(args);
     }
     addStageTime(times, "execute", start);
@@ -179,10 +173,10 @@ Expected<Outputs> runScripted(const Graph &g, const Inputs &inputs,
       for (const c10::IValue &v : result.toTupleRef().elements())
         outs.push_back(v.toTensor());
     if (outs.size() != g.outputs.size())
-      return Error::failure("TorchScript returned " + std::to_string(outs.size()) +
-                                " outputs instead of " +
-                                std::to_string(g.outputs.size()),
-                            ErrorCode::CompilerFailure);
+      return Error::failure(
+          "TorchScript returned " + std::to_string(outs.size()) +
+              " outputs instead of " + std::to_string(g.outputs.size()),
+          ErrorCode::CompilerFailure);
     Outputs outputs;
     for (size_t i = 0; i < outs.size(); ++i) {
       auto t = fromTorch(outs[i], g.typeOf(g.outputs[i]));

@@ -1,5 +1,7 @@
 // LibTorch backends. This header includes no LibTorch headers, so its users
-// stay cheap to compile.
+// stay cheap to compile, and its users link no LibTorch: it lives in the
+// plugin crosscheck-torch.so, loaded on first use. Each function fails with
+// a clear Error when the plugin cannot be loaded.
 //
 //   torch        LibTorch eager operators: a second reference, independent
 //                of our interpreter, computing in the graph's own dtypes
@@ -19,8 +21,8 @@
 
 namespace cc {
 
-std::unique_ptr<Backend> makeTorchBackend();
-std::unique_ptr<Backend> makeTorchScriptBackend();
+Expected<std::unique_ptr<Backend>> makeTorchBackend();
+Expected<std::unique_ptr<Backend>> makeTorchScriptBackend();
 
 // Saves what a standalone LibTorch program needs to rerun the torchscript
 // backend on (g, inputs), for a bug report: the traced module before
@@ -31,6 +33,6 @@ Error saveTorchScript(const Graph &g, const Inputs &inputs,
                       const std::string &inputsPath);
 
 // Op-table ops the LibTorch lowering covers (sorted).
-std::vector<std::string> torchOps();
+Expected<std::vector<std::string>> torchOps();
 
 } // namespace cc

@@ -3,8 +3,8 @@
 // oracle (eager `torch` as the backend under test); the TorchScript compiler
 // passes the seed corpus; unsupported ops are reported by supports(); a
 // TorchScript run past its time limit is a timeout finding.
-#include "backends/Registry.h"
 #include "backends/torch/Torch.h"
+#include "backends/Registry.h"
 #include "core/Json.h"
 #include "core/OpTable.h"
 #include "generators/Inputs.h"
@@ -64,7 +64,12 @@ struct MatrixResult {
 // graphs with `seeds` seeds (attributes and inputs differ), through `backend`.
 MatrixResult runOpMatrix(Backend &backend, uint64_t seeds) {
   MatrixResult m;
-  for (const std::string &op : torchOps()) {
+  auto ops = torchOps();
+  if (!ops) {
+    m.failures.push_back(ops.error().message());
+    return m;
+  }
+  for (const std::string &op : *ops) {
     const OpDef *def = findOp(op);
     if (!def) {
       m.failures.push_back(op + ": not in the op table");
@@ -113,13 +118,15 @@ std::string joined(const std::vector<std::string> &lines) {
 
 TEST(TorchBackend, EveryOpAgreesWithReferenceInEveryDType) {
   auto torch = makeTorchBackend();
-  MatrixResult m = runOpMatrix(*torch, 3);
-  std::cout << m.pairs << " op x dtype pairs, " << m.judged << " cases judged\n";
+  ASSERT_TRUE(torch) << torch.error().message();
+  MatrixResult m = runOpMatrix(**torch, 3);
+  std::cout << m.pairs << " op x dtype pairs, " << m.judged
+            << " cases judged\n";
   // 53 ops less const, 227 op x dtype pairs less const's 7.
   EXPECT_GE(m.pairs, 215);
   EXPECT_GT(m.judged, 600);
-  EXPECT_TRUE(m.failures.empty())
-      << m.failures.size() << " failures:\n" << joined(m.failures);
+  EXPECT_TRUE(m.failures.empty()) << m.failures.size() << " failures:\n"
+                                  << joined(m.failures);
 }
 
 // LibTorch's TensorExpr fuser (NNC, CPU) rounds ties away from zero where
@@ -135,7 +142,8 @@ bool isKnownNncRoundBug(const std::string &failure) {
 // A backend run in this process (no forked worker): faster for many cases.
 class InProcess : public Backend {
 public:
-  explicit InProcess(std::unique_ptr<Backend> inner) : inner(std::move(inner)) {}
+  explicit InProcess(std::unique_ptr<Backend> inner)
+      : inner(std::move(inner)) {}
   std::string name() const override { return inner->name(); }
   Support supports(const Graph &g) const override { return inner->supports(g); }
   Expected<Outputs> run(const Graph &g, const Inputs &inputs,
@@ -152,7 +160,9 @@ private:
 // One seed per op and dtype: each case traces, freezes and optimizes a
 // module.
 TEST(TorchScriptBackend, OpMatrix) {
-  InProcess ts(makeTorchScriptBackend());
+  auto backend = makeTorchScriptBackend();
+  ASSERT_TRUE(backend) << backend.error().message();
+  InProcess ts(std::move(*backend));
   MatrixResult m = runOpMatrix(ts, 1);
   std::cout << m.pairs << " op x dtype pairs, " << m.judged << " cases judged, "
             << m.failures.size() << " known NNC rounding findings\n";
@@ -161,18 +171,19 @@ TEST(TorchScriptBackend, OpMatrix) {
     if (!isKnownNncRoundBug(f))
       unexpected.push_back(f);
   EXPECT_GE(m.pairs, 200);
-  EXPECT_TRUE(unexpected.empty())
-      << unexpected.size() << " failures:\n" << joined(unexpected);
+  EXPECT_TRUE(unexpected.empty()) << unexpected.size() << " failures:\n"
+                                  << joined(unexpected);
 }
 
 TEST(TorchBackend, RandomGraphsAgreeWithReference) {
   auto torch = makeTorchBackend();
+  ASSERT_TRUE(torch) << torch.error().message();
   GenOptions o;
   int judged = 0;
   for (uint64_t seed = 1; seed <= 40; ++seed) {
     auto g = generateGraph(o, seed);
     ASSERT_TRUE(g) << g.error().message();
-    auto r = runDifferential(*g, makeInputs(*g, seed), *torch);
+    auto r = runDifferential(*g, makeInputs(*g, seed), **torch);
     if (!r && r.error().code() == ErrorCode::Undefined)
       continue;
     ASSERT_TRUE(r) << "seed " << seed << ": " << r.error().message();
@@ -214,16 +225,17 @@ TEST(TorchScriptBackend, PassesTheSeedCorpus) {
 
 TEST(TorchScriptBackend, InProcessAndIsolatedRunsAgree) {
   auto backend = makeTorchScriptBackend();
+  ASSERT_TRUE(backend) << backend.error().message();
   auto g = loadGraph(test::seedFiles().front());
   ASSERT_TRUE(g) << g.error().message();
   Inputs inputs = makeInputs(*g, 3);
   RunOptions inProcess;
   inProcess.isolate = false;
-  auto a = backend->run(*g, inputs, inProcess);
+  auto a = (*backend)->run(*g, inputs, inProcess);
   StageTimes times;
   RunOptions isolated;
   isolated.times = &times;
-  auto b = backend->run(*g, inputs, isolated);
+  auto b = (*backend)->run(*g, inputs, isolated);
   ASSERT_TRUE(a) << a.error().message();
   ASSERT_TRUE(b) << b.error().message();
   EXPECT_EQ(*a, *b);
@@ -234,11 +246,12 @@ TEST(TorchScriptBackend, InProcessAndIsolatedRunsAgree) {
 
 TEST(TorchScriptBackend, HangPastTheLimitIsATimeout) {
   auto backend = makeTorchScriptBackend();
+  ASSERT_TRUE(backend) << backend.error().message();
   auto g = loadGraph(test::seedFiles().front());
   ASSERT_TRUE(g) << g.error().message();
   RunOptions options;
   options.timeoutSeconds = 1e-6; // no worker traces a graph that fast
-  auto r = backend->run(*g, makeInputs(*g, 1), options);
+  auto r = (*backend)->run(*g, makeInputs(*g, 1), options);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code(), ErrorCode::Timeout) << r.error().message();
 }
@@ -251,19 +264,22 @@ TEST(TorchBackend, UnsupportedOpsAreReportedNotFailed) {
   g.addOutput(1);
   for (auto make : {makeTorchBackend, makeTorchScriptBackend}) {
     auto backend = make();
-    Support s = backend->supports(g);
+    ASSERT_TRUE(backend) << backend.error().message();
+    Support s = (*backend)->supports(g);
     EXPECT_FALSE(s.ok);
     EXPECT_NE(s.reason.find("no_such_op"), std::string::npos) << s.reason;
-    auto r = backend->run(g, {Tensor(DType::f32, {2})}, RunOptions{});
+    auto r = (*backend)->run(g, {Tensor(DType::f32, {2})}, RunOptions{});
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().code(), ErrorCode::Unsupported);
   }
 }
 
 TEST(TorchBackend, CoversEveryOpOfTheTable) {
-  std::vector<std::string> ops = torchOps();
+  auto ops = torchOps();
+  ASSERT_TRUE(ops) << ops.error().message();
   for (const OpDef &op : allOps())
-    EXPECT_TRUE(std::binary_search(ops.begin(), ops.end(), op.name)) << op.name;
+    EXPECT_TRUE(std::binary_search(ops->begin(), ops->end(), op.name))
+        << op.name;
   auto backend = makeBackend("torch");
   ASSERT_TRUE(backend);
   EXPECT_EQ((*backend)->name(), "torch");
