@@ -198,9 +198,10 @@ Attempt Query::proved(const z3::params &prm, std::vector<std::string> notes,
 }
 
 Attempt Query::undecided(const std::string &why) const {
+  // Z3 says "canceled" for either limit, or names the resource limit.
   bool limit = why.find("timeout") != std::string::npos ||
-               why.find("canceled") != std::string::npos;
-  // Z3 says "canceled" for either limit.
+               why.find("canceled") != std::string::npos ||
+               why.find("resource limit") != std::string::npos;
   if (limit && o.rlimit)
     return {TvVerdict::Timeout,
             "solver limit reached (" + std::to_string(o.timeoutMs) +
