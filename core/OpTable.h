@@ -138,6 +138,21 @@ enum class Magnitude {
   AsAdd,      // add evaluated on them: |a - b| <= |a| + |b| (sub)
 };
 
+// What TOSA leaves open about an op's results (OpDef::freedoms). The
+// reference evaluates one permitted choice and reports the others
+// (interpret()'s Latitude); the numeric oracle accepts any of them.
+struct Freedoms {
+  // A zero float result may have either sign: results bounded by the
+  // accuracy rules of sums and dot products (the bound does not tell -0.0
+  // from +0.0) and the maximum or minimum of +0.0 and -0.0.
+  bool zeroSign = false;
+  // Elements whose float result is undefined (any value is permitted), as
+  // a predicate over the element's operand values; elementwise ops only
+  // (pow: a NaN operand, a negative base, a zero base with a non-positive
+  // exponent). Empty: none.
+  std::function<bool(const double *operands)> undefinedAt;
+};
+
 // The operands on which integer minimum and maximum are defined: the op
 // wraps, saturates, compares or moves them, with no overflow and no REQUIRE
 // on their value. The input generator draws extremes only for those.
@@ -175,6 +190,8 @@ struct OpDef {
   // and zero point: its results are elements of operand 0 (data movement
   // that adds no value, max pooling).
   bool keepsQuantScale = false;
+
+  Freedoms freedoms;
 
   // Shape and type rule: result types from operand types and attributes, or
   // an error saying which constraint is violated.
@@ -222,6 +239,9 @@ struct OpDef {
            (intExtremes == IntExtremes::FirstOperand && operand == 0);
   }
   bool allows(DType t) const;
+  // The result elements that freedoms.undefinedAt makes undefined for
+  // these operands (broadcast as the op does); empty when there are none.
+  std::vector<uint8_t> undefinedElements(const EvalArgs &args) const;
 };
 
 // `dense<...> : tensor<...>` for a tensor, exact for every dtype (NaN and

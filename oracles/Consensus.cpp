@@ -58,7 +58,8 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
   const Graph &g = c.graph;
   auto start = Clock::now();
   Outputs magnitudes;
-  auto ref = interpret(g, c.inputs, Precision::F64, &magnitudes);
+  Latitude latitude;
+  auto ref = interpret(g, c.inputs, Precision::F64, &magnitudes, &latitude);
   if (!ref && ref.error().code() == ErrorCode::Undefined) {
     out.skipped = true;
     out.skipReason = "undefined behaviour: " + ref.error().message();
@@ -105,7 +106,7 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
         r.outputs = std::move(*actual);
         auto t = Clock::now();
         r.vsReference = judgeNumeric(g, *r.outputs, *ref, *refTarget,
-                                     options.numeric, &magnitudes);
+                                     options.numeric, &magnitudes, &latitude);
         addStageTime(&out.times, "oracle", t);
       } else {
         const Error &e = actual.error();

@@ -22,7 +22,8 @@ Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
   // whatever the compiler does.
   auto start = Clock::now();
   Outputs magnitudes;
-  auto ref = interpret(g, inputs, Precision::F64, &magnitudes);
+  Latitude latitude;
+  auto ref = interpret(g, inputs, Precision::F64, &magnitudes, &latitude);
   if (!ref)
     return ref.error().withContext("reference");
   auto refTarget = interpret(g, inputs, Precision::Target);
@@ -47,8 +48,8 @@ Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
   }
 
   start = Clock::now();
-  result.report =
-      judgeNumeric(g, *actual, *ref, *refTarget, options.numeric, &magnitudes);
+  result.report = judgeNumeric(g, *actual, *ref, *refTarget, options.numeric,
+                               &magnitudes, &latitude);
   addStageTime(&result.times, "oracle", start);
   if (!result.report->ok)
     result.verdict =

@@ -99,11 +99,10 @@ void judgeFloat(OutputReport &r, const Tensor &act, const Tensor &ref,
   int64_t finite = 0;
   std::vector<Candidate> candidates;
   for (int64_t i = 0, n = act.size(); i < n; ++i) {
-    double av = load<D>(a, i), ev = load<DType::f64>(e, i),
-           tv = load<D>(t, i);
+    double av = load<D>(a, i), ev = load<DType::f64>(e, i), tv = load<D>(t, i);
     // The f64 reference rounded to D only matters where it overflows.
-    Class ec = std::fabs(ev) > big ? classify(roundToFloat(D, ev))
-                                   : classify(ev);
+    Class ec =
+        std::fabs(ev) > big ? classify(roundToFloat(D, ev)) : classify(ev);
     Class ac = classify(av), tc = classify(tv);
     if (ac != Finite || ec != Finite) {
       if (ac != ec && ac != tc)
@@ -150,18 +149,63 @@ void judgeInt(OutputReport &r, const Tensor &act, const Tensor &ref,
     int64_t av = act.getI(i), ev = ref.getI(i);
     if (av == ev)
       continue;
-    uint64_t d = av > ev ? uint64_t(av) - uint64_t(ev)
-                         : uint64_t(ev) - uint64_t(av);
+    uint64_t d =
+        av > ev ? uint64_t(av) - uint64_t(ev) : uint64_t(ev) - uint64_t(av);
     r.maxUlp = std::max(r.maxUlp, d);
     r.maxAbsError = std::max(r.maxAbsError, double(d));
-    r.maxRelError = std::max(r.maxRelError,
-                             double(d) / std::max<double>(std::abs(ev), 1));
+    r.maxRelError =
+        std::max(r.maxRelError, double(d) / std::max<double>(std::abs(ev), 1));
     // A float rounding difference may legitimately flip a float-derived
     // integer: accept the value of the target-precision reference too.
     if (floatDerived && av == target.getI(i))
       continue;
     setMismatch(r, act.shape(), i, double(ev), double(av),
                 double(target.getI(i)), 0, "exact");
+  }
+}
+
+// What TOSA leaves open about one output.
+struct OutputLatitude {
+  const std::vector<uint8_t> *undefined = nullptr;
+  const Tensor *otherZeroSign = nullptr; // f64 for float outputs
+};
+
+bool sameValue(double a, double b) {
+  return (std::isnan(a) && std::isnan(b)) ||
+         (a == b && std::signbit(a) == std::signbit(b));
+}
+
+// Whether `other` explains the compiler's value `act` better than `ref`.
+bool closer(double act, double other, double ref) {
+  Class a = classify(act), o = classify(other), r = classify(ref);
+  if (a != r || o != r)
+    return a == o && a != r;
+  return a == Finite && std::fabs(act - other) < std::fabs(act - ref);
+}
+
+// The references with every element resolved to the permitted reading
+// nearest to the compiler's value: an undefined element to the value
+// itself, an element whose open zero sign explains it to that choice.
+void resolveLatitude(OutputReport &r, const Tensor &act, Tensor &ref,
+                     Tensor &target, const OutputLatitude &l) {
+  for (int64_t i = 0, n = act.size(); i < n; ++i) {
+    double a = act.asDouble(i), e = ref.asDouble(i), pick = e;
+    if (l.undefined && l.undefined->size() == size_t(n) &&
+        (*l.undefined)[size_t(i)]) {
+      pick = a;
+      r.undefined += !sameValue(a, e);
+    } else if (l.otherZeroSign) {
+      double o = l.otherZeroSign->asDouble(i);
+      if (!sameValue(o, e) && closer(a, o, e)) {
+        pick = o;
+        ++r.otherZeroSign;
+      }
+    }
+    if (sameValue(pick, e))
+      continue;
+    isFloat(ref.dtype()) ? ref.setF(i, pick) : ref.setI(i, int64_t(pick));
+    isFloat(target.dtype()) ? target.setF(i, pick)
+                            : target.setI(i, int64_t(pick));
   }
 }
 
@@ -177,7 +221,8 @@ const Tensor &as(const Tensor &t, DType d, Tensor &holder) {
 
 OutputReport judgeOne(const OutputSpec &spec, const Tensor &act,
                       const Tensor &ref, const Tensor &target,
-                      const Tensor *magnitude, const NumericOptions &o) {
+                      const Tensor *magnitude, const NumericOptions &o,
+                      const OutputLatitude &latitude) {
   OutputReport r;
   r.name = spec.name;
   r.type = spec.type;
@@ -185,23 +230,31 @@ OutputReport judgeOne(const OutputSpec &spec, const Tensor &act,
   DType d = spec.type.dtype;
   // A wrong result type is a finding even before any value is compared.
   if (act.type() != spec.type || ref.shape() != spec.type.shape ||
-      target.shape() != spec.type.shape ||
-      isFloat(ref.dtype()) != isFloat(d) ||
+      target.shape() != spec.type.shape || isFloat(ref.dtype()) != isFloat(d) ||
       isFloat(target.dtype()) != isFloat(d)) {
     r.ok = false;
     r.mismatches = 1;
     r.first.reason = "type";
     return r;
   }
+  Tensor refHolder, targetHolder;
+  const Tensor *e = &ref, *t = &target;
+  if (isFloat(d)) {
+    e = &as(ref, DType::f64, refHolder);
+    t = &as(target, d, targetHolder);
+  }
+  if ((latitude.undefined && !latitude.undefined->empty()) ||
+      (latitude.otherZeroSign && latitude.otherZeroSign->type() == e->type())) {
+    refHolder = *e, targetHolder = *t;
+    e = &refHolder, t = &targetHolder;
+    resolveLatitude(r, act, refHolder, targetHolder, latitude);
+  }
   if (!isFloat(d)) {
-    judgeInt(r, act, ref, target, spec.model.floatDerived);
+    judgeInt(r, act, *e, *t, spec.model.floatDerived);
     return r;
   }
-  r.relTolerance = o.epsPerStep * epsilon(d) *
-                   std::max(1.0, spec.model.accumulation);
-  Tensor refHolder, targetHolder;
-  const Tensor &e = as(ref, DType::f64, refHolder),
-               &t = as(target, d, targetHolder);
+  r.relTolerance =
+      o.epsPerStep * epsilon(d) * std::max(1.0, spec.model.accumulation);
   // Magnitudes of another shape or dtype (not cc::interpret's) are unused.
   const Tensor *m = magnitude && magnitude->dtype() == DType::f64 &&
                             magnitude->shape() == act.shape()
@@ -209,16 +262,16 @@ OutputReport judgeOne(const OutputSpec &spec, const Tensor &act,
                         : nullptr;
   switch (d) {
   case DType::f16:
-    judgeFloat<DType::f16>(r, act, e, t, m, o);
+    judgeFloat<DType::f16>(r, act, *e, *t, m, o);
     break;
   case DType::bf16:
-    judgeFloat<DType::bf16>(r, act, e, t, m, o);
+    judgeFloat<DType::bf16>(r, act, *e, *t, m, o);
     break;
   case DType::f32:
-    judgeFloat<DType::f32>(r, act, e, t, m, o);
+    judgeFloat<DType::f32>(r, act, *e, *t, m, o);
     break;
   default:
-    judgeFloat<DType::f64>(r, act, e, t, m, o);
+    judgeFloat<DType::f64>(r, act, *e, *t, m, o);
     break;
   }
   return r;
@@ -253,7 +306,8 @@ NumericReport judgeNumeric(const std::vector<OutputSpec> &specs,
                            const Outputs &actual, const Outputs &ref,
                            const Outputs &refTarget,
                            const NumericOptions &options,
-                           const Outputs *magnitudes) {
+                           const Outputs *magnitudes,
+                           const Latitude *latitude) {
   NumericReport rep;
   for (size_t i = 0; i < specs.size(); ++i) {
     if (i >= actual.size() || i >= ref.size() || i >= refTarget.size()) {
@@ -267,8 +321,13 @@ NumericReport judgeNumeric(const std::vector<OutputSpec> &specs,
     } else {
       const Tensor *m =
           magnitudes && i < magnitudes->size() ? &(*magnitudes)[i] : nullptr;
+      OutputLatitude l;
+      if (latitude && i < latitude->undefined.size())
+        l.undefined = &latitude->undefined[i];
+      if (latitude && i < latitude->otherZeroSign.size())
+        l.otherZeroSign = &latitude->otherZeroSign[i];
       rep.outputs.push_back(
-          judgeOne(specs[i], actual[i], ref[i], refTarget[i], m, options));
+          judgeOne(specs[i], actual[i], ref[i], refTarget[i], m, options, l));
     }
     rep.ok &= rep.outputs.back().ok;
   }
@@ -312,27 +371,31 @@ nlohmann::json NumericReport::toJson() const {
   j["ok"] = ok;
   j["outputs"] = nlohmann::json::array();
   for (const OutputReport &r : outputs) {
-    nlohmann::json o = {{"name", r.name},
-                        {"type", r.type.str()},
-                        {"ok", r.ok},
-                        {"mismatches", r.mismatches},
-                        {"max_abs_error", floatToJson(r.maxAbsError)},
-                        {"max_rel_error", floatToJson(r.maxRelError)},
-                        {"max_ulp", r.maxUlp},
-                        {"uncalibrated", r.uncalibrated},
-                        {"tolerance",
-                         {{"accumulation", r.accumulation},
-                          {"rel", r.relTolerance},
-                          {"abs", r.absTolerance},
-                          {"max_target_error", floatToJson(r.maxTargetError)}}}};
+    nlohmann::json o = {
+        {"name", r.name},
+        {"type", r.type.str()},
+        {"ok", r.ok},
+        {"mismatches", r.mismatches},
+        {"max_abs_error", floatToJson(r.maxAbsError)},
+        {"max_rel_error", floatToJson(r.maxRelError)},
+        {"max_ulp", r.maxUlp},
+        {"uncalibrated", r.uncalibrated},
+        {"undefined", r.undefined},
+        {"other_zero_sign", r.otherZeroSign},
+        {"tolerance",
+         {{"accumulation", r.accumulation},
+          {"rel", r.relTolerance},
+          {"abs", r.absTolerance},
+          {"max_target_error", floatToJson(r.maxTargetError)}}}};
     if (!r.ok)
-      o["first_mismatch"] = {{"flat_index", r.first.flatIndex},
-                             {"index", r.first.index},
-                             {"expected", floatToJson(r.first.expected)},
-                             {"actual", floatToJson(r.first.actual)},
-                             {"target_expected", floatToJson(r.first.targetExpected)},
-                             {"allowed", floatToJson(r.first.allowed)},
-                             {"reason", r.first.reason}};
+      o["first_mismatch"] = {
+          {"flat_index", r.first.flatIndex},
+          {"index", r.first.index},
+          {"expected", floatToJson(r.first.expected)},
+          {"actual", floatToJson(r.first.actual)},
+          {"target_expected", floatToJson(r.first.targetExpected)},
+          {"allowed", floatToJson(r.first.allowed)},
+          {"reason", r.first.reason}};
     j["outputs"].push_back(o);
   }
   return j;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "backends/Backend.h"
+#include "backends/ref/Interpreter.h"
 #include "core/Graph.h"
 #include "oracles/Verdict.h"
 
@@ -68,6 +69,10 @@ struct OutputReport {
   // overflowed or produced NaN where the f64 reference is finite); any
   // finite actual value is accepted there.
   int64_t uncalibrated = 0;
+  // Elements accepted by what TOSA leaves open (Latitude): undefined ones
+  // (any value), and ones that match the other sign of an open zero.
+  int64_t undefined = 0;
+  int64_t otherZeroSign = 0;
 
   // The tolerance that was applied.
   double accumulation = 0;
@@ -79,7 +84,7 @@ struct OutputReport {
   struct Mismatch {
     int64_t flatIndex = -1;
     std::vector<int64_t> index;
-    double expected = 0;       // f64 reference
+    double expected = 0; // f64 reference
     double actual = 0;
     double targetExpected = 0; // reference in target precision
     double allowed = 0;        // allowed absolute error at this element
@@ -100,18 +105,23 @@ struct NumericReport {
 // dtypes or shapes that differ from the specs are mismatches too. With
 // `magnitudes` (cc::interpret's, for ref), an element's relative bound
 // applies to the magnitude of its terms where that exceeds |expected|: a
-// result of cancellation is as accurate as its terms, not as itself.
+// result of cancellation is as accurate as its terms, not as itself. With
+// `latitude` (cc::interpret's, for ref), an element TOSA leaves undefined
+// matches anything, and one that matches the other sign of an open zero
+// (and what follows from it) is judged against that choice.
 NumericReport judgeNumeric(const std::vector<OutputSpec> &specs,
                            const Outputs &actual, const Outputs &ref,
                            const Outputs &refTarget,
                            const NumericOptions &options = {},
-                           const Outputs *magnitudes = nullptr);
+                           const Outputs *magnitudes = nullptr,
+                           const Latitude *latitude = nullptr);
 inline NumericReport judgeNumeric(const Graph &g, const Outputs &actual,
                                   const Outputs &ref, const Outputs &refTarget,
                                   const NumericOptions &options = {},
-                                  const Outputs *magnitudes = nullptr) {
+                                  const Outputs *magnitudes = nullptr,
+                                  const Latitude *latitude = nullptr) {
   return judgeNumeric(outputSpecs(g), actual, ref, refTarget, options,
-                      magnitudes);
+                      magnitudes, latitude);
 }
 
 // The miscompile finding for a failed report: the signature names the op

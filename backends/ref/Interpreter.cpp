@@ -51,17 +51,48 @@ Tensor magnitudeOf(const Node &node, const OpDef &def,
   // Negate, a pad value: magnitudes are absolute.
   return absolute(std::move(r->front()));
 }
-} // namespace
 
-Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
-                            Precision precision, Outputs *magnitudes) {
-  if (magnitudes && precision != Precision::F64)
-    return makeError("magnitudes are computed with Precision::F64 only");
+// One evaluation of a graph.
+class Evaluation {
+public:
+  Evaluation(const Graph &g, Precision p, bool magnitudes, bool latitude,
+             bool flipZeroSigns)
+      : g(g), precision(p), wantMags(magnitudes), wantLatitude(latitude),
+        flip(flipZeroSigns), values(g.values.size()) {
+    if (wantMags)
+      mags.resize(g.values.size());
+    if (wantLatitude)
+      undefined.resize(g.values.size());
+  }
+  Error run(const Inputs &inputs);
+  Outputs outputs(const std::vector<Tensor> &of) const {
+    Outputs out;
+    for (ValueId v : g.outputs)
+      out.push_back(of[v]);
+    return out;
+  }
+
+  const Graph &g;
+  const Precision precision;
+  const bool wantMags, wantLatitude, flip;
+  std::vector<Tensor> values, mags;
+  // Per value, its undefined elements (empty: none).
+  std::vector<std::vector<uint8_t>> undefined;
+  // Some op whose zero result's sign is open produced a zero.
+  bool openZero = false;
+
+private:
+  Error node(size_t n);
+  void zeroSigns(const OpDef &def, std::vector<Tensor> &results);
+  void markUndefined(const OpDef &def, const EvalArgs &args,
+                     const std::vector<Tensor> &results);
+};
+
+Error Evaluation::run(const Inputs &inputs) {
   if (inputs.size() != g.inputs.size())
     return makeError("graph '" + g.name + "' has " +
                      std::to_string(g.inputs.size()) + " inputs, got " +
                      std::to_string(inputs.size()));
-  std::vector<Tensor> values(g.values.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ValueInfo &info = g.values[g.inputs[i]];
     if (inputs[i].shape() != info.type.shape ||
@@ -69,51 +100,151 @@ Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
       return makeError("input '" + info.name + "' expects " + info.type.str() +
                        ", got " + inputs[i].type().str());
     values[g.inputs[i]] = asStored(inputs[i], precision);
+    if (wantMags)
+      mags[g.inputs[i]] = absolute(values[g.inputs[i]]);
   }
-  std::vector<Tensor> mags;
-  if (magnitudes) {
-    mags.resize(g.values.size());
-    for (ValueId v : g.inputs)
-      mags[v] = absolute(values[v]);
-  }
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const Node &node = g.nodes[n];
-    const OpDef *def = findOp(node.op);
-    if (!def)
-      return makeError("node " + std::to_string(n) + ": unknown op '" +
-                       node.op + "'");
-    EvalArgs args{node, {}, {}, precision};
+  for (size_t n = 0; n < g.nodes.size(); ++n)
+    CC_TRY(node(n));
+  return Error();
+}
+
+Error Evaluation::node(size_t n) {
+  const Node &node = g.nodes[n];
+  const OpDef *def = findOp(node.op);
+  if (!def)
+    return makeError("node " + std::to_string(n) + ": unknown op '" + node.op +
+                     "'");
+  EvalArgs args{node, {}, {}, precision};
+  for (ValueId v : node.operands)
+    args.operands.push_back(&values[v]);
+  for (ValueId v : node.results)
+    args.resultTypes.push_back(g.typeOf(v));
+  auto results = def->eval(args);
+  if (!results)
+    return results.error().withContext("node " + std::to_string(n) + " (" +
+                                       node.op + ")");
+  zeroSigns(*def, *results);
+  if (wantLatitude)
+    markUndefined(*def, args, *results);
+  if (wantMags) {
+    std::vector<const Tensor *> operandMags;
     for (ValueId v : node.operands)
-      args.operands.push_back(&values[v]);
-    for (ValueId v : node.results)
-      args.resultTypes.push_back(g.typeOf(v));
-    auto results = def->eval(args);
-    if (!results)
-      return results.error().withContext("node " + std::to_string(n) + " (" +
-                                         node.op + ")");
-    if (magnitudes) {
-      std::vector<const Tensor *> operandMags;
-      for (ValueId v : node.operands)
-        operandMags.push_back(&mags[v]);
-      for (size_t r = 0; r < node.results.size(); ++r)
-        mags[node.results[r]] =
-            node.results.size() == 1
-                ? magnitudeOf(node, *def, args.operands, operandMags,
-                              args.resultTypes, results->front())
-                : absolute((*results)[r]);
-    }
+      operandMags.push_back(&mags[v]);
     for (size_t r = 0; r < node.results.size(); ++r)
-      values[node.results[r]] = std::move((*results)[r]);
+      mags[node.results[r]] =
+          node.results.size() == 1
+              ? magnitudeOf(node, *def, args.operands, operandMags,
+                            args.resultTypes, results->front())
+              : absolute((*results)[r]);
   }
-  Outputs out;
-  for (ValueId v : g.outputs)
-    out.push_back(values[v]);
-  if (magnitudes) {
-    magnitudes->clear();
+  for (size_t r = 0; r < node.results.size(); ++r)
+    values[node.results[r]] = std::move((*results)[r]);
+  return Error();
+}
+
+// Notes (or, in the other evaluation, flips) the sign of every zero result
+// of an op whose zero sign is open.
+void Evaluation::zeroSigns(const OpDef &def, std::vector<Tensor> &results) {
+  if (!def.freedoms.zeroSign)
+    return;
+  for (Tensor &t : results)
+    if (isFloat(t.dtype()))
+      for (int64_t i = 0, n = t.size(); i < n; ++i)
+        if (double v = t.getF(i); v == 0) {
+          openZero = true;
+          if (flip)
+            t.setF(i, -v);
+        }
+}
+
+// Values that stand for "any value" in place of an undefined element.
+std::vector<double> probesFor(DType t) {
+  if (isFloat(t))
+    return {std::nan(""), INFINITY, -INFINITY, 0.0, 1.0};
+  if (t == DType::i1)
+    return {0, 1};
+  return {double(intMin(t)), double(intMax(t)), 0, 1};
+}
+
+bool sameElement(double a, double b) {
+  return (std::isnan(a) && std::isnan(b)) ||
+         (a == b && std::signbit(a) == std::signbit(b));
+}
+
+// The undefined elements of a node's results: those the op itself leaves
+// undefined, and those that change when the undefined elements of its
+// operands are replaced by probe values (they depend on them). An op that
+// fails on a probe makes all of its results undefined.
+void Evaluation::markUndefined(const OpDef &def, const EvalArgs &args,
+                               const std::vector<Tensor> &results) {
+  const Node &node = args.node;
+  std::vector<std::vector<uint8_t>> marks(results.size());
+  marks[0] = def.undefinedElements(args);
+  auto mark = [&](size_t r, int64_t i) {
+    marks[r].resize(size_t(results[r].size()));
+    marks[r][size_t(i)] = 1;
+  };
+  std::vector<Tensor> probed(node.operands.size());
+  EvalArgs probe = args;
+  bool anyUndefined = false;
+  for (size_t k = 0; k < node.operands.size(); ++k)
+    if (!undefined[node.operands[k]].empty()) {
+      anyUndefined = true;
+      probed[k] = *args.operands[k];
+      probe.operands[k] = &probed[k];
+    }
+  for (size_t p = 0; anyUndefined && p < 5; ++p) {
+    for (size_t k = 0; k < node.operands.size(); ++k) {
+      const std::vector<uint8_t> &u = undefined[node.operands[k]];
+      std::vector<double> values = probesFor(probed[k].dtype());
+      for (size_t i = 0; i < u.size(); ++i)
+        if (u[i]) {
+          double v = values[p % values.size()];
+          isFloat(probed[k].dtype()) ? probed[k].setF(int64_t(i), v)
+                                     : probed[k].setI(int64_t(i), int64_t(v));
+        }
+    }
+    auto other = def.eval(probe);
+    for (size_t r = 0; r < results.size(); ++r)
+      for (int64_t i = 0, n = results[r].size(); i < n; ++i)
+        if (!other ||
+            !sameElement(results[r].asDouble(i), (*other)[r].asDouble(i)))
+          mark(r, i);
+  }
+  for (size_t r = 0; r < results.size(); ++r)
+    undefined[node.results[r]] = std::move(marks[r]);
+}
+
+} // namespace
+
+bool Latitude::empty() const {
+  for (const auto &u : undefined)
+    if (!u.empty())
+      return false;
+  return otherZeroSign.empty();
+}
+
+Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
+                            Precision precision, Outputs *magnitudes,
+                            Latitude *latitude) {
+  if ((magnitudes || latitude) && precision != Precision::F64)
+    return makeError("magnitudes and latitude are computed with "
+                     "Precision::F64 only");
+  Evaluation e(g, precision, magnitudes, latitude, false);
+  CC_TRY(e.run(inputs));
+  if (magnitudes)
+    *magnitudes = e.outputs(e.mags);
+  if (latitude) {
+    latitude->undefined.clear();
     for (ValueId v : g.outputs)
-      magnitudes->push_back(mags[v]);
+      latitude->undefined.push_back(e.undefined[v]);
+    latitude->otherZeroSign.clear();
+    // The other choice of every open zero sign, where there was one.
+    Evaluation other(g, precision, false, false, true);
+    if (e.openZero && !other.run(inputs))
+      latitude->otherZeroSign = other.outputs(other.values);
   }
-  return out;
+  return e.outputs(e.values);
 }
 
 Expected<Outputs> RefBackend::run(const Graph &g, const Inputs &inputs,

@@ -10,6 +10,21 @@
 
 namespace cc {
 
+// What the specification leaves open about the reference's outputs (the
+// freedoms of OpDef::freedoms, carried through the graph): the numeric
+// oracle accepts any permitted choice, not only the one interpret() made.
+struct Latitude {
+  // Per output: 1 for an element TOSA leaves undefined, because an op made
+  // it undefined or it depends on such an element (any value is
+  // permitted). Empty vectors: none.
+  std::vector<std::vector<uint8_t>> undefined;
+  // The outputs when every op whose zero result's sign is open picks the
+  // other sign (so 1 / reduce_sum(...) may be -Inf as well as +Inf);
+  // empty when no such op produced a zero.
+  Outputs otherZeroSign;
+  bool empty() const;
+};
+
 // Evaluates every node; returns the values of Graph::outputs. Under
 // Precision::F64 float outputs are f64 tensors.
 //
@@ -22,9 +37,14 @@ namespace cc {
 // float operands' magnitudes; data movement, negate, abs, select and float
 // casts carry them; every other op starts again from |its result|. One f64
 // tensor per float output (integer outputs: their values).
+//
+// With `latitude` (Precision::F64 only), also what TOSA leaves open about
+// the outputs (see Latitude); the other zero signs cost a second
+// evaluation, only when some op's zero result has an open sign.
 Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
                             Precision precision = Precision::F64,
-                            Outputs *magnitudes = nullptr);
+                            Outputs *magnitudes = nullptr,
+                            Latitude *latitude = nullptr);
 
 // The reference as a Backend ("ref"). Its float outputs are f64.
 class RefBackend : public Backend {

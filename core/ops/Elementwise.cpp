@@ -36,6 +36,13 @@ bool ignoreNaN(const Attrs &attrs) {
 // apply_max_s / apply_min_s of TOSA 1.0 for floats: NaN handling by
 // nan_mode; otherwise `a >= b ? a : b` (resp. `a < b ? a : b`), which also
 // fixes which zero wins for max(-0, +0).
+// TOSA 1.0 leaves pow's result undefined for a NaN operand, a negative
+// base and a zero base with a non-positive exponent.
+bool powUndefined(const double *x) {
+  return std::isnan(x[0]) || std::isnan(x[1]) || x[0] < 0 ||
+         (x[0] == 0 && x[1] <= 0);
+}
+
 double maxNaN(double a, double b, bool ignore) {
   if (std::isnan(a) || std::isnan(b))
     return ignore ? (std::isnan(a) ? b : a) : kNaN;
@@ -220,6 +227,7 @@ OpDef maxOrMin(bool isMax) {
   op.attrs = {nanModeSpec()};
   op.rounding = Rounding::fixed(0);
   op.intExtremes = IntExtremes::AllOperands;
+  op.freedoms.zeroSign = true; // max(+0.0, -0.0) may be either zero
   op.range = [isMax](const std::vector<Interval> &x,
                      const std::vector<TensorType> &, const Attrs &) {
     auto pick = [isMax](double p, double q) {
@@ -244,21 +252,19 @@ OpDef maxOrMin(bool isMax) {
 }
 
 OpDef powOp() {
-  OpDef op = elementwiseOp(
-      "pow", "elementwise power input1 ** input2", 2, kFloat,
-      [](const EvalArgs &args) {
-        return mapElements<double>(args, [](const double *x) -> FloatElem {
-          if (std::isnan(x[0]) || std::isnan(x[1]))
-            return kNaN;
-          // TOSA 1.0 leaves pow undefined for a negative base and for a
-          // zero base with a non-positive exponent.
-          if (x[0] < 0)
-            return FloatElem::why("pow with a negative base");
-          if (x[0] == 0 && x[1] <= 0)
-            return FloatElem::why("pow of zero to a non-positive exponent");
-          return std::pow(x[0], x[1]);
-        });
-      });
+  OpDef op = elementwiseOp("pow", "elementwise power input1 ** input2", 2,
+                           kFloat, [](const EvalArgs &args) {
+                             return mapElements<double>(
+                                 args, [](const double *x) -> FloatElem {
+                                   // NaN where the result is undefined
+                                   // (OpDef::freedoms): a stand-in, any value
+                                   // is permitted there.
+                                   if (powUndefined(x))
+                                     return kNaN;
+                                   return std::pow(x[0], x[1]);
+                                 });
+                           });
+  op.freedoms.undefinedAt = powUndefined;
   op.domains = {Domain::Positive};
   op.sampleOperands =
       elementwiseOperands(2, 0b01); // a negative base is undefined
@@ -475,6 +481,7 @@ OpDef clampOp() {
   op.infer = inferClamp;
   op.rounding = Rounding::fixed(0);
   op.intExtremes = IntExtremes::AllOperands; // saturates
+  op.freedoms.zeroSign = true;               // a max and a min
   op.eval = [](const EvalArgs &args) {
     auto [lo, hi] = clampBounds(args.attrs(), args.resultTypes.at(0).dtype);
     bool ignore = ignoreNaN(args.attrs());

@@ -21,11 +21,10 @@ Expected<Shape> broadcastShape(const std::vector<TensorType> &operands) {
       if (s[d] == shape[d] || s[d] == 1)
         continue;
       if (shape[d] != 1)
-        return makeError("operand " + std::to_string(k) + " has type " +
-                         operands[k].str() + ": dimension " +
-                         std::to_string(d) + " is " + std::to_string(s[d]) +
-                         ", which does not broadcast with " +
-                         std::to_string(shape[d]));
+        return makeError(
+            "operand " + std::to_string(k) + " has type " + operands[k].str() +
+            ": dimension " + std::to_string(d) + " is " + std::to_string(s[d]) +
+            ", which does not broadcast with " + std::to_string(shape[d]));
       shape[d] = s[d];
     }
   }
@@ -37,8 +36,8 @@ Error requireSameDType(const std::vector<TensorType> &operands, size_t first) {
     if (operands[k].dtype != operands[first].dtype)
       return makeError("operand " + std::to_string(k) + " has type " +
                        operands[k].str() + " but operand " +
-                       std::to_string(first) + " has " +
-                       operands[first].str() + " (dtypes must match)");
+                       std::to_string(first) + " has " + operands[first].str() +
+                       " (dtypes must match)");
   return Error();
 }
 
@@ -50,8 +49,7 @@ Error requireDType(const TensorType &t, const std::vector<DType> &allowed,
   std::string list;
   for (DType d : allowed)
     list += (list.empty() ? "" : ", ") + std::string(dtypeName(d));
-  return makeError(what + " has type " + t.str() + ", expected one of " +
-                   list);
+  return makeError(what + " has type " + t.str() + ", expected one of " + list);
 }
 
 Error requireArity(const std::vector<TensorType> &operands, size_t n) {
@@ -183,7 +181,8 @@ OpDef elementwiseOp(
 
 OperandSampler elementwiseOperands(int arity, uint32_t leaves,
                                    std::vector<DType> leafDTypes) {
-  return [=](Rng &rng, DType d, const Shape &hint) -> std::optional<OperandSample> {
+  return [=](Rng &rng, DType d,
+             const Shape &hint) -> std::optional<OperandSample> {
     OperandSample s;
     for (int i = 0; i < arity; ++i) {
       Shape shape = hint;
@@ -211,7 +210,8 @@ Error checkNanMode(const Attrs &attrs) {
     return Error();
   const std::string *s = std::get_if<std::string>(v);
   if (!s || (*s != "PROPAGATE" && *s != "IGNORE"))
-    return makeError("attribute 'nan_mode' must be \"PROPAGATE\" or \"IGNORE\"");
+    return makeError(
+        "attribute 'nan_mode' must be \"PROPAGATE\" or \"IGNORE\"");
   return Error();
 }
 
@@ -235,8 +235,9 @@ Interval hull(const Interval &a, const Interval &b) {
 }
 
 Interval addRange(const Interval &a, const Interval &b) {
-  bool infMinusInf = (std::isinf(a.hi) && a.hi > 0 && std::isinf(b.lo) && b.lo < 0) ||
-                     (std::isinf(a.lo) && a.lo < 0 && std::isinf(b.hi) && b.hi > 0);
+  bool infMinusInf =
+      (std::isinf(a.hi) && a.hi > 0 && std::isinf(b.lo) && b.lo < 0) ||
+      (std::isinf(a.lo) && a.lo < 0 && std::isinf(b.hi) && b.hi > 0);
   double lo = a.lo + b.lo, hi = a.hi + b.hi;
   return {std::isnan(lo) ? -INFINITY : lo, std::isnan(hi) ? INFINITY : hi,
           a.mayBeNaN || b.mayBeNaN || infMinusInf};
@@ -246,10 +247,12 @@ Interval negRange(const Interval &a) { return {-a.hi, -a.lo, a.mayBeNaN}; }
 
 Interval mulRange(const Interval &a, const Interval &b) {
   auto hasZero = [](const Interval &x) { return x.lo <= 0 && x.hi >= 0; };
-  auto hasInf = [](const Interval &x) { return std::isinf(x.lo) || std::isinf(x.hi); };
-  Interval r{INFINITY, -INFINITY, a.mayBeNaN || b.mayBeNaN ||
-                                      (hasZero(a) && hasInf(b)) ||
-                                      (hasZero(b) && hasInf(a))};
+  auto hasInf = [](const Interval &x) {
+    return std::isinf(x.lo) || std::isinf(x.hi);
+  };
+  Interval r{INFINITY, -INFINITY,
+             a.mayBeNaN || b.mayBeNaN || (hasZero(a) && hasInf(b)) ||
+                 (hasZero(b) && hasInf(a))};
   for (double x : {a.lo, a.hi})
     for (double y : {b.lo, b.hi}) {
       double p = x * y;
@@ -287,8 +290,8 @@ RangeRule identityRange() {
 }
 
 RangeRule hullRange(size_t first) {
-  return [first](const std::vector<Interval> &x, const std::vector<TensorType> &,
-                 const Attrs &) {
+  return [first](const std::vector<Interval> &x,
+                 const std::vector<TensorType> &, const Attrs &) {
     Interval r = x.at(first);
     for (size_t i = first + 1; i < x.size(); ++i)
       r = hull(r, x[i]);
@@ -297,8 +300,30 @@ RangeRule hullRange(size_t first) {
 }
 
 RangeRule fixedRange(double lo, double hi) {
-  return [lo, hi](const std::vector<Interval> &, const std::vector<TensorType> &,
-                  const Attrs &) { return Interval{lo, hi, false}; };
+  return
+      [lo, hi](const std::vector<Interval> &, const std::vector<TensorType> &,
+               const Attrs &) { return Interval{lo, hi, false}; };
+}
+
+std::vector<uint8_t> OpDef::undefinedElements(const EvalArgs &args) const {
+  std::vector<uint8_t> mask;
+  if (!freedoms.undefinedAt)
+    return mask;
+  const Shape &shape = args.resultTypes.at(0).shape;
+  std::vector<BroadcastIndex> maps;
+  for (const Tensor *t : args.operands)
+    maps.emplace_back(shape, t->shape());
+  std::vector<double> x(args.operands.size());
+  int64_t n = numElements(shape);
+  for (int64_t i = 0; i < n; ++i) {
+    for (size_t k = 0; k < x.size(); ++k)
+      x[k] = args.operands[k]->asDouble(maps[k](i));
+    if (freedoms.undefinedAt(x.data())) {
+      mask.resize(size_t(n));
+      mask[size_t(i)] = 1;
+    }
+  }
+  return mask;
 }
 
 } // namespace cc

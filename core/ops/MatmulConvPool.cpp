@@ -612,6 +612,7 @@ void addMatmulConvPoolOps(std::vector<OpDef> &ops) {
   mm.dtypes = {kF32, kF16, kBF16, kI8};
   mm.attrs = {zp("a_zp"), zp("b_zp")};
   mm.accumulates = true;
+  mm.freedoms.zeroSign = true; // a dot product's accuracy bound
   mm.magnitude = Magnitude::OfOperands;
   mm.infer = inferMatmul;
   mm.eval = evalMatmul;
@@ -659,6 +660,7 @@ void addMatmulConvPoolOps(std::vector<OpDef> &ops) {
     d.dtypes = {kF32, kF16, kBF16, kI8};
     d.domains = {Domain::Any, Domain::Finite};
     d.accumulates = true;
+    d.freedoms.zeroSign = true; // a dot product's accuracy bound
     d.magnitude = Magnitude::OfOperands;
     if (kind == Conv::Transpose)
       d.attrs = {ints("out_pad", std::vector<int64_t>{0, 0, 0, 0},
@@ -699,6 +701,7 @@ void addMatmulConvPoolOps(std::vector<OpDef> &ops) {
         avg ? "average over 2-D windows, padding excluded from the count"
             : "maximum over 2-D windows";
     d.dtypes = {kF32, kF16, kBF16, kI8, kI16};
+    d.freedoms.zeroSign = true; // an average's accuracy bound; max of zeros
     d.attrs = {ints("kernel", std::nullopt, "[y,x]"),
                ints("stride", std::vector<int64_t>{1, 1}, "[y,x]"),
                ints("pad", std::vector<int64_t>{0, 0, 0, 0},

@@ -150,6 +150,8 @@ void addReductionOps(std::vector<OpDef> &ops) {
       d.attrs.push_back(nanModeSpec());
     // Sums and products accumulate; max, min and argmax only compare.
     d.accumulates = fold == Fold::Sum || fold == Fold::Product;
+    // Sums and products meet an accuracy bound; max and min of zeros.
+    d.freedoms.zeroSign = fold != Fold::ArgMax;
     d.intExtremes =
         hasNanMode(fold) ? IntExtremes::AllOperands : IntExtremes::None;
     if (fold == Fold::Sum)

@@ -1,0 +1,141 @@
+// What TOSA leaves open is never a finding: for each freedom of the op
+// table, a compiler result that only a permitted choice explains fails
+// without the reference's Latitude and passes with it, and a genuine
+// difference next to it is still reported.
+#include "backends/ref/Interpreter.h"
+#include "oracles/Numeric.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace cc;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+Tensor f32s(Shape s, const std::vector<double> &v) {
+  Tensor t(DType::f32, std::move(s));
+  for (size_t i = 0; i < v.size(); ++i)
+    t.setF(int64_t(i), v[i]);
+  return t;
+}
+
+ValueId add(Graph &g, const std::string &op, std::vector<ValueId> operands,
+            Attrs attrs = {}) {
+  Expected<ValueId> v = g.add(op, std::move(operands), std::move(attrs));
+  EXPECT_TRUE(bool(v)) << op << ": " << v.error().message();
+  return v ? *v : ValueId(0);
+}
+
+Attrs axis(int64_t a) {
+  Attrs at;
+  at.set("axis", a);
+  return at;
+}
+
+// The compiler result `actual` judged with and without the latitude.
+struct Judged {
+  bool withLatitude, without;
+  NumericReport report;
+};
+Judged judge(const Graph &g, const Inputs &in, const Outputs &actual) {
+  Outputs mags;
+  Latitude lat;
+  auto ref = interpret(g, in, Precision::F64, &mags, &lat);
+  auto target = interpret(g, in, Precision::Target);
+  EXPECT_TRUE(ref && target);
+  if (!ref || !target)
+    return {false, false, {}};
+  NumericReport with =
+      judgeNumeric(g, actual, *ref, *target, {}, &mags, &lat);
+  bool without = judgeNumeric(g, actual, *ref, *target, {}, &mags).ok;
+  return {with.ok, without, with};
+}
+
+// reciprocal(reduce_sum(x)) over an axis of extent 1: the sum's zero may
+// be -0.0 (a fold to x), so its reciprocal may be -Inf.
+Graph sumThenReciprocal() {
+  Graph g;
+  ValueId x = g.addInput("x", {DType::f32, {2, 1}});
+  g.addOutput(add(g, "reciprocal", {add(g, "reduce_sum", {x}, axis(1))}));
+  return g;
+}
+
+} // namespace
+
+TEST(Latitude, ZeroSignOfASumIsOpen) {
+  Graph g = sumThenReciprocal();
+  Inputs in = {f32s({2, 1}, {-0.0, 4})};
+  Judged j = judge(g, in, {f32s({2, 1}, {-kInf, 0.25})});
+  EXPECT_FALSE(j.without);
+  EXPECT_TRUE(j.withLatitude) << j.report.summary();
+  EXPECT_EQ(j.report.outputs[0].otherZeroSign, 1);
+  // Next to it, a wrong value is still wrong, and so is a NaN.
+  EXPECT_FALSE(judge(g, in, {f32s({2, 1}, {-kInf, 0.5})}).withLatitude);
+  EXPECT_FALSE(judge(g, in, {f32s({2, 1}, {kNaN, 0.25})}).withLatitude);
+}
+
+TEST(Latitude, ZeroSignOfExactOpsIsNotOpen) {
+  // reciprocal(-0.0) of an input is -Inf: no op here leaves a sign open.
+  Graph g;
+  ValueId x = g.addInput("x", {DType::f32, {2}});
+  g.addOutput(add(g, "reciprocal", {add(g, "negate", {x})}));
+  Judged j = judge(g, {f32s({2}, {0.0, 2})}, {f32s({2}, {kInf, -0.5})});
+  EXPECT_FALSE(j.withLatitude);
+  EXPECT_FALSE(j.without);
+}
+
+TEST(Latitude, ZeroSignOfAMaximumIsOpen) {
+  Graph g;
+  ValueId a = g.addInput("a", {DType::f32, {2}});
+  ValueId b = g.addInput("b", {DType::f32, {2}});
+  g.addOutput(add(g, "reciprocal", {add(g, "maximum", {a, b})}));
+  Inputs in = {f32s({2}, {0.0, 1}), f32s({2}, {-0.0, -0.0})};
+  Judged j = judge(g, in, {f32s({2}, {-kInf, 1})});
+  EXPECT_FALSE(j.without);
+  EXPECT_TRUE(j.withLatitude) << j.report.summary();
+  // max(1, -0) is 1 whatever the choice: its reciprocal -Inf is wrong.
+  EXPECT_FALSE(judge(g, in, {f32s({2}, {-kInf, -kInf})}).withLatitude);
+}
+
+TEST(Latitude, UndefinedPowAcceptsAnyValueAndWhatFollows) {
+  Graph g;
+  ValueId x = g.addInput("x", {DType::f32, {3}});
+  ValueId y = g.addInput("y", {DType::f32, {3}});
+  ValueId p = add(g, "pow", {x, y});
+  g.addOutput(p);
+  g.addOutput(add(g, "add", {p, p}));
+  // pow(1, NaN) is undefined in TOSA 1.0 (C's pow gives 1); pow(2, 2) is 4.
+  Inputs in = {f32s({3}, {1, 2, 3}), f32s({3}, {kNaN, 2, 1})};
+  Judged j = judge(g, in, {f32s({3}, {1, 4, 3}), f32s({3}, {2, 8, 6})});
+  EXPECT_FALSE(j.without);
+  EXPECT_TRUE(j.withLatitude) << j.report.summary();
+  EXPECT_EQ(j.report.outputs[0].undefined, 1);
+  EXPECT_EQ(j.report.outputs[1].undefined, 1);
+  // The defined elements beside it are still judged.
+  Judged wrong = judge(g, in, {f32s({3}, {1, 5, 3}), f32s({3}, {2, 8, 6})});
+  EXPECT_FALSE(wrong.withLatitude);
+  EXPECT_EQ(wrong.report.outputs[0].first.flatIndex, 1);
+}
+
+TEST(Latitude, UndefinedElementsFollowTheirDependents) {
+  // A matmul row that reads an undefined element is undefined; the other
+  // row is not.
+  Graph g;
+  ValueId x = g.addInput("x", {DType::f32, {1, 2, 2}});
+  ValueId y = g.addInput("y", {DType::f32, {1, 2, 2}});
+  ValueId w = g.addInput("w", {DType::f32, {1, 2, 2}});
+  g.addOutput(add(g, "matmul", {add(g, "pow", {x, y}), w}));
+  Inputs in = {f32s({1, 2, 2}, {-1, 1, 2, 2}), f32s({1, 2, 2}, {0.5, 1, 1, 1}),
+               f32s({1, 2, 2}, {1, 0, 0, 1})};
+  Outputs mags;
+  Latitude lat;
+  ASSERT_TRUE(bool(interpret(g, in, Precision::F64, &mags, &lat)));
+  ASSERT_EQ(lat.undefined.size(), 1u);
+  EXPECT_EQ(lat.undefined[0], (std::vector<uint8_t>{1, 1, 0, 0}));
+  EXPECT_TRUE(lat.otherZeroSign.empty()); // no zero result
+}
