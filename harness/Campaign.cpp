@@ -134,6 +134,37 @@ Error writeAtomically(const std::string &path, const std::string &text) {
             : Error();
 }
 
+// One root cause of the summary: what it is, then each signature it
+// covers with its reproducer.
+std::string rootCauseText(const CiRun &run, const CiRootCause &c,
+                          const CompilerLegend &legend) {
+  std::string text = c.known ? "  known " : "  NEW   ";
+  if (c.knownBug)
+    text += c.knownBug->name + ": " + c.knownBug->title + "\n        " +
+            (c.knownBug->upstream.empty() ? "no upstream report"
+                                          : c.knownBug->upstream) +
+            (c.knownBug->status.empty() ? "" : " (" + c.knownBug->status + ")");
+  else
+    text +=
+        legend.shorten(run.findings[c.findings.front()].record.finding.message)
+            .substr(0, 300);
+  if (!c.culprit.empty())
+    text += "\n        culprit: " + c.culprit;
+  text += "\n";
+  for (size_t i : c.findings) {
+    const CiFinding &f = run.findings[i];
+    text += "        " + std::to_string(f.count) + "x " +
+            legend.shorten(f.record.finding.signature.str()) + "\n          " +
+            f.file +
+            (f.reducedFile.empty()
+                 ? ""
+                 : ", reduced to " + std::to_string(f.reducedOps) +
+                       " ops: " + f.reducedFile) +
+            "\n";
+  }
+  return text;
+}
+
 std::string summaryText(const CiRun &run, const CampaignSummary &s) {
   char line[256];
   std::snprintf(line, sizeof line,
@@ -153,27 +184,21 @@ std::string summaryText(const CiRun &run, const CampaignSummary &s) {
     text += "translation validation: " + std::to_string(all) +
             " pass checks (" + parts + ")\n";
   }
-  size_t fresh = s.newSignatures();
-  text += std::to_string(run.findings.size()) + " distinct findings, " +
-          std::to_string(fresh) + " new, " +
-          std::to_string(run.findings.size() - fresh) + " known\n";
+  text += std::to_string(s.rootCauses) + " root causes (" +
+          std::to_string(s.newRootCauses) + " new, " +
+          std::to_string(s.rootCauses - s.newRootCauses) + " known) of " +
+          std::to_string(run.findings.size()) + " distinct signatures\n";
   std::vector<Signature> signatures;
   for (const CiFinding &f : run.findings)
     signatures.push_back(f.record.finding.signature);
   CompilerLegend legend(signatures);
   if (!legend.empty())
     text += "compilers:\n" + legend.lines("  ");
-  for (const CiFinding &f : run.findings)
-    text += std::string(f.known ? "  known " : "  NEW   ") +
-            std::to_string(f.count) + "x " +
-            legend.shorten(f.record.finding.signature.str()) + "\n        " +
-            legend.shorten(f.record.finding.message).substr(0, 300) +
-            "\n        " + f.file +
-            (f.reducedFile.empty()
-                 ? ""
-                 : "\n        reduced to " + std::to_string(f.reducedOps) +
-                       " ops: " + f.reducedFile) +
-            "\n";
+  // New root causes first: they are what a nightly run is read for.
+  for (bool known : {false, true})
+    for (const CiRootCause &c : run.rootCauses)
+      if (c.known == known)
+        text += rootCauseText(run, c, legend);
   return text;
 }
 } // namespace
@@ -191,10 +216,11 @@ openCampaignStore(const CampaignOptions &options, const json &identity) {
 
 Error reduceNewFindings(Store &store, const CampaignOptions &options) {
   CC_ASSIGN(all, store.findings());
+  CC_ASSIGN(known, loadKnownBugsIfAny(options.knownBugs));
   for (Store::Stored &f : all) {
     const Signature &s = f.summary.signature;
     if (f.summary.known || f.reduced || s.backend == "crosscheck-worker" ||
-        s.kind == Kind::RefDisagreement)
+        s.kind == Kind::RefDisagreement || matchKnownBug(known, f.record))
       continue;
     ReduceOptions ro;
     ro.budgetSeconds = options.reduceBudgetSeconds;
@@ -219,8 +245,16 @@ size_t CampaignSummary::newSignatures() const {
   return n;
 }
 
+Expected<std::vector<KnownBug>> loadKnownBugsIfAny(const std::string &path) {
+  if (path.empty())
+    return std::vector<KnownBug>{};
+  return loadKnownBugs(path);
+}
+
 Expected<CampaignSummary> writeOutputs(Store &store, const std::string &dir,
-                                       CampaignSummary summary) {
+                                       CampaignSummary summary,
+                                       const std::string &knownBugs) {
+  CC_ASSIGN(known, loadKnownBugsIfAny(knownBugs));
   CC_ASSIGN(all, store.findings());
   CC_ASSIGN(total, store.caseCount());
   summary.totalCases = total;
@@ -232,14 +266,15 @@ Expected<CampaignSummary> writeOutputs(Store &store, const std::string &dir,
   std::filesystem::create_directories(dir + "/findings", ec);
   if (ec)
     return makeError("cannot create '" + dir + "/findings': " + ec.message());
-  CiRun run{"crosscheck fuzz", total, summary.seconds, {}};
+  CiRun run{"crosscheck fuzz", total, summary.seconds, {}, {}};
   summary.signatures.clear();
   for (size_t i = 0; i < all.size(); ++i) {
     Store::Stored &f = all[i];
     std::string file = fileName(f.record, i + 1);
     CC_TRY(writeAtomically(dir + "/" + file,
                            findingToJson(f.record).dump(1) + "\n"));
-    CiFinding ci{f.record, f.summary.count, f.summary.known, file, "", -1};
+    CiFinding ci{f.record, f.summary.count, f.summary.known, file, "",
+                 -1,       f.reduced};
     if (f.reduced) {
       ci.reducedFile = file.substr(0, file.size() - 5) + ".reduced.json";
       ci.reducedOps = f.summary.reducedOps;
@@ -249,6 +284,13 @@ Expected<CampaignSummary> writeOutputs(Store &store, const std::string &dir,
     run.findings.push_back(std::move(ci));
     summary.signatures.push_back(f.summary);
   }
+  groupFindings(run, known);
+  for (size_t i = 0; i < run.findings.size(); ++i)
+    summary.signatures[i].known = run.findings[i].known;
+  summary.rootCauses = run.rootCauses.size();
+  summary.newRootCauses = 0;
+  for (const CiRootCause &c : run.rootCauses)
+    summary.newRootCauses += !c.known;
   CC_TRY(writeAtomically(dir + "/junit.xml", junitXml(run)));
   CC_TRY(writeAtomically(dir + "/findings.sarif", sarifJson(run)));
   CC_TRY(writeAtomically(dir + "/findings.json", findingsJson(run)));
@@ -275,6 +317,8 @@ Error checkOptions(const CampaignOptions &options) {
 #endif
   if (options.tv && options.tvBudgetSeconds <= 0)
     return makeError("--tv-budget must be positive");
+  if (auto k = loadKnownBugsIfAny(options.knownBugs); !k)
+    return k.error();
   return Error();
 }
 
@@ -497,12 +541,16 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
   if (options.reduce && !stopRequested)
     CC_TRY(reduceNewFindings(store, options));
   CC_TRY(coordinator.finish());
-  return writeOutputs(store, options.outDir, coordinator.summary);
+  return writeOutputs(store, options.outDir, coordinator.summary,
+                      options.knownBugs);
 }
 
 Expected<CampaignSummary> mergeCampaigns(const std::vector<std::string> &dirs,
                                          const std::string &outDir,
-                                         const std::string &baseline) {
+                                         const std::string &baseline,
+                                         const std::string &knownBugs) {
+  if (auto k = loadKnownBugsIfAny(knownBugs); !k)
+    return k.error();
   if (dirs.empty())
     return makeError("merge needs at least one campaign directory");
   std::vector<std::unique_ptr<Store>> inputs;
@@ -531,7 +579,7 @@ Expected<CampaignSummary> mergeCampaigns(const std::vector<std::string> &dirs,
   for (auto &in : inputs)
     CC_TRY(out->mergeFrom(*in));
   CampaignSummary summary;
-  return writeOutputs(*out, outDir, summary);
+  return writeOutputs(*out, outDir, summary, knownBugs);
 }
 
 } // namespace cc

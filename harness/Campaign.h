@@ -42,6 +42,9 @@ struct CampaignOptions {
   bool resume = false;
   uint32_t shardIndex = 0, shardCount = 1;
   std::string baseline; // earlier campaign (DIR, .db or findings.json)
+  // Bugs the project knows (corpus/known/*.json): their findings are
+  // reported as known, grouped under the bug, with its upstream link.
+  std::string knownBugs;
   // Graphs (.json or .onnx) that open the stream before generated ones.
   std::string seedCorpus;
   GenOptions gen;
@@ -91,6 +94,8 @@ struct CampaignSummary {
   std::vector<SignatureSummary> signatures; // every signature in the store
   // fuzz --tv: the store's pass checks by verdict ("correct" -> n).
   std::map<std::string, int64_t> tvChecks;
+  // The signatures grouped by the bug behind them (see reports/RootCause.h).
+  size_t rootCauses = 0, newRootCauses = 0;
   size_t newSignatures() const;
 };
 
@@ -102,6 +107,7 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options);
 // writes the same CI files as a campaign.
 Expected<CampaignSummary> mergeCampaigns(const std::vector<std::string> &dirs,
                                          const std::string &outDir,
-                                         const std::string &baseline = "");
+                                         const std::string &baseline = "",
+                                         const std::string &knownBugs = "");
 
 } // namespace cc

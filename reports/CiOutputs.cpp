@@ -115,48 +115,116 @@ std::string CompilerLegend::lines(const std::string &indent) const {
   return out;
 }
 
-std::string junitXml(const CiRun &run) {
-  size_t failures = 0, skipped = 0;
+void groupFindings(CiRun &run, const std::vector<KnownBug> &known) {
+  std::vector<FindingForGrouping> in;
   for (const CiFinding &f : run.findings)
-    (f.known ? skipped : failures)++;
+    in.push_back({&f.record, f.reduced ? &*f.reduced : nullptr});
+  run.rootCauses.clear();
+  for (const RootCause &r : groupRootCauses(in, known)) {
+    CiRootCause c{r.key, r.culprit, std::nullopt, true, r.members};
+    if (r.known)
+      c.knownBug = *r.known;
+    for (size_t i : r.members) {
+      run.findings[i].known |= bool(r.known);
+      c.known &= run.findings[i].known;
+    }
+    run.rootCauses.push_back(std::move(c));
+  }
+}
+
+namespace {
+
+// How a root cause is named: its known bug, or its first signature.
+std::string rootName(const CiRun &run, const CiRootCause &c) {
+  if (c.knownBug)
+    return "known bug " + c.knownBug->name;
+  return run.findings.at(c.findings.front()).record.finding.signature.str();
+}
+
+// Every signature a root cause covers, one per line, with its cases and
+// reproducer.
+std::string rootDetails(const CiRun &run, const CiRootCause &c) {
+  std::string text;
+  if (c.knownBug)
+    text += c.knownBug->title + "\nupstream: " +
+            (c.knownBug->upstream.empty() ? "none" : c.knownBug->upstream) +
+            " (" + c.knownBug->status + ")\n";
+  if (!c.culprit.empty())
+    text += "culprit: " + c.culprit + "\n";
+  text += std::to_string(c.findings.size()) + " signature(s):\n";
+  for (size_t i : c.findings) {
+    const CiFinding &f = run.findings[i];
+    text += "  " + f.record.finding.signature.str() + " (" +
+            std::to_string(f.count) +
+            " cases): " + (f.reducedFile.empty() ? f.file : f.reducedFile) +
+            "\n";
+  }
+  return text;
+}
+
+// The run with its root causes, grouped here (no known bugs) when the
+// caller did not.
+CiRun grouped(const CiRun &run) {
+  CiRun r = run;
+  if (r.rootCauses.empty())
+    groupFindings(r, {});
+  return r;
+}
+
+uint64_t rootCount(const CiRun &run, const CiRootCause &c) {
+  uint64_t n = 0;
+  for (size_t i : c.findings)
+    n += run.findings[i].count;
+  return n;
+}
+
+} // namespace
+
+std::string junitXml(const CiRun &ungrouped) {
+  const CiRun run = grouped(ungrouped);
+  size_t failures = 0, skipped = 0;
+  for (const CiRootCause &c : run.rootCauses)
+    (c.known ? skipped : failures)++;
   std::string time = formatDouble("%.3f", run.seconds);
+  std::string tests = std::to_string(run.rootCauses.size() + 1);
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  x += "<testsuites name=\"" + xmlEscape(run.name) + "\" tests=\"" +
-       std::to_string(run.findings.size() + 1) + "\" failures=\"" +
-       std::to_string(failures) + "\" errors=\"0\" time=\"" + time + "\">\n";
-  x += "  <testsuite name=\"" + xmlEscape(run.name) + "\" tests=\"" +
-       std::to_string(run.findings.size() + 1) + "\" failures=\"" +
-       std::to_string(failures) + "\" errors=\"0\" skipped=\"" +
-       std::to_string(skipped) + "\" time=\"" + time + "\">\n";
+  x += "<testsuites name=\"" + xmlEscape(run.name) + "\" tests=\"" + tests +
+       "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\" time=\"" +
+       time + "\">\n";
+  x += "  <testsuite name=\"" + xmlEscape(run.name) + "\" tests=\"" + tests +
+       "\" failures=\"" + std::to_string(failures) +
+       "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"" +
+       time + "\">\n";
   x += "    <properties>\n      <property name=\"cases\" value=\"" +
        std::to_string(run.cases) + "\"/>\n    </properties>\n";
   // The campaign itself: passes when it ran to the end.
   x += "    <testcase classname=\"crosscheck\" name=\"campaign: " +
        std::to_string(run.cases) + " cases\" time=\"" + time + "\"/>\n";
-  for (const CiFinding &f : run.findings) {
-    const Signature &s = f.record.finding.signature;
+  for (const CiRootCause &c : run.rootCauses) {
+    const CiFinding &first = run.findings.at(c.findings.front());
+    const Signature &s = first.record.finding.signature;
     x += "    <testcase classname=\"" + xmlEscape(s.backend) + "\" name=\"" +
-         xmlEscape(s.str()) + "\" time=\"0\">\n";
-    std::string text =
-        f.record.finding.message + "\ncases: " + std::to_string(f.count) +
-        (f.file.empty() ? "" : "\nreproducer: " + f.file) +
-        (f.reducedFile.empty() ? "\nreduce: crosscheck reduce " + f.file
-                               : "\nreduced (" + std::to_string(f.reducedOps) +
-                                     " ops): " + f.reducedFile);
-    if (f.known)
-      x += "      <skipped message=\"known (in the baseline)\"/>\n";
+         xmlEscape(rootName(run, c)) + "\" time=\"0\">\n";
+    if (c.known)
+      x += "      <skipped message=\"" +
+           xmlEscape(c.knownBug ? "known bug " + c.knownBug->name
+                                : std::string("known (in the baseline)")) +
+           "\"/>\n";
     else
-      x += "      <failure message=\"" +
-           xmlEscape(f.record.finding.message.substr(0, 500)) + "\" type=\"" +
-           std::string(kindName(s.kind)) + "\">" + xmlEscape(text) +
-           "</failure>\n";
+      x +=
+          "      <failure message=\"" +
+          xmlEscape(first.record.finding.message.substr(0, 500)) +
+          "\" type=\"" + std::string(kindName(s.kind)) + "\">" +
+          xmlEscape(first.record.finding.message + "\n" + rootDetails(run, c)) +
+          "</failure>\n";
     x += "    </testcase>\n";
   }
   x += "  </testsuite>\n</testsuites>\n";
   return x;
 }
 
-std::string sarifJson(const CiRun &run) {
+std::string sarifJson(const CiRun &ungrouped) {
+  const CiRun run = grouped(ungrouped);
   json rules = json::array();
   for (Kind k : kAllKinds)
     rules.push_back({{"id", sarifRuleId(k)},
@@ -164,23 +232,31 @@ std::string sarifJson(const CiRun &run) {
                      {"shortDescription", {{"text", kindDescription(k)}}},
                      {"defaultConfiguration", {{"level", "error"}}}});
   json results = json::array();
-  for (const CiFinding &f : run.findings) {
+  for (const CiRootCause &c : run.rootCauses) {
+    const CiFinding &f = run.findings.at(c.findings.front());
     const Signature &s = f.record.finding.signature;
-    json result = {{"ruleId", sarifRuleId(s.kind)},
-                   {"level", f.known ? "note" : "error"},
-                   {"message", {{"text", f.record.finding.message}}},
-                   {"baselineState", f.known ? "unchanged" : "new"},
-                   {"occurrenceCount", std::max<uint64_t>(f.count, 1)},
-                   {"partialFingerprints",
-                    {{"crosscheckSignature/v1", signatureFingerprint(s)}}},
-                   {"properties",
-                    {{"signature", s.str()},
-                     {"backend", s.backend},
-                     {"stage", s.stage},
-                     {"count", f.count},
-                     {"graph", f.record.testCase.graph.name},
-                     {"seed", f.record.testCase.seed},
-                     {"case", f.record.testCase.index}}}};
+    json signatures = json::array();
+    for (size_t i : c.findings)
+      signatures.push_back(run.findings[i].record.finding.signature.str());
+    json result = {
+        {"ruleId", sarifRuleId(s.kind)},
+        {"level", c.known ? "note" : "error"},
+        {"message", {{"text", f.record.finding.message}}},
+        {"baselineState", c.known ? "unchanged" : "new"},
+        {"occurrenceCount", std::max<uint64_t>(rootCount(run, c), 1)},
+        {"partialFingerprints",
+         {{"crosscheckRootCause/v1",
+           signatureFingerprint(Signature{s.kind, "", "", c.key})}}},
+        {"properties",
+         {{"root_cause", c.key},
+          {"culprit", c.culprit},
+          {"known_bug", c.knownBug ? c.knownBug->name : ""},
+          {"upstream", c.knownBug ? c.knownBug->upstream : ""},
+          {"signatures", signatures},
+          {"count", rootCount(run, c)},
+          {"graph", f.record.testCase.graph.name},
+          {"seed", f.record.testCase.seed},
+          {"case", f.record.testCase.index}}}};
     // The reduced case, when there is one, is what to look at first.
     std::string where = f.reducedFile.empty() ? f.file : f.reducedFile;
     if (!where.empty())
@@ -199,7 +275,8 @@ std::string sarifJson(const CiRun &run) {
   return sarif.dump(2) + "\n";
 }
 
-std::string findingsJson(const CiRun &run) {
+std::string findingsJson(const CiRun &ungrouped) {
+  const CiRun run = grouped(ungrouped);
   json list = json::array();
   for (const CiFinding &f : run.findings)
     list.push_back({{"signature", signatureToJson(f.record.finding.signature)},
@@ -208,10 +285,19 @@ std::string findingsJson(const CiRun &run) {
                     {"known", f.known},
                     {"file", f.file},
                     {"reduced", f.reducedFile}});
+  json roots = json::array();
+  for (const CiRootCause &c : run.rootCauses)
+    roots.push_back({{"key", c.key},
+                     {"culprit", c.culprit},
+                     {"known", c.known},
+                     {"known_bug", c.knownBug ? c.knownBug->name : ""},
+                     {"upstream", c.knownBug ? c.knownBug->upstream : ""},
+                     {"findings", c.findings}});
   return json({{"format", "crosscheck-findings"},
                {"version", 1},
                {"cases", run.cases},
-               {"findings", list}})
+               {"findings", list},
+               {"root_causes", roots}})
              .dump(2) +
          "\n";
 }

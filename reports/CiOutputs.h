@@ -1,11 +1,15 @@
 // Campaign results in the formats CI systems read: JUnit XML (one testcase
-// per signature), SARIF 2.1.0 (one result per signature, a stable ruleId
-// per kind, partialFingerprints from the signature) and a findings.json
-// that a later campaign takes as its --baseline.
+// per root cause), SARIF 2.1.0 (one result per root cause, a stable ruleId
+// per kind, partialFingerprints from the root cause) and a findings.json
+// (every signature, and the root causes) that a later campaign takes as
+// its --baseline.
 #pragma once
 
 #include "core/Error.h"
 #include "oracles/FindingFile.h"
+#include "reports/RootCause.h"
+
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -20,6 +24,15 @@ struct CiFinding {
   std::string file;        // the finding's JSON, relative to the campaign dir
   std::string reducedFile; // its reduced case, when reduced (same format)
   int reducedOps = -1;
+  std::optional<FindingRecord> reduced;
+};
+
+// The findings that one bug explains (see RootCause).
+struct CiRootCause {
+  std::string key, culprit;
+  std::optional<KnownBug> knownBug; // the known bug it is, if any
+  bool known = false;           // a known bug, or every finding in the baseline
+  std::vector<size_t> findings; // indices into CiRun::findings
 };
 
 struct CiRun {
@@ -27,7 +40,12 @@ struct CiRun {
   uint64_t cases = 0;
   double seconds = 0;
   std::vector<CiFinding> findings;
+  std::vector<CiRootCause> rootCauses; // see groupFindings
 };
+
+// Fills run.rootCauses from run.findings; a finding of a known bug
+// becomes known.
+void groupFindings(CiRun &run, const std::vector<KnownBug> &known);
 
 // Compilers with long names (a whole pass pipeline) listed once and
 // numbered, so that a summary of many findings names each by its number.

@@ -314,7 +314,8 @@ Expected<LibFuzzerSummary> runLibFuzzer(const LibFuzzerOptions &lf,
   CampaignSummary summary;
   summary.cases = s.executions;
   summary.seconds = seconds;
-  CC_ASSIGN(out, writeOutputs(store, options.outDir, summary));
+  CC_ASSIGN(out,
+            writeOutputs(store, options.outDir, summary, options.knownBugs));
   s.campaign = std::move(out);
   return s;
 }

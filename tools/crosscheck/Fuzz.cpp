@@ -88,6 +88,10 @@ const FlagTable<F> kFuzzFlags = {
      "an earlier campaign (its DIR, campaign.db or findings.json): its "
      "findings are known, only new ones count",
      text(&F::baseline)},
+    {"--known-bugs", "", "FILE",
+     "bugs the project knows (corpus/known/mlir-22.json): their findings "
+     "are grouped under the bug, with its upstream link, and are not new",
+     text(&F::knownBugs)},
     {"--seed-corpus", "", "DIR",
      "graphs (.json or .onnx) that open the case stream", text(&F::seedCorpus)},
     {"--engine", "", "NAME",
@@ -153,6 +157,7 @@ const Command<F> kFuzz{
     "fuzz",
     "crosscheck fuzz --cut SPEC [--cut SPEC ...] [--ref ref] --time 10m "
     "--jobs N --seed S --out DIR [--resume] [--shard I/N] [--baseline FILE] "
+    "[--known-bugs FILE] "
     "[generator flags]",
     {0, 0, "takes no positional arguments"},
     "Runs a fuzz campaign: generates cases (graphs with inputs), runs each\n"
@@ -175,17 +180,18 @@ const Command<F> kFuzz{
                 "passes",
                 loadMutants<F>()},
            }),
-    "Exit status: 0 no new finding, 1 new findings (not in the baseline), 2 "
+    "Exit status: 0 no new root cause, 1 new findings (not in the baseline "
+    "or the known bugs), 2 "
     "an error.\nOn a terminal a live progress line is shown; otherwise a log "
     "line every 10 s."};
 
 struct MergeFlags {
-  std::string out, baseline;
+  std::string out, baseline, knownBugs;
 };
 
 const Command<MergeFlags> kMerge{
     "merge",
-    "crosscheck merge DIR... -o OUT [--baseline FILE]",
+    "crosscheck merge DIR... -o OUT [--baseline FILE] [--known-bugs FILE]",
     {1, SIZE_MAX, "needs campaign directories"},
     "Merges the campaign directories of the shards of one campaign into OUT\n"
     "(deduplicating findings, adding their counts) and writes OUT's CI\n"
@@ -195,6 +201,8 @@ const Command<MergeFlags> kMerge{
          text(&MergeFlags::out)},
         {"--baseline", "", "FILE", "as for crosscheck fuzz",
          text(&MergeFlags::baseline)},
+        {"--known-bugs", "", "FILE", "as for crosscheck fuzz",
+         text(&MergeFlags::knownBugs)},
     },
     "Exit status: 0 no new finding, 1 new findings, 2 an error."};
 
@@ -221,7 +229,7 @@ int finish(const std::string &dir, const CampaignSummary &s) {
   auto text = readFile(dir + "/summary.txt");
   std::cout << (text ? *text : "") << "outputs in " << dir
             << " (campaign.db, junit.xml, findings.sarif, findings.json)\n";
-  return s.newSignatures() ? kExitFinding : kExitPass;
+  return s.newRootCauses ? kExitFinding : kExitPass;
 }
 
 // --engine libfuzzer (harness/fuzz/Engine.h).
@@ -261,7 +269,8 @@ int runFuzz(FuzzFlags &o, const Args &args) {
 int merge(MergeFlags &o, const Args &args) {
   if (o.out.empty())
     return fail("merge needs -o OUT");
-  auto summary = mergeCampaigns(args.positional, o.out, o.baseline);
+  auto summary =
+      mergeCampaigns(args.positional, o.out, o.baseline, o.knownBugs);
   if (!summary)
     return fail(summary.error());
   return finish(o.out, *summary);

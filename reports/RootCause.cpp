@@ -1,0 +1,206 @@
+#include "reports/RootCause.h"
+
+#include "core/Format.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace cc {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char *kFormat = "crosscheck-known-bugs";
+
+Expected<std::regex> regexField(const json &m, const char *field,
+                                const std::string &bug) {
+  if (!m[field].is_string())
+    return makeError("known bug '" + bug + "': match." + field +
+                     " must be a string (a regex)");
+  try {
+    return std::regex(m[field].get<std::string>());
+  } catch (const std::regex_error &e) {
+    return makeError("known bug '" + bug + "': match." + field +
+                     " is not a valid regex: " + e.what());
+  }
+}
+
+Expected<KnownBug::Match> parseMatch(const json &m, const std::string &bug) {
+  if (!m.is_object())
+    return makeError("known bug '" + bug + "': each match must be an object");
+  KnownBug::Match out;
+  out.text = m.dump();
+  for (const auto &[key, value] : m.items()) {
+    if (key == "kind") {
+      out.kind = value.is_string() ? parseKind(value.get<std::string>())
+                                   : std::nullopt;
+      if (!out.kind)
+        return makeError("known bug '" + bug + "': unknown kind " +
+                         value.dump());
+    } else if (key == "graph_has") {
+      for (const json &d : value.is_array() ? value : json::array({value})) {
+        auto t = d.is_string() ? parseDType(d.get<std::string>())
+                               : std::nullopt;
+        if (!t)
+          return makeError("known bug '" + bug + "': unknown dtype " +
+                           d.dump() + " in match.graph_has");
+        out.graphHas.push_back(*t);
+      }
+    } else if (key == "cut" || key == "stage" || key == "detail" ||
+               key == "message") {
+      CC_ASSIGN(re, regexField(m, key.c_str(), bug));
+      (key == "cut"     ? out.cut
+       : key == "stage" ? out.stage
+       : key == "detail" ? out.detail
+                         : out.message) = std::move(re);
+    } else {
+      return makeError("known bug '" + bug + "': unknown match field '" + key +
+                       "' (kind, cut, stage, detail, message, graph_has)");
+    }
+  }
+  return out;
+}
+
+Expected<KnownBug> parseBug(const json &b) {
+  if (!b.is_object() || !b["name"].is_string() || !b["match"].is_array())
+    return makeError("each known bug needs a \"name\" and a \"match\" array");
+  KnownBug k;
+  k.name = b["name"].get<std::string>();
+  for (const char *f : {"title", "upstream", "status"})
+    if (b.contains(f)) {
+      if (!b[f].is_string())
+        return makeError("known bug '" + k.name + "': \"" + f +
+                         "\" must be a string");
+      (std::string(f) == "title"      ? k.title
+       : std::string(f) == "upstream" ? k.upstream
+                                      : k.status) = b[f].get<std::string>();
+    }
+  for (const json &m : b["match"]) {
+    CC_ASSIGN(match, parseMatch(m, k.name));
+    k.matches.push_back(std::move(match));
+  }
+  return k;
+}
+
+bool carries(const Graph &g, DType t) {
+  for (const ValueInfo &v : g.values)
+    if (v.type.dtype == t)
+      return true;
+  return false;
+}
+
+bool matches(const KnownBug::Match &m, const FindingRecord &f,
+             const FindingRecord *reduced) {
+  const Signature &s = f.finding.signature;
+  auto found = [](const std::optional<std::regex> &re, const std::string &t) {
+    return !re || std::regex_search(t, *re);
+  };
+  if ((m.kind && *m.kind != s.kind) || !found(m.cut, s.backend) ||
+      !found(m.stage, s.stage) || !found(m.detail, s.detail) ||
+      !found(m.message, f.finding.message))
+    return false;
+  const Graph &g = (reduced ? *reduced : f).testCase.graph;
+  for (DType t : m.graphHas)
+    if (!carries(g, t))
+      return false;
+  return true;
+}
+
+// The reduced case's structure without names, shapes or values: its ops
+// with their operand and result element types, in order.
+std::string reducedForm(const Graph &g) {
+  std::string form;
+  for (const Node &n : g.nodes) {
+    form += n.op + "(";
+    for (size_t i = 0; i < n.operands.size(); ++i)
+      form += (i ? "," : "") + std::string(dtypeName(g.typeOf(n.operands[i]).dtype));
+    form += ")->";
+    for (size_t i = 0; i < n.results.size(); ++i)
+      form += (i ? "," : "") + std::string(dtypeName(g.typeOf(n.results[i]).dtype));
+    form += ";";
+  }
+  return form;
+}
+
+std::string rootKey(const FindingRecord &f, const FindingRecord *reduced,
+                    const std::string &culprit) {
+  const Signature &s = f.finding.signature;
+  std::string kind(kindName(s.kind));
+  // A miscompile is as specific as its reduced case; a crash or a pass
+  // failure as its stage and message, whichever compiler showed it.
+  if (s.kind == Kind::Miscompile && reduced && !culprit.empty())
+    return kind + "|" + culprit + "|" + reducedForm(reduced->testCase.graph);
+  return kind + "|" + s.stage + "|" + s.detail;
+}
+
+} // namespace
+
+bool isKnownBugsFile(const std::string &path) {
+  std::ifstream in(path);
+  if (!in || std::filesystem::is_directory(path))
+    return false;
+  json j = json::parse(in, nullptr, false);
+  return j.is_object() && j.value("format", "") == kFormat;
+}
+
+Expected<std::vector<KnownBug>> loadKnownBugs(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    return makeError("known bugs '" + path + "' cannot be read");
+  json j = json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object() ||
+      j.value("format", "") != std::string(kFormat) || !j["bugs"].is_array())
+    return makeError("known bugs '" + path + "' is not a " + kFormat +
+                     " file ({\"format\": \"" + kFormat +
+                     "\", \"bugs\": [...]})");
+  std::vector<KnownBug> out;
+  for (const json &b : j["bugs"]) {
+    auto bug = parseBug(b);
+    if (!bug)
+      return bug.error().withContext("known bugs '" + path + "'");
+    out.push_back(std::move(*bug));
+  }
+  return out;
+}
+
+const KnownBug *matchKnownBug(const std::vector<KnownBug> &bugs,
+                              const FindingRecord &finding,
+                              const FindingRecord *reduced) {
+  for (const KnownBug &b : bugs)
+    for (const KnownBug::Match &m : b.matches)
+      if (matches(m, finding, reduced))
+        return &b;
+  return nullptr;
+}
+
+std::string culpritOf(const FindingRecord &f, const FindingRecord *reduced) {
+  if (reduced && reduced->evidence.is_object() &&
+      reduced->evidence.contains("first_failing_pass") &&
+      reduced->evidence["first_failing_pass"].is_string())
+    return reduced->evidence["first_failing_pass"].get<std::string>();
+  return f.finding.signature.stage;
+}
+
+std::vector<RootCause> groupRootCauses(
+    const std::vector<FindingForGrouping> &findings,
+    const std::vector<KnownBug> &known) {
+  std::vector<RootCause> out;
+  std::map<std::string, size_t> byKey;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const FindingRecord &f = *findings[i].record;
+    const FindingRecord *r = findings[i].reduced;
+    std::string culprit = culpritOf(f, r);
+    const KnownBug *k = matchKnownBug(known, f, r);
+    std::string key = k ? "known:" + k->name : rootKey(f, r, culprit);
+    auto [it, fresh] = byKey.emplace(key, out.size());
+    if (fresh)
+      out.push_back(RootCause{key, culprit, k, {}});
+    out[it->second].members.push_back(i);
+  }
+  return out;
+}
+
+} // namespace cc
