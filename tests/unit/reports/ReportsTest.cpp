@@ -98,14 +98,16 @@ TEST(Bundle, WritesEveryFileAndSplitsOffTheMutantPass) {
   o.bisect = false;
   auto r = writeBundle(f, dir, o);
   ASSERT_TRUE(bool(r)) << r.error().message();
-  for (const char *name : {"README.md", "repro.sh", "repro.mlir", "input.mlir",
-                           "graph.json", "graph.dot", "finding.json",
-                           "input_0.npy", "input_1.npy", "expected_0.npy"})
+  for (const char *name :
+       {"README.md", "ISSUE.md", "repro.sh", "repro.mlir", "compare.awk",
+        "expected.txt", "input.mlir", "graph.json", "graph.dot", "finding.json",
+        "inputs/a.npy", "inputs/b.npy", "expected_0.npy"})
     EXPECT_TRUE(fs::exists(dir + "/" + name)) << name;
   // Inputs and expected outputs round-trip through .npy.
-  auto in0 = readNpy(dir + "/input_0.npy");
+  auto in0 = readNpy(dir + "/inputs/a.npy");
   ASSERT_TRUE(bool(in0));
   EXPECT_EQ(*in0, f.testCase.inputs[0]);
+  EXPECT_EQ(inputFile(dir, f.testCase.graph, 1), dir + "/inputs/b.npy");
   auto expected = readNpy(dir + "/expected_0.npy");
   auto ref = interpret(f.testCase.graph, f.testCase.inputs);
   ASSERT_TRUE(expected && ref);
@@ -134,6 +136,71 @@ TEST(Bundle, WritesEveryFileAndSplitsOffTheMutantPass) {
   EXPECT_NE(readme->find("# miscompile: `miscompile|"), std::string::npos);
   EXPECT_NE(readme->find("crosscheck's own test passes"), std::string::npos);
   EXPECT_NE(readme->find("First mismatching elements"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// ISSUE.md is the upstream issue: the one command with the upstream
+// pipeline, expected versus actual, a placeholder for the specification's
+// sentence, versions; nothing of crosscheck (names, signatures, test
+// passes, machine paths).
+TEST(Bundle, IssueHasTheCommandAndNoInternalNames) {
+  FindingRecord f = subFinding();
+  std::string dir = tempDir("issue");
+  BundleOptions o;
+  o.bisect = false;
+  auto r = writeBundle(f, dir, o);
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  auto issue = readFile(dir + "/ISSUE.md");
+  ASSERT_TRUE(bool(issue));
+  EXPECT_TRUE(issue->starts_with("# [mlir] ")) << *issue;
+  for (const char *want :
+       {"**Pass:**", "## Input", "```mlir\n", "func.func @repro_main()",
+        "## Command", "mlir-opt repro.mlir --pass-pipeline='",
+        "mlir-runner -e repro_main", "## Expected versus actual",
+        "## Why it is a bug", "TODO (maintainer)", "## Versions", "MLIR/LLVM "})
+    EXPECT_NE(issue->find(want), std::string::npos) << want << "\n" << *issue;
+  EXPECT_NE(
+      issue->find("mlir-opt repro.mlir --pass-pipeline='" + r->pipeline + "'"),
+      std::string::npos);
+  for (const char *internal :
+       {"crosscheck", "cc-mutant", "miscompile|", "fingerprint", "campaign",
+        "regressions", "finding.json", "/tmp/", "/usr/"})
+    EXPECT_EQ(issue->find(internal), std::string::npos) << internal << "\n"
+                                                        << *issue;
+  // The culprit named by the finding is said, never "not known".
+  EXPECT_EQ(issue->find("not known"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// A bundle's inputs go straight back to the case: read as `crosscheck run
+// --inputs DIR/inputs` reads them (DIR/inputs/<input name>.npy with the
+// graph's types), they are the finding's inputs, and the reference gives
+// the bundle's expected outputs on them.
+TEST(Bundle, InputsRoundTripAsRunReadsThem) {
+  FindingRecord f = subFinding();
+  std::string dir = tempDir("inputs");
+  BundleOptions o;
+  o.bisect = false;
+  o.verify = false;
+  auto r = writeBundle(f, dir, o);
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  auto g = loadGraph(dir + "/graph.json");
+  ASSERT_TRUE(bool(g));
+  Inputs read;
+  for (ValueId v : g->inputs) {
+    const ValueInfo &info = g->values.at(v);
+    auto t = readNpyAs(dir + "/inputs/" + info.name + ".npy", info.type);
+    ASSERT_TRUE(bool(t)) << t.error().message();
+    read.push_back(*t);
+  }
+  EXPECT_EQ(read, f.testCase.inputs);
+  auto outs = interpret(*g, read);
+  ASSERT_TRUE(bool(outs));
+  for (size_t i = 0; i < outs->size(); ++i) {
+    auto want = readNpy(dir + "/expected_" + std::to_string(i) + ".npy");
+    ASSERT_TRUE(bool(want));
+    EXPECT_EQ((*outs)[i], *want) << i;
+  }
   fs::remove_all(dir);
 }
 
