@@ -57,8 +57,8 @@ std::string upstreamCulprit(const ReadmeFacts &r) {
 
 std::string title(const ReadmeFacts &r) {
   std::string culprit = upstreamCulprit(r);
-  std::string who = culprit.empty() ? std::string("the pass pipeline")
-                                    : "`" + culprit + "`";
+  std::string who =
+      culprit.empty() ? std::string("the pass pipeline") : "`" + culprit + "`";
   switch (r.original->finding.signature.kind) {
   case Kind::Crash:
     return who + " crashes";

@@ -35,6 +35,7 @@ failed() { # $1: what ran, $2: its exit status, $3: its stderr
 std::string mlirSetup() {
   return R"SH(MLIR_OPT=${MLIR_OPT:-$(pick mlir-opt-22 mlir-opt)}
 MLIR_RUNNER=${MLIR_RUNNER:-$(pick mlir-runner-22 mlir-runner)}
+case $MLIR_OPT in */*) MLIR_OPT=$(cd "$(dirname "$MLIR_OPT")" && pwd)/$(basename "$MLIR_OPT") ;; esac
 if [ -z "${MLIR_C_RUNNER_UTILS:-}" ]; then
   runner=$(command -v "$MLIR_RUNNER" || echo "$MLIR_RUNNER")
   MLIR_C_RUNNER_UTILS=$(dirname "$(readlink -f "$runner")")/../lib/libmlir_c_runner_utils.so
@@ -48,9 +49,11 @@ std::string mlirLowerAndRun(const std::string &pipeline, int optLevel) {
   return "REPRO_PIPELINE=${REPRO_PIPELINE:-" + shellQuote(pipeline) +
          "}\nREPRO_OPT_LEVEL=${REPRO_OPT_LEVEL:-" + std::to_string(optLevel) +
          "}\n" +
-         R"SH(echo "mlir-opt:    $MLIR_OPT ($("$MLIR_OPT" --version 2>/dev/null | grep -i version | head -n 1 | sed 's/^ *//'))"
+         R"SH(echo "mlir-opt:    $(basename "$MLIR_OPT") ($("$MLIR_OPT" --version 2>/dev/null | grep -i version | head -n 1 | sed 's/^ *//'))"
 echo "pipeline:    $REPRO_PIPELINE"
-$limit "$MLIR_OPT" "$REPRO_MLIR" --pass-pipeline="$REPRO_PIPELINE" -o "$work/lowered.mlir" 2>"$work/opt.err" ||
+# From the input's folder, so that diagnostics name the file alone.
+(cd "$(dirname "$REPRO_MLIR")" && exec $limit "$MLIR_OPT" "$(basename "$REPRO_MLIR")" \
+  --pass-pipeline="$REPRO_PIPELINE" -o "$work/lowered.mlir") 2>"$work/opt.err" ||
   failed mlir-opt $? "$work/opt.err"
 $limit "$MLIR_RUNNER" "$work/lowered.mlir" -e repro_main -entry-point-result=void \
   -O"$REPRO_OPT_LEVEL" -shared-libs="$MLIR_C_RUNNER_UTILS" >"$work/actual.txt" 2>"$work/run.err" ||

@@ -9,6 +9,7 @@
 #include "reducers/Reduce.h"
 #include "reports/Bundle.h"
 #include "reports/Dashboard.h"
+#include "reports/ReproScript.h"
 #include "tests/mutants/Mutants.h"
 
 #include <algorithm>
@@ -202,6 +203,48 @@ TEST(Bundle, InputsRoundTripAsRunReadsThem) {
     EXPECT_EQ((*outs)[i], *want) << i;
   }
   fs::remove_all(dir);
+}
+
+// The curated reproducers of corpus/regressions compare with the generator's
+// own compare.awk and expected.txt format, and every curated bundle of
+// reports/found has an ISSUE.md with the fields of an upstream issue, its
+// specification sentence filled in and its upstream status said.
+TEST(Bundle, CuratedBundlesMatchTheGenerator) {
+  std::string root = CC_SOURCE_DIR;
+  auto awk = readFile(root + "/corpus/regressions/compare.awk");
+  ASSERT_TRUE(bool(awk));
+  EXPECT_EQ(*awk, repro::compareProgram());
+  int compared = 0;
+  for (const auto &e : fs::directory_iterator(root + "/corpus/regressions")) {
+    if (!fs::exists(e.path() / "expected.txt"))
+      continue;
+    ++compared;
+    auto own = readFile((e.path() / "compare.awk").string());
+    auto table = readFile((e.path() / "expected.txt").string());
+    ASSERT_TRUE(own && table) << e.path();
+    EXPECT_EQ(*own, *awk) << e.path();
+    EXPECT_TRUE(table->starts_with(repro::expectedHeader())) << e.path();
+  }
+  EXPECT_GT(compared, 0);
+  int issues = 0;
+  for (const auto &e : fs::directory_iterator(root + "/reports/found")) {
+    if (!e.is_directory())
+      continue;
+    ++issues;
+    auto issue = readFile((e.path() / "ISSUE.md").string());
+    ASSERT_TRUE(bool(issue)) << e.path();
+    for (const char *want :
+         {"# [mlir]", "**Pass:**", "**Upstream status:**", "## Input",
+          "## Command", "mlir-opt", "## Expected versus actual",
+          "## Why it is a bug", "## Versions"})
+      EXPECT_NE(issue->find(want), std::string::npos)
+          << e.path() << ": " << want;
+    for (const char *internal : {"crosscheck", "TODO", "regressions.test"})
+      EXPECT_EQ(issue->find(internal), std::string::npos)
+          << e.path() << ": " << internal;
+    EXPECT_TRUE(fs::exists(e.path() / "repro.sh")) << e.path();
+  }
+  EXPECT_GT(issues, 0);
 }
 
 TEST(Bundle, DotNamesEveryOpAndOutput) {
