@@ -140,16 +140,29 @@ TEST(Bundle, WritesEveryFileAndSplitsOffTheMutantPass) {
   fs::remove_all(dir);
 }
 
+// The bundle of the sub-swap finding, without bisection (with repro.sh run
+// once when `verify`).
+struct SubBundle {
+  FindingRecord finding;
+  std::string dir;
+  Expected<BundleResult> result;
+};
+SubBundle subBundle(const std::string &name, bool verify) {
+  FindingRecord f = subFinding();
+  std::string dir = tempDir(name);
+  BundleOptions o;
+  o.bisect = false;
+  o.verify = verify;
+  auto r = writeBundle(f, dir, o);
+  return {f, dir, std::move(r)};
+}
+
 // ISSUE.md is the upstream issue: the one command with the upstream
 // pipeline, expected versus actual, a placeholder for the specification's
 // sentence, versions; nothing of crosscheck (names, signatures, test
 // passes, machine paths).
 TEST(Bundle, IssueHasTheCommandAndNoInternalNames) {
-  FindingRecord f = subFinding();
-  std::string dir = tempDir("issue");
-  BundleOptions o;
-  o.bisect = false;
-  auto r = writeBundle(f, dir, o);
+  auto [f, dir, r] = subBundle("issue", true);
   ASSERT_TRUE(bool(r)) << r.error().message();
   auto issue = readFile(dir + "/ISSUE.md");
   ASSERT_TRUE(bool(issue));
@@ -178,12 +191,7 @@ TEST(Bundle, IssueHasTheCommandAndNoInternalNames) {
 // graph's types), they are the finding's inputs, and the reference gives
 // the bundle's expected outputs on them.
 TEST(Bundle, InputsRoundTripAsRunReadsThem) {
-  FindingRecord f = subFinding();
-  std::string dir = tempDir("inputs");
-  BundleOptions o;
-  o.bisect = false;
-  o.verify = false;
-  auto r = writeBundle(f, dir, o);
+  auto [f, dir, r] = subBundle("inputs", false);
   ASSERT_TRUE(bool(r)) << r.error().message();
   auto g = loadGraph(dir + "/graph.json");
   ASSERT_TRUE(bool(g));
