@@ -110,6 +110,7 @@ Expected<BundleResult> Writer::write() {
   facts.optLevel = lowering.optLevel;
   facts.splitNote = repro.splitNote;
   CC_TRY(writeText(dir + "/README.md", readmeText(facts)));
+  CC_TRY(writeText(dir + "/ISSUE.md", issueText(facts)));
   return result;
 }
 
@@ -129,18 +130,22 @@ void Writer::bisect() {
   f.testCase = reduced->reduced.testCase;
   lowering = cutPipeline(f.testCase.cut);
   if (result.culprit.empty())
-    result.notes.push_back("bisection did not single out one pass");
+    result.notes.push_back("the bisection did not isolate one pass");
 }
 
-// finding.json (the original), graph.json, the inputs and the expected
-// outputs.
+// finding.json (the original), graph.json, the inputs (inputs/<name>.npy,
+// as `crosscheck run --inputs` reads them) and the expected outputs.
 Expected<References> Writer::writeCaseFiles() {
   const Graph &g = f.testCase.graph;
   const Inputs &inputs = f.testCase.inputs;
   CC_TRY(saveFinding(dir + "/finding.json", original));
   CC_TRY(writeText(dir + "/graph.json", printGraph(g)));
-  for (size_t i = 0; i < inputs.size(); ++i)
-    CC_TRY(writeNpy(dir + "/input_" + std::to_string(i) + ".npy", inputs[i]));
+  std::error_code ec;
+  std::filesystem::create_directories(dir + "/inputs", ec);
+  if (ec)
+    return makeError("cannot create '" + dir + "/inputs': " + ec.message());
+  for (size_t i = 0; i < inputs.size() && i < g.inputs.size(); ++i)
+    CC_TRY(writeNpy(inputFile(dir, g, i), inputs[i]));
   References r;
   auto ref = interpret(g, inputs, Precision::F64, &r.magnitudes);
   auto target = interpret(g, inputs, Precision::Target);
@@ -189,9 +194,11 @@ Error Writer::verifyRepro(const ReproSpec &spec) {
           "the reduced pipeline does not reproduce with upstream mlir-opt and "
           "mlir-runner (repro.sh exit status " +
           std::to_string(status) +
-          "): repro.sh runs the whole pipeline of the finding, and the "
-          "bisection's culprit (" +
-          result.culprit + ") is not trusted");
+          "): repro.sh runs the whole pipeline of the finding" +
+          (result.culprit.empty() || result.culprit == sig.stage
+               ? std::string()
+               : ", and the bisection's culprit (" + result.culprit +
+                     ") is not trusted"));
       result.culprit = sig.stage;
       lowering = whole;
       CC_ASSIGN(again,
@@ -252,6 +259,10 @@ void Writer::rerun(const References &refs, const Expectation &expect) {
 }
 
 } // namespace
+
+std::string inputFile(const std::string &dir, const Graph &g, size_t i) {
+  return dir + "/inputs/" + g.values.at(g.inputs.at(i)).name + ".npy";
+}
 
 Expected<BundleResult> writeBundle(const FindingRecord &original,
                                    const std::string &dir,

@@ -15,8 +15,14 @@
 //                 @repro_main that calls it on the inputs and prints the
 //                 results (after crosscheck's own test passes, when the
 //                 pipeline names some: upstream tools cannot run them)
+//   ISSUE.md      the text of an upstream issue: title, pass, input, the
+//                 one command, expected versus actual, versions (the
+//                 specification's sentence is left to the maintainer)
+//   compare.awk, expected.txt   what repro.sh compares the outputs with
 //   input.mlir    the same program before any pass
-//   graph.json, graph.svg, finding.json, input_<i>.npy, expected_<i>.npy
+//   inputs/<name>.npy   one per graph input, named as `crosscheck run
+//                 --inputs DIR` reads them (inputFile())
+//   graph.json, graph.svg, finding.json, expected_<i>.npy
 //   culprit-before.mlir, culprit-after.mlir   (when the culprit is known)
 //   repro.out     what repro.sh printed when the bundle was written
 #pragma once
@@ -55,6 +61,10 @@ struct BundleResult {
 Expected<BundleResult> writeBundle(const FindingRecord &finding,
                                    const std::string &dir,
                                    const BundleOptions &options = {});
+
+// DIR/inputs/<name>.npy: where a bundle keeps input `i` of `g`, so that
+// `crosscheck run DIR/graph.json --inputs DIR/inputs` replays the case.
+std::string inputFile(const std::string &dir, const Graph &g, size_t i);
 
 // The Graphviz source of a graph: inputs, constants, ops and outputs.
 std::string graphDot(const Graph &g);

@@ -115,4 +115,11 @@ struct ReadmeFacts {
 };
 std::string readmeText(const ReadmeFacts &facts);
 
+// ---- ISSUE.md (BundleIssue.cpp) ----
+
+// The upstream issue: title, pass, input, the one command, expected versus
+// actual, a placeholder for the specification's sentence, versions; no
+// names of the tool that found it.
+std::string issueText(const ReadmeFacts &facts);
+
 } // namespace cc::bundle

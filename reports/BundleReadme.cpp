@@ -130,16 +130,15 @@ void graphAndCulprit(std::ostream &md, const ReadmeFacts &r) {
                : "(graph.dot: Graphviz was not installed)")
      << "\n\n</td><td>\n\n<pre>\n"
      << xmlEscape(clip(r.tosa, 60)) << "</pre>\n\n</td></tr></table>\n\n";
-  md << "The inputs are `input_<i>.npy` (in the order of the function's "
-        "arguments), the f64 reference outputs `expected_<i>.npy`.\n\n";
+  md << "The inputs are `inputs/<name>.npy` (`crosscheck run graph.json "
+        "--inputs inputs` replays the case), the f64 reference outputs "
+        "`expected_<i>.npy`.\n\n";
   md << "## Culprit\n\n";
   const BundleResult &result = *r.result;
   if (result.culprit.empty()) {
-    md << "Not known"
-       << (result.notes.empty() ? ""
-                                : " (see *Limits of this "
-                                  "bundle* below)")
-       << ".\n\n";
+    md << "Not isolated to one pass by this bundle"
+       << (result.notes.empty() ? "" : " (see *Limits of this bundle* below)")
+       << "; the pipeline of *Reproduce* shows the failure.\n\n";
     return;
   }
   md << "`" << result.culprit << "`"
@@ -209,12 +208,13 @@ void limitsAndFiles(std::ostream &md, const ReadmeFacts &r) {
     md << "\n";
   }
   md << "## Versions\n\n" << versions() << "\n";
-  md << "## Files\n\n`repro.sh`, `repro.mlir`, `input.mlir`, `graph.json`, "
-        "`graph.dot`"
+  md << "## Files\n\n`ISSUE.md` (the text of an upstream issue), `repro.sh`, "
+        "`repro.mlir`, `compare.awk`, `expected.txt`, `input.mlir`, "
+        "`graph.json`, `graph.dot`"
      << (r.svg ? ", `graph.svg`" : "")
      << ", `repro.out` (what repro.sh printed), `finding.json` (crosscheck's "
         "self-contained finding: `crosscheck reduce finding.json`), "
-        "`input_<i>.npy`, `expected_<i>.npy`"
+        "`inputs/<name>.npy`, `expected_<i>.npy`"
      << (r.culprit ? ", `culprit-before.mlir`, `culprit-after.mlir`" : "")
      << (r.otherHow.empty() ? ""
          : r.pipeline.empty() && r.cut == "torchscript"

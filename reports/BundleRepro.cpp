@@ -35,6 +35,15 @@ Error writeScript(const std::string &path, const std::string &text) {
   return Error::success();
 }
 
+// compare.awk and expected.txt beside a repro.sh that compares outputs.
+Error writeCheckFiles(const ReproSpec &spec) {
+  if (!spec.compare)
+    return Error::success();
+  CC_TRY(writeText(spec.dir + "/compare.awk", repro::compareProgram()));
+  return writeText(spec.dir + "/expected.txt",
+                   repro::expectedHeader() + spec.table);
+}
+
 // Runs crosscheck's own passes at the head of `leaves` here: repro.mlir is
 // the program after them, repro.sh runs the rest (r.pipeline).
 std::string runOwnPasses(const ReproSpec &spec,
@@ -77,6 +86,7 @@ Expected<std::string> writeExternalRepro(const ReproSpec &spec,
   CC_ASSIGN(func, functionName(tosa));
   CC_TRY(writeText(spec.dir + "/tosa.mlir", tosa));
   CC_TRY(writeText(spec.dir + "/driver.mlir", driverText(g, inputs, func)));
+  CC_TRY(writeCheckFiles(spec));
   CC_TRY(writeScript(spec.dir + "/repro.sh",
                      repro::externalScript(check, ext.command,
                                            onModule(ext.completion.pipeline),
@@ -91,11 +101,9 @@ Expected<std::string> writeExternalRepro(const ReproSpec &spec,
          "(tosa.mlir in MLIR " +
          std::to_string(ext.syntaxVersion) +
          "'s TOSA syntax), adds `@repro_main` (driver.mlir) to the "
-         "compiled module, lowers the rest of the way with crosscheck's "
-         "straight `" +
-         ext.completion.name +
-         "` lowering in mlir-opt, runs "
-         "it with mlir-runner and compares what `@repro_main` prints with "
+         "compiled module, lowers the rest of the way with upstream "
+         "`mlir-opt` (the pipeline `REPRO_PIPELINE` of repro.sh), runs it "
+         "with mlir-runner and compares what `@repro_main` prints with "
          "the expected values.\n\n";
 }
 
@@ -105,6 +113,7 @@ Expected<std::string> writeTorchRepro(const ReproSpec &spec, const Graph &g,
   CC_TRY(saveTorchScript(g, inputs, spec.dir + "/model.pt",
                          spec.dir + "/inputs.pt"));
   CC_TRY(writeText(spec.dir + "/repro.cpp", repro::torchProgram()));
+  CC_TRY(writeCheckFiles(spec));
   CC_TRY(writeScript(spec.dir + "/repro.sh", repro::torchScript(check)));
   return std::string(
       "```sh\n./repro.sh            # exit 1: the bug is present; 0: "
@@ -137,6 +146,8 @@ Expected<Repro> writeRepro(const ReproSpec &spec, const std::string &pipeline,
       reproMlir = runOwnPasses(spec, leaves, cut, r, notes);
   }
   CC_TRY(writeText(spec.dir + "/repro.mlir", reproMlir));
+  if (!r.pipeline.empty())
+    CC_TRY(writeCheckFiles(spec));
   std::string script =
       r.pipeline.empty()
           ? "#!/bin/sh\n# " + spec.title +

@@ -10,8 +10,10 @@
 
 namespace cc::repro {
 
-// The expected values (one line per output element: OUT INDEX KIND EXPECTED
-// ALLOWED ALT, see Bundle.cpp) and the script's one-line title.
+// The expected values (expected.txt: one line per output element, OUT INDEX
+// KIND EXPECTED ALLOWED ALT, see BundleExpected.cpp) and the script's
+// one-line title. A script that compares ships compare.awk
+// (compareProgram()) and expected.txt beside it.
 struct Check {
   std::string title;
   std::string table;
@@ -19,6 +21,14 @@ struct Check {
 };
 
 std::string shellQuote(const std::string &s);
+
+// compare.awk: judges what the program printed against expected.txt, prints
+// expected versus actual and exits 1 when an element differs, 0 otherwise.
+const char *compareProgram();
+// The first line of expected.txt, naming its columns.
+inline const char *expectedHeader() {
+  return "# output element dtype expected allowed-error also-accepted\n";
+}
 
 // mlir-opt with `pipeline`, then mlir-runner at -O`optLevel`, on repro.mlir
 // (which has @repro_main printing every output element).

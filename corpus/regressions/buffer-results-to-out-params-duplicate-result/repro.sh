@@ -13,7 +13,7 @@ opt=${MLIR_OPT:-mlir-opt-22}
   > /dev/null 2> "${TMPDIR:-/tmp}/repro-brop.$$.err"
 status=$?
 if [ "$status" -gt 128 ]; then
-  grep -m1 -E 'hasRank|Segmentation|#4 ' "${TMPDIR:-/tmp}/repro-brop.$$.err"
+  grep -m1 -o 'mlir::[A-Za-z_:]*hasRank()' "${TMPDIR:-/tmp}/repro-brop.$$.err"
   echo "BUG: mlir-opt crashed (signal $((status - 128)))"
   rm -f "${TMPDIR:-/tmp}/repro-brop.$$.err"
   exit 1

@@ -9,6 +9,7 @@
 #include "reducers/Reduce.h"
 #include "reports/Bundle.h"
 #include "reports/Dashboard.h"
+#include "reports/ReproScript.h"
 #include "tests/mutants/Mutants.h"
 
 #include <algorithm>
@@ -98,14 +99,16 @@ TEST(Bundle, WritesEveryFileAndSplitsOffTheMutantPass) {
   o.bisect = false;
   auto r = writeBundle(f, dir, o);
   ASSERT_TRUE(bool(r)) << r.error().message();
-  for (const char *name : {"README.md", "repro.sh", "repro.mlir", "input.mlir",
-                           "graph.json", "graph.dot", "finding.json",
-                           "input_0.npy", "input_1.npy", "expected_0.npy"})
+  for (const char *name :
+       {"README.md", "ISSUE.md", "repro.sh", "repro.mlir", "compare.awk",
+        "expected.txt", "input.mlir", "graph.json", "graph.dot", "finding.json",
+        "inputs/a.npy", "inputs/b.npy", "expected_0.npy"})
     EXPECT_TRUE(fs::exists(dir + "/" + name)) << name;
   // Inputs and expected outputs round-trip through .npy.
-  auto in0 = readNpy(dir + "/input_0.npy");
+  auto in0 = readNpy(dir + "/inputs/a.npy");
   ASSERT_TRUE(bool(in0));
   EXPECT_EQ(*in0, f.testCase.inputs[0]);
+  EXPECT_EQ(inputFile(dir, f.testCase.graph, 1), dir + "/inputs/b.npy");
   auto expected = readNpy(dir + "/expected_0.npy");
   auto ref = interpret(f.testCase.graph, f.testCase.inputs);
   ASSERT_TRUE(expected && ref);
@@ -135,6 +138,121 @@ TEST(Bundle, WritesEveryFileAndSplitsOffTheMutantPass) {
   EXPECT_NE(readme->find("crosscheck's own test passes"), std::string::npos);
   EXPECT_NE(readme->find("First mismatching elements"), std::string::npos);
   fs::remove_all(dir);
+}
+
+// The bundle of the sub-swap finding, without bisection (with repro.sh run
+// once when `verify`).
+struct SubBundle {
+  FindingRecord finding;
+  std::string dir;
+  Expected<BundleResult> result;
+};
+SubBundle subBundle(const std::string &name, bool verify) {
+  FindingRecord f = subFinding();
+  std::string dir = tempDir(name);
+  BundleOptions o;
+  o.bisect = false;
+  o.verify = verify;
+  auto r = writeBundle(f, dir, o);
+  return {f, dir, std::move(r)};
+}
+
+// ISSUE.md is the upstream issue: the one command with the upstream
+// pipeline, expected versus actual, a placeholder for the specification's
+// sentence, versions; nothing of crosscheck (names, signatures, test
+// passes, machine paths).
+TEST(Bundle, IssueHasTheCommandAndNoInternalNames) {
+  auto [f, dir, r] = subBundle("issue", true);
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  auto issue = readFile(dir + "/ISSUE.md");
+  ASSERT_TRUE(bool(issue));
+  EXPECT_TRUE(issue->starts_with("# [mlir] ")) << *issue;
+  for (const char *want :
+       {"**Pass:**", "## Input", "```mlir\n", "func.func @repro_main()",
+        "## Command", "mlir-opt repro.mlir --pass-pipeline='",
+        "mlir-runner -e repro_main", "## Expected versus actual",
+        "## Why it is a bug", "TODO (maintainer)", "## Versions", "MLIR/LLVM "})
+    EXPECT_NE(issue->find(want), std::string::npos) << want << "\n" << *issue;
+  EXPECT_NE(
+      issue->find("mlir-opt repro.mlir --pass-pipeline='" + r->pipeline + "'"),
+      std::string::npos);
+  for (const char *internal :
+       {"crosscheck", "cc-mutant", "miscompile|", "fingerprint", "campaign",
+        "regressions", "finding.json", "/tmp/", "/usr/"})
+    EXPECT_EQ(issue->find(internal), std::string::npos) << internal << "\n"
+                                                        << *issue;
+  // The culprit named by the finding is said, never "not known".
+  EXPECT_EQ(issue->find("not known"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// A bundle's inputs go straight back to the case: read as `crosscheck run
+// --inputs DIR/inputs` reads them (DIR/inputs/<input name>.npy with the
+// graph's types), they are the finding's inputs, and the reference gives
+// the bundle's expected outputs on them.
+TEST(Bundle, InputsRoundTripAsRunReadsThem) {
+  auto [f, dir, r] = subBundle("inputs", false);
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  auto g = loadGraph(dir + "/graph.json");
+  ASSERT_TRUE(bool(g));
+  Inputs read;
+  for (ValueId v : g->inputs) {
+    const ValueInfo &info = g->values.at(v);
+    auto t = readNpyAs(dir + "/inputs/" + info.name + ".npy", info.type);
+    ASSERT_TRUE(bool(t)) << t.error().message();
+    read.push_back(*t);
+  }
+  EXPECT_EQ(read, f.testCase.inputs);
+  auto outs = interpret(*g, read);
+  ASSERT_TRUE(bool(outs));
+  for (size_t i = 0; i < outs->size(); ++i) {
+    auto want = readNpy(dir + "/expected_" + std::to_string(i) + ".npy");
+    ASSERT_TRUE(bool(want));
+    EXPECT_EQ((*outs)[i], *want) << i;
+  }
+  fs::remove_all(dir);
+}
+
+// The curated reproducers of corpus/regressions compare with the generator's
+// own compare.awk and expected.txt format, and every curated bundle of
+// reports/found has an ISSUE.md with the fields of an upstream issue, its
+// specification sentence filled in and its upstream status said.
+TEST(Bundle, CuratedBundlesMatchTheGenerator) {
+  std::string root = CC_SOURCE_DIR;
+  auto awk = readFile(root + "/corpus/regressions/compare.awk");
+  ASSERT_TRUE(bool(awk));
+  EXPECT_EQ(*awk, repro::compareProgram());
+  int compared = 0;
+  for (const auto &e : fs::directory_iterator(root + "/corpus/regressions")) {
+    if (!fs::exists(e.path() / "expected.txt"))
+      continue;
+    ++compared;
+    auto own = readFile((e.path() / "compare.awk").string());
+    auto table = readFile((e.path() / "expected.txt").string());
+    ASSERT_TRUE(own && table) << e.path();
+    EXPECT_EQ(*own, *awk) << e.path();
+    EXPECT_TRUE(table->starts_with(repro::expectedHeader())) << e.path();
+  }
+  EXPECT_GT(compared, 0);
+  int issues = 0;
+  for (const auto &e : fs::directory_iterator(root + "/reports/found")) {
+    if (!e.is_directory())
+      continue;
+    ++issues;
+    auto issue = readFile((e.path() / "ISSUE.md").string());
+    ASSERT_TRUE(bool(issue)) << e.path();
+    for (const char *want :
+         {"# [mlir]", "**Pass:**", "**Upstream status:**", "## Input",
+          "## Command", "mlir-opt", "## Expected versus actual",
+          "## Why it is a bug", "## Versions"})
+      EXPECT_NE(issue->find(want), std::string::npos)
+          << e.path() << ": " << want;
+    for (const char *internal : {"crosscheck", "TODO", "regressions.test"})
+      EXPECT_EQ(issue->find(internal), std::string::npos)
+          << e.path() << ": " << internal;
+    EXPECT_TRUE(fs::exists(e.path() / "repro.sh")) << e.path();
+  }
+  EXPECT_GT(issues, 0);
 }
 
 TEST(Bundle, DotNamesEveryOpAndOutput) {

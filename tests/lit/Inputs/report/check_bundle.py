@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """check_bundle.py DIR: checks that a bug bundle holds every file and that
-each is valid: .npy headers and sizes, JSON, well-formed SVG, an executable
-repro.sh, a README with its sections. Prints one line per file checked and
+each is valid: .npy headers and sizes (one inputs/<name>.npy per graph
+input), JSON, well-formed SVG, an executable repro.sh, a README and an
+ISSUE.md with their sections. Prints one line per file checked and
 exits 1 on the first problem."""
 import ast
 import json
@@ -48,13 +49,19 @@ def check_npy(path):
 
 
 d = sys.argv[1]
-required = ["README.md", "repro.sh", "repro.mlir", "input.mlir", "graph.json",
-            "graph.dot", "graph.svg", "finding.json", "repro.out", "input_0.npy",
-            "expected_0.npy"]
+required = ["README.md", "ISSUE.md", "repro.sh", "repro.mlir", "compare.awk",
+            "expected.txt", "input.mlir", "graph.json", "graph.dot", "graph.svg",
+            "finding.json", "repro.out", "expected_0.npy"]
 for name in required:
     if not os.path.isfile(os.path.join(d, name)):
         fail("missing " + name)
-for name in sorted(os.listdir(d)):
+graph = json.load(open(os.path.join(d, "graph.json")))
+for i in graph["inputs"]:
+    if not os.path.isfile(os.path.join(d, "inputs", i["name"] + ".npy")):
+        fail("missing inputs/%s.npy" % i["name"])
+names = sorted(os.listdir(d)) + sorted(
+    "inputs/" + n for n in os.listdir(os.path.join(d, "inputs")))
+for name in names:
     path = os.path.join(d, name)
     if name.endswith(".npy"):
         h = check_npy(path)
@@ -73,4 +80,14 @@ for section in ("# ", "## What happened", "## Reproduce", "## The graph",
                 'src="graph.svg"'):
     if section not in readme:
         fail("README.md lacks " + section)
+issue = open(os.path.join(d, "ISSUE.md")).read()
+for section in ("# [mlir] ", "**Pass:**", "## Input", "## Command",
+                "mlir-opt repro.mlir --pass-pipeline=",
+                "## Expected versus actual", "## Why it is a bug",
+                "## Versions"):
+    if section not in issue:
+        fail("ISSUE.md lacks " + section)
+for internal in ("crosscheck", "cc-mutant", "fingerprint", "campaign"):
+    if internal in issue:
+        fail("ISSUE.md names " + internal)
 print("bundle ok: " + os.path.basename(os.path.normpath(d)))

@@ -1,1 +1,0 @@
-../../../corpus/regressions/tosa-reduce-sum-unit-axis-fold-negative-zero/repro.mlir
