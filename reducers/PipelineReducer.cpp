@@ -16,7 +16,6 @@ namespace cc::reduce {
 
 namespace {
 
-constexpr const char *kPipelinePrefix = "mlir:pipeline=";
 
 void say(const ReduceOptions &options, const std::string &line) {
   if (options.log)
@@ -64,9 +63,24 @@ std::string printKept(const PassNode &root, const std::vector<bool> &keep) {
   return inner;
 }
 
-TestCase withPipeline(TestCase c, const std::string &inner) {
-  c.cut = std::string(kPipelinePrefix) + "builtin.module(" + inner + ")";
+// The case compiled by the pipeline `inner` at LLVM -O`llvmLevel` (a
+// named pipeline's own level, so that spelling it out changes nothing).
+TestCase withPipeline(TestCase c, const std::string &inner, int llvmLevel) {
+  std::string level = llvmLevel == 2 ? "" : "-O" + std::to_string(llvmLevel);
+  c.cut = "mlir:pipeline" + level + "=builtin.module(" + inner + ")";
   return c;
+}
+
+int llvmLevelOf(const TestCase &c) {
+  std::optional<NamedPipeline> p = pipelineOfSpec(c.cut);
+  return p ? p->llvmOptLevel : 2;
+}
+
+// A pass that translates to the LLVM dialect: after it, only LLVM's own
+// optimizer and code generator act.
+bool translatesToLlvm(const std::string &pass) {
+  return pass.find("to-llvm") != std::string::npos ||
+         pass.starts_with("reconcile-unrealized-casts");
 }
 
 // ddmin over the `n` leaf passes of `root`: the indices of those kept.
@@ -86,8 +100,8 @@ Expected<std::vector<int>> dropPasses(CaseOracle &oracle, BestSoFar &best,
   auto firstPassing = [&](const std::vector<std::vector<int>> &keeps) {
     std::vector<TestCase> cands;
     for (const std::vector<int> &k : keeps)
-      cands.push_back(
-          withPipeline(best.current(), printKept(root, keepMask(k))));
+      cands.push_back(withPipeline(best.current(), printKept(root, keepMask(k)),
+                                   llvmLevelOf(best.current())));
     int k = oracle.firstSame(cands);
     if (k >= 0) {
       ++result.stats.accepted;
@@ -105,7 +119,9 @@ Expected<std::vector<int>> dropPasses(CaseOracle &oracle, BestSoFar &best,
 
 // Bisection: the first k passes of the reduced pipeline, completed by the
 // straight tosa-O0 lowering (which leaves lowered IR alone). The culprit
-// is the pass whose addition makes the failure appear.
+// is the pass whose addition makes the failure appear; or LLVM's back end
+// when the failure needs its optimizer (gone at LLVM -O0) and shows with
+// the plain lowering alone or right after the translation to LLVM.
 void bisectPasses(CaseOracle &oracle, const BestSoFar &best,
                   ReduceResult &result, const ReduceOptions &options) {
   const NamedPipeline &o0 = namedPipelines().front();
@@ -123,26 +139,42 @@ void bisectPasses(CaseOracle &oracle, const BestSoFar &best,
   if (!reducedRoot)
     return;
   size_t n = result.passesAfter.size();
-  auto prefix = [&](size_t k) {
+  int level = reduced->llvmOptLevel;
+  auto prefix = [&](size_t k, int llvmLevel) {
     std::vector<bool> mask(n, false);
     std::fill(mask.begin(), mask.begin() + long(k), true);
     std::string inner = printKept(*reducedRoot, mask);
     return withPipeline(best.current(),
-                        inner.empty() ? completion : inner + "," + completion);
+                        inner.empty() ? completion : inner + "," + completion,
+                        llvmLevel);
   };
-  if (oracle.spent() || oracle.same(prefix(0)) || !oracle.same(prefix(n))) {
-    say(options, "bisection not computable: the failure does not show "
-                 "between the plain lowering and the reduced pipeline "
-                 "completed by it");
+  if (oracle.spent() || !oracle.same(prefix(n, level))) {
+    say(options, "bisection not computable: the failure does not show with "
+                 "the reduced pipeline completed by the plain lowering");
+    return;
+  }
+  std::string backEnd = "LLVM back end at -O" + std::to_string(level);
+  bool needsLlvmOpt = level > 0 && !oracle.spent() && !oracle.same(prefix(n, 0));
+  if (oracle.same(prefix(0, level))) {
+    if (needsLlvmOpt)
+      result.firstFailingPass = backEnd;
+    else
+      say(options, "bisection not computable: the failure shows with the "
+                   "plain lowering alone");
     return;
   }
   size_t lo = 0, hi = n; // prefix(lo) passes, prefix(hi) fails
   while (hi - lo > 1 && !oracle.spent()) {
     size_t mid = (lo + hi) / 2;
-    (oracle.same(prefix(mid)) ? hi : lo) = mid;
+    (oracle.same(prefix(mid, level)) ? hi : lo) = mid;
   }
-  if (hi - lo == 1)
-    result.firstFailingPass = result.passesAfter[hi - 1];
+  if (hi - lo != 1)
+    return;
+  const std::string &pass = result.passesAfter[hi - 1];
+  result.firstFailingPass =
+      needsLlvmOpt && translatesToLlvm(pass)
+          ? backEnd + " (shows after " + pass + ")"
+          : pass;
 }
 
 } // namespace
@@ -164,11 +196,12 @@ Error reducePipeline(CaseOracle &oracle, BestSoFar &best, ReduceResult &result,
 
   oracle.pinOutputs(best.current());
   TestCase base = withPipeline(
-      best.current(), printKept(*root, std::vector<bool>(leaves.size(), true)));
+      best.current(), printKept(*root, std::vector<bool>(leaves.size(), true)),
+      spec->llvmOptLevel);
   if (base.cut != cut && !oracle.same(base)) {
-    // A named pipeline runs at its own LLVM -O level, a textual one at -O2.
     say(options, "pipeline reduction skipped: the failure does not show "
-                 "with the pipeline spelled out as mlir:pipeline=");
+                 "with the pipeline spelled out as mlir:pipeline-O" +
+                     std::to_string(spec->llvmOptLevel) + "=");
     return Error();
   }
   CC_ASSIGN(kept,

@@ -289,12 +289,14 @@ std::string findingsTable(const DashboardData &d) {
   if (d.findings.empty())
     return noData("No findings.");
   std::ostringstream os;
-  os << "<table><tr><th>status</th><th>kind</th><th>signature</th>"
+  os << "<table><tr><th>status</th><th>root cause</th><th>kind</th>"
+        "<th>signature</th>"
         "<th>cases</th><th>first seen (UTC)</th><th>culprit</th>"
         "<th>reduced</th><th>bundle</th></tr>";
   for (const DashboardData::Finding &f : d.findings) {
     os << "<tr><td><span class=\"" << (f.known ? "known" : "new") << "\">"
        << (f.known ? "known" : "NEW") << "</span></td><td>"
+       << (f.rootCause.empty() ? "-" : esc(f.rootCause)) << "</td><td>"
        << esc(std::string(kindName(f.signature.kind))) << "</td><td><code>"
        << esc(f.signature.str()) << "</code><div class=\"msg\">"
        << esc(f.message) << "</div></td><td class=\"n\">" << f.count
@@ -311,11 +313,6 @@ std::string findingsTable(const DashboardData &d) {
   }
   os << "</table>";
   return os.str();
-}
-
-size_t newCount(const DashboardData &d) {
-  return size_t(std::count_if(d.findings.begin(), d.findings.end(),
-                              [](const auto &f) { return !f.known; }));
 }
 
 } // namespace
@@ -365,9 +362,10 @@ code { font-size: 12px; word-break: break-all; }
      << "</b>cases</div><div class=\"card\"><b>" << d.skippedCases
      << "</b>skipped</div><div class=\"card\"><b>"
      << (span > 0 ? num(double(d.caseTimes.size()) / span, "%.3g") : "-")
-     << "</b>cases/s</div><div class=\"card\"><b>" << d.findings.size()
-     << "</b>distinct findings</div><div class=\"card\"><b>" << newCount(d)
-     << "</b>new</div><div class=\"card\"><b>" << pairs.size()
+     << "</b>cases/s</div><div class=\"card\"><b>" << d.rootCauses
+     << "</b>root causes</div><div class=\"card\"><b>" << d.newRootCauses
+     << "</b>new</div><div class=\"card\"><b>" << d.findings.size()
+     << "</b>distinct signatures</div><div class=\"card\"><b>" << pairs.size()
      << "</b>op x dtype pairs</div><div class=\"card\"><b>"
      << d.passCoverage.size() << "</b>passes/patterns</div></div>\n"
      << "<h2>Progress</h2><div class=\"plots\"><div class=\"plot\"><b>Cases "
@@ -397,11 +395,12 @@ std::string summaryMarkdown(const DashboardData &d) {
   for (const DashboardData::Coverage &c : d.coverage)
     pairs.insert(c.op + "/" + c.dtype);
   std::ostringstream os;
-  size_t fresh = newCount(d);
+  size_t fresh = d.newRootCauses;
   os << "## " << d.title << "\n\n"
-     << (fresh ? "**" + std::to_string(fresh) + " new finding(s)**"
-               : std::string("No new findings"))
-     << ", " << d.findings.size() - fresh << " known; " << d.totalCases
+     << (fresh ? "**" + std::to_string(fresh) + " new root cause(s)**"
+               : std::string("No new root causes"))
+     << ", " << d.rootCauses - fresh << " known (" << d.findings.size()
+     << " distinct signatures); " << d.totalCases
      << " cases (" << d.skippedCases << " skipped), " << pairs.size()
      << " op x dtype pairs, " << d.passCoverage.size()
      << " passes/patterns covered.\n\n";
@@ -410,14 +409,15 @@ std::string summaryMarkdown(const DashboardData &d) {
     signatures.push_back(f.signature);
   CompilerLegend legend(signatures);
   if (!d.findings.empty()) {
-    os << "| status | kind | cases | signature | culprit | bundle |\n"
-          "|---|---|---|---|---|---|\n";
+    os << "| status | root cause | kind | cases | signature | culprit | "
+          "bundle |\n|---|---|---|---|---|---|---|\n";
     for (const DashboardData::Finding &f : d.findings) {
       std::string sig = legend.shorten(f.signature.str());
       for (char &c : sig)
         if (c == '|')
           c = '/'; // a table cell cannot hold '|'
       os << "| " << (f.known ? "known" : "**new**") << " | "
+         << (f.rootCause.empty() ? "-" : f.rootCause) << " | "
          << kindName(f.signature.kind) << " | " << f.count << " | `" << sig
          << "` | " << (f.culprit.empty() ? "-" : "`" + f.culprit + "`") << " | "
          << (f.bundle.empty() ? "-" : "`report/" + f.bundle + "`") << " |\n";

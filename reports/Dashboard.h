@@ -29,8 +29,14 @@ struct DashboardData {
     int reducedOps = -1;
     std::string bundle; // link relative to the report dir, or empty
     std::string culprit;
+    // The root cause it belongs to: "known bug NAME" or "#k" (see
+    // reports/RootCause.h); empty when the campaign did not group.
+    std::string rootCause;
   };
   std::vector<Finding> findings;
+  // Root causes, all and new (not known): the count a nightly run is
+  // judged by.
+  size_t rootCauses = 0, newRootCauses = 0;
   struct Coverage {
     std::string op, dtype;
     int64_t count = 0;

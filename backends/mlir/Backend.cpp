@@ -175,9 +175,13 @@ std::optional<NamedPipeline> pipelineOfSpec(const std::string &spec) {
   if (!startsWith(spec, "mlir:"))
     return std::nullopt;
   std::string what = spec.substr(5);
-  // User pipelines run at LLVM -O2, a typical production setting.
+  // User pipelines run at LLVM -O2, a typical production setting, or at
+  // the level they name (pipeline-O3=...).
   if (startsWith(what, "pipeline="))
     return NamedPipeline{"", "", what.substr(9), 2};
+  if (what.size() > 12 && startsWith(what, "pipeline-O") && what[10] >= '0' &&
+      what[10] <= '3' && what[11] == '=')
+    return NamedPipeline{"", "", what.substr(12), what[10] - '0'};
   for (const NamedPipeline &p : namedPipelines())
     if (p.name == what)
       return p;
@@ -189,13 +193,13 @@ Expected<std::unique_ptr<Backend>> makeMlirBackend(const std::string &spec) {
     return makeExternal(spec);
   if (!startsWith(spec, "mlir:"))
     return makeError("bad backend spec '" + spec +
-                     "': expected mlir:NAME, mlir:pipeline=TEXT or "
+                     "': expected mlir:NAME, mlir:pipeline[-O0..3]=TEXT or "
                      "mlir-ext:COMMAND");
   std::optional<NamedPipeline> p = pipelineOfSpec(spec);
   if (!p)
     return makeError("unknown pipeline '" + spec.substr(5) + "' (known: " +
                      pipelineNames() + "; or mlir:pipeline=TEXT)");
-  if (startsWith(spec, "mlir:pipeline="))
+  if (p->name.empty()) // a textual pipeline, not a named one
     CC_TRY(mlirbackend::checkPipeline(p->pipeline));
   auto b = std::make_unique<MlirBackend>();
   b->spec = spec;

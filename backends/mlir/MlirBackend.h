@@ -69,8 +69,9 @@ Expected<std::unique_ptr<Backend>> makeMlirBackend(const std::string &spec);
 
 // The pipeline an in-process spec compiles with, as makeMlirBackend resolves
 // it: mlir:NAME gives the named pipeline, mlir:pipeline=TEXT gives TEXT (as
-// written; it may omit builtin.module(...)) at LLVM -O2. nullopt for other
-// specs and unknown names.
+// written; it may omit builtin.module(...)) at LLVM -O2, and
+// mlir:pipeline-O<k>=TEXT at LLVM -O<k>. nullopt for other specs and
+// unknown names.
 std::optional<NamedPipeline> pipelineOfSpec(const std::string &spec);
 
 // An external compiler's spec, mlir-ext[19]:CMD or mlir-ext:CMD: the shell

@@ -151,6 +151,37 @@ dashboardRow(const Store::Stored &s,
   return f;
 }
 
+// The root cause of each stored finding, as the campaign grouped them in
+// DIR/findings.json (same order as the store): its label and whether it is
+// known. Empty when the file has no grouping (an older campaign).
+struct RootLabel {
+  std::string label;
+  bool known = false, first = false; // first: its root cause's first finding
+};
+std::vector<RootLabel> rootLabels(const std::string &dir, size_t n) {
+  std::vector<RootLabel> out;
+  auto text = readFile(dir + "/findings.json");
+  nlohmann::json j =
+      text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  if (!j.is_object() || !j["root_causes"].is_array())
+    return out;
+  out.resize(n);
+  size_t k = 0;
+  for (const nlohmann::json &c : j["root_causes"]) {
+    ++k;
+    std::string bug = c.value("known_bug", "");
+    bool first = true;
+    for (const nlohmann::json &i : c.value("findings", nlohmann::json::array()))
+      if (i.is_number_unsigned() && i.get<size_t>() < n) {
+        out[i.get<size_t>()] = {bug.empty() ? "#" + std::to_string(k)
+                                            : "known bug " + bug,
+                                c.value("known", false), first};
+        first = false;
+      }
+  }
+  return out;
+}
+
 // Writes OUT/index.html, OUT/summary.md and the bundles of campaign DIR.
 int reportCampaign(const ReportFlags &o, const std::string &dir,
                    const std::string &out) {
@@ -174,24 +205,33 @@ int reportCampaign(const ReportFlags &o, const std::string &dir,
   auto lock = DirLock::acquire(out);
   if (!lock)
     return fail(lock.error());
+  std::vector<RootLabel> roots = rootLabels(dir, findings->size());
+  size_t bundles = 0;
   for (size_t i = 0; i < findings->size(); ++i) {
     const Store::Stored &s = (*findings)[i];
-    std::string name = i < o.maxBundles
-                           ? std::to_string(i + 1) + "-" +
-                                 std::string(kindName(s.summary.signature.kind))
-                           : "";
+    RootLabel root = roots.empty() ? RootLabel{"", false, true} : roots[i];
+    // One bundle per root cause: its first finding's.
+    std::string name =
+        root.first && bundles < o.maxBundles
+            ? std::to_string(++bundles) + "-" +
+                  std::string(kindName(s.summary.signature.kind))
+            : "";
     auto row = dashboardRow(s, *seen, out, name, o);
     if (!row)
       return fail(row.error());
+    row->rootCause = root.label;
+    row->known |= root.known;
+    data->rootCauses += root.first;
+    data->newRootCauses += root.first && !row->known;
     data->findings.push_back(std::move(*row));
   }
   if (Error e = writeFile(out + "/index.html", dashboardHtml(*data)))
     return fail(e);
   if (Error e = writeFile(out + "/summary.md", summaryMarkdown(*data)))
     return fail(e);
-  std::cout << data->totalCases << " cases, " << data->findings.size()
-            << " distinct findings, "
-            << std::min<size_t>(data->findings.size(), o.maxBundles)
+  std::cout << data->totalCases << " cases, " << data->rootCauses
+            << " root causes (" << data->newRootCauses << " new) of "
+            << data->findings.size() << " distinct signatures, " << bundles
             << " bundles\nwrote " << out << "/index.html and " << out
             << "/summary.md\n";
   return kExitPass;

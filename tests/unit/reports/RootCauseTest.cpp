@@ -1,0 +1,152 @@
+// Root causes: findings grouped by the bug behind them, known bugs matched
+// by their patterns, and the CI outputs counting root causes.
+#include "reports/CiOutputs.h"
+#include "reports/RootCause.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace cc;
+
+namespace {
+
+FindingRecord finding(Kind kind, const std::string &cut,
+                      const std::string &stage, const std::string &detail,
+                      DType graphType = DType::f32) {
+  FindingRecord f;
+  f.finding = {Signature{kind, cut, stage, detail}, "message of " + detail};
+  Graph &g = f.testCase.graph;
+  ValueId x = g.addInput("x", {graphType, {2}});
+  g.addOutput(*g.add("abs", {x}));
+  return f;
+}
+
+// A reduced case: one `op` node over `t`, its first failing pass `culprit`.
+FindingRecord reducedTo(const FindingRecord &f, const std::string &op,
+                        DType t, const std::string &culprit) {
+  FindingRecord r = f;
+  r.testCase.graph = Graph();
+  Graph &g = r.testCase.graph;
+  ValueId x = g.addInput("x", {t, {4}});
+  g.addOutput(*g.add(op, {x}));
+  r.evidence["first_failing_pass"] = culprit;
+  return r;
+}
+
+std::string writeTemp(const std::string &name, const std::string &text) {
+  std::string path =
+      (std::filesystem::temp_directory_path() / ("cc-" + name)).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+const char *kKnown = R"({"format": "crosscheck-known-bugs", "bugs": [
+  {"name": "i1-memory", "title": "i1 vectors", "upstream": "",
+   "status": "open",
+   "match": [{"kind": "miscompile", "cut": "O3$", "graph_has": ["i1"]}]},
+  {"name": "pass-crash", "title": "a crash",
+   "upstream": "https://example.org/1", "status": "fixed",
+   "match": [{"kind": "crash", "stage": "^some-pass$"}]}]})";
+
+} // namespace
+
+TEST(RootCause, KnownBugsMatchByTheirPatterns) {
+  auto known = loadKnownBugs(writeTemp("known.json", kKnown));
+  ASSERT_TRUE(bool(known)) << known.error().message();
+  ASSERT_EQ(known->size(), 2u);
+  FindingRecord i1 = finding(Kind::Miscompile, "mlir:tosa-O3", "",
+                             "select:bf16:value", DType::i1);
+  FindingRecord f32 =
+      finding(Kind::Miscompile, "mlir:tosa-O3", "", "select:f32:value");
+  FindingRecord o0 = finding(Kind::Miscompile, "mlir:tosa-O0", "",
+                             "select:i1:exact", DType::i1);
+  ASSERT_NE(matchKnownBug(*known, i1), nullptr);
+  EXPECT_EQ(matchKnownBug(*known, i1)->name, "i1-memory");
+  EXPECT_EQ(matchKnownBug(*known, f32), nullptr); // no i1 in its graph
+  EXPECT_EQ(matchKnownBug(*known, o0), nullptr);  // another compiler
+  // A reduced case must still carry i1.
+  FindingRecord r = reducedTo(i1, "abs", DType::f32, "x");
+  EXPECT_EQ(matchKnownBug(*known, i1, &r), nullptr);
+}
+
+TEST(RootCause, MalformedKnownBugsAreClearErrors) {
+  for (auto [text, why] :
+       {std::pair{"{}", "not a crosscheck-known-bugs file"},
+        {R"({"format": "crosscheck-known-bugs", "bugs": [{"name": "a"}]})",
+         "\"match\" array"},
+        {R"({"format": "crosscheck-known-bugs", "bugs": [{"name": "a",
+            "match": [{"detail": "("}]}]})",
+         "not a valid regex"},
+        {R"({"format": "crosscheck-known-bugs", "bugs": [{"name": "a",
+            "match": [{"kind": "bug"}]}]})",
+         "unknown kind"},
+        {R"({"format": "crosscheck-known-bugs", "bugs": [{"name": "a",
+            "match": [{"op": "add"}]}]})",
+         "unknown match field 'op'"}}) {
+    auto k = loadKnownBugs(writeTemp("bad.json", text));
+    ASSERT_FALSE(bool(k)) << text;
+    EXPECT_NE(k.error().message().find(why), std::string::npos)
+        << k.error().message();
+  }
+  EXPECT_FALSE(bool(loadKnownBugs("/nonexistent/known.json")));
+}
+
+TEST(RootCause, OneCrashOnTwoCompilersIsOneRootCause) {
+  FindingRecord a = finding(Kind::Crash, "mlir:tosa-O0", "a-pass", "signal 11");
+  FindingRecord b = finding(Kind::Crash, "mlir:tosa-O3", "a-pass", "signal 11");
+  FindingRecord c = finding(Kind::Crash, "mlir:tosa-O3", "b-pass", "signal 11");
+  auto roots = groupRootCauses({{&a}, {&b}, {&c}}, {});
+  ASSERT_EQ(roots.size(), 2u);
+  EXPECT_EQ(roots[0].members, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(roots[0].culprit, "a-pass");
+}
+
+TEST(RootCause, ReducedMiscompilesGroupByCulpritAndForm) {
+  FindingRecord a = finding(Kind::Miscompile, "mlir:tosa-O3", "", "add:f32:value");
+  FindingRecord b = finding(Kind::Miscompile, "mlir:tosa-O0", "", "mul:f32:value");
+  FindingRecord c = finding(Kind::Miscompile, "mlir:tosa-O3", "", "sub:f32:value");
+  FindingRecord d = finding(Kind::Miscompile, "mlir:tosa-O3", "", "abs:f32:value");
+  // a and b reduce to the same form with the same culprit: one bug. c has
+  // the same form but another culprit, d another form.
+  FindingRecord ra = reducedTo(a, "negate", DType::i8, "canonicalize");
+  FindingRecord rb = reducedTo(b, "negate", DType::i8, "canonicalize");
+  FindingRecord rc = reducedTo(c, "negate", DType::i8, "tosa-to-linalg");
+  FindingRecord rd = reducedTo(d, "abs", DType::i8, "canonicalize");
+  auto roots = groupRootCauses({{&a, &ra}, {&b, &rb}, {&c, &rc}, {&d, &rd}}, {});
+  ASSERT_EQ(roots.size(), 3u);
+  EXPECT_EQ(roots[0].members, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(roots[0].culprit, "canonicalize");
+  // Unreduced, each op x dtype is its own row.
+  EXPECT_EQ(groupRootCauses({{&a}, {&b}}, {}).size(), 2u);
+}
+
+TEST(RootCause, CiOutputsCountRootCauses) {
+  auto known = loadKnownBugs(writeTemp("known2.json", kKnown));
+  ASSERT_TRUE(bool(known));
+  CiRun run{"crosscheck fuzz", 10, 1.0, {}, {}};
+  for (const char *d : {"select:i1:exact", "concat:i1:exact"})
+    run.findings.push_back({finding(Kind::Miscompile, "mlir:tosa-O3", "", d,
+                                    DType::i1),
+                            2, false, "f.json", "", -1, std::nullopt});
+  run.findings.push_back({finding(Kind::Crash, "mlir:tosa-O3", "other-pass",
+                                  "signal 6"),
+                          1, false, "g.json", "", -1, std::nullopt});
+  groupFindings(run, *known);
+  ASSERT_EQ(run.rootCauses.size(), 2u);
+  EXPECT_TRUE(run.rootCauses[0].known);
+  EXPECT_FALSE(run.rootCauses[1].known);
+  EXPECT_TRUE(run.findings[0].known && run.findings[1].known);
+  std::string junit = junitXml(run);
+  EXPECT_NE(junit.find("tests=\"3\" failures=\"1\""), std::string::npos)
+      << junit;
+  EXPECT_NE(junit.find("known bug i1-memory"), std::string::npos);
+  auto sarif = nlohmann::json::parse(sarifJson(run));
+  ASSERT_EQ(sarif["runs"][0]["results"].size(), 2u);
+  EXPECT_EQ(sarif["runs"][0]["results"][0]["properties"]["signatures"].size(),
+            2u);
+  auto list = nlohmann::json::parse(findingsJson(run));
+  EXPECT_EQ(list["findings"].size(), 3u);
+  EXPECT_EQ(list["root_causes"].size(), 2u);
+}
