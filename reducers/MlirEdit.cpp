@@ -64,8 +64,8 @@ std::optional<Range> rangeOf(Value v) {
   if (auto c = getConstantIntValue(v))
     return Range{*c, *c};
   auto arg = dyn_cast<BlockArgument>(v);
-  auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
-                  : scf::ForOp();
+  auto loop =
+      arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()) : scf::ForOp();
   if (!loop || arg != loop.getInductionVar())
     return std::nullopt;
   auto lb = getConstantIntValue(loop.getLowerBound());
@@ -178,7 +178,14 @@ bool replaceByZeros(Operation *op) {
 
 // ---- Edits ----
 
-enum class Kind { EraseSymbol, EraseRegionOp, EraseDead, DropArg, DropResult, Zero };
+enum class Kind {
+  EraseSymbol,
+  EraseRegionOp,
+  EraseDead,
+  DropArg,
+  DropResult,
+  Zero
+};
 
 struct Edit {
   Kind kind;
@@ -219,8 +226,8 @@ bool dropResult(func::FuncOp f, unsigned i, ModuleOp m) {
     OpBuilder b(call);
     SmallVector<Type> types(call.getResultTypes());
     types.erase(types.begin() + i);
-    auto fresh = func::CallOp::create(b, call.getLoc(), call.getCallee(),
-                                      types, call.getOperands());
+    auto fresh = func::CallOp::create(b, call.getLoc(), call.getCallee(), types,
+                                      call.getOperands());
     Value gone = call.getResult(i);
     if (!gone.use_empty()) {
       Value zero = zeroFor(b, gone);
@@ -237,8 +244,7 @@ bool dropResult(func::FuncOp f, unsigned i, ModuleOp m) {
 }
 
 bool unused(Operation *op) {
-  return llvm::all_of(op->getResults(),
-                      [](Value v) { return v.use_empty(); });
+  return llvm::all_of(op->getResults(), [](Value v) { return v.use_empty(); });
 }
 
 // The edits of one op, in the order of `kinds`.
@@ -257,8 +263,8 @@ void editsOf(Operation *op, size_t i, ModuleOp m, std::vector<Edit> &out) {
     return;
   }
   if (unused(op))
-    out.push_back({op->getNumRegions() ? Kind::EraseRegionOp : Kind::EraseDead,
-                   i});
+    out.push_back(
+        {op->getNumRegions() ? Kind::EraseRegionOp : Kind::EraseDead, i});
   else if (!op->hasTrait<OpTrait::ConstantLike>())
     out.push_back({Kind::Zero, i});
 }
