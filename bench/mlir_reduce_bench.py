@@ -121,6 +121,7 @@ def run_mlir_reduce(args, name, tmp):
             "-opt-reduction-pass=opt-pass=canonicalize test={w}",
             "-reduction-tree=traversal-mode=0 test={w}"],
     }
+    why = []
     for mode, passes in modes.items():
         sub = os.path.join(tmp, mode)
         os.makedirs(sub)
@@ -132,17 +133,18 @@ def run_mlir_reduce(args, name, tmp):
         try:
             r = subprocess.run(argv, capture_output=True, text=True,
                                timeout=args.budget * 2)
-            failed = r.returncode != 0
+            if r.returncode:
+                why.append("%s: exit %d" % (mode, r.returncode))
         except subprocess.TimeoutExpired:
-            failed = True
+            why.append("%s: killed after %d s" % (mode, args.budget * 2))
         seconds = time.monotonic() - start
-        if failed or not os.path.exists(out):
+        if why and why[-1].startswith(mode) or not os.path.exists(out):
             continue
         m = measure(out, d, calls, seconds)
         m["mode"] = mode
         if best is None or (m["ops"], m["lines"]) < (best["ops"], best["lines"]):
             best = m
-    return best or {"error": "no mode finished"}
+    return best or {"error": "; ".join(why) or "no output"}
 
 
 def measure(path, d, calls, seconds):

@@ -3,7 +3,7 @@
 
 For each bundle: NAME/input.mlir (its repro.mlir) and NAME/test.sh, an
 interestingness script that uses upstream tools only (mlir-opt, mlir-runner,
-grep, sed): it exits 0 when the file still holds the bug's TOSA op, lowers
+grep, sed; through wrong-value.sh, error.sh or crash.sh here): it exits 0 when the file still holds the bug's TOSA op, lowers
 with the bundle's pipeline, runs, and prints the bundle's first wrong value
 at the same output line.
 
@@ -16,21 +16,13 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RUNNER_UTILS = "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so"
 
 TEST = """#!/bin/sh
 # Interesting (exit 0): FILE still holds {key}, lowers with the bundle's
 # pipeline, runs, and prints {wrong} as output line {line} (the bundle's
 # first wrong element: {what}).
-f=$1
-grep -q '{key}' "$f" || exit 1
-w=$(mktemp -d) || exit 2
-trap 'rm -rf "$w"' EXIT
-timeout 20 mlir-opt-22 "$f" -o "$w/l.mlir" 2>/dev/null \\
-  --pass-pipeline='{pipeline}' || exit 1
-timeout 20 mlir-runner-22 "$w/l.mlir" -e repro_main -entry-point-result=void \\
-  -O{opt} -shared-libs={utils} >"$w/out" 2>/dev/null || exit 1
-[ "$(sed -n {line}p "$w/out")" = "{wrong}" ]
+exec "$(dirname "$0")/../wrong-value.sh" '{key}' {line} '{wrong}' {opt} \\
+  '{pipeline}' "$1"
 """
 
 
@@ -48,21 +40,13 @@ def expected_rows(script):
 ERROR_TEST = """#!/bin/sh
 # Interesting (exit 0): FILE still holds {key}, and the bundle's pipeline
 # fails on it with the bundle's error: {message}
-f=$1
-grep -q '{key}' "$f" || exit 1
-timeout 20 mlir-opt-22 "$f" -o /dev/null --pass-pipeline='{pipeline}' 2>&1 |
-  grep -qF '{message}'
+exec "$(dirname "$0")/../error.sh" '{key}' '{message}' '{pipeline}' "$1"
 """
-
 
 CRASH_TEST = """#!/bin/sh
 # Interesting (exit 0): FILE still holds {key}, and the bundle's pipeline
 # crashes on it (SIGSEGV).
-f=$1
-grep -q '{key}' "$f" || exit 1
-timeout 20 mlir-opt-22 "$f" -o /dev/null --pass-pipeline='{pipeline}' \
-  >/dev/null 2>&1
-[ $? -eq 139 ]
+exec "$(dirname "$0")/../crash.sh" '{key}' '{pipeline}' "$1"
 """
 
 
@@ -122,10 +106,10 @@ def make(bundle, key, name):
         out = subprocess.run(
             ["mlir-runner-22", low, "-e", "repro_main",
              "-entry-point-result=void", "-O" + opt,
-             "-shared-libs=" + RUNNER_UTILS],
+             "-shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so"],
             check=True, capture_output=True, text=True).stdout.splitlines()
     ok = write_input(bundle, name, TEST.format(
-        key=key, pipeline=pipeline, opt=opt, utils=RUNNER_UTILS, line=line,
+        key=key, pipeline=pipeline, opt=opt, line=line,
         wrong=out[line - 1], what="output %s element %s" % tuple(bad[0])))
     print(f"{name}: key {key}, line {line}, wrong {out[line - 1]}, test {ok}")
 

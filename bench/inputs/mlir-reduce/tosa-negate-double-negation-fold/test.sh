@@ -2,12 +2,5 @@
 # Interesting (exit 0): FILE still holds tosa.negate, lowers with the bundle's
 # pipeline, runs, and prints -32768 as output line 4 (the bundle's
 # first wrong element: output 0 element 3).
-f=$1
-grep -q 'tosa.negate' "$f" || exit 1
-w=$(mktemp -d) || exit 2
-trap 'rm -rf "$w"' EXIT
-timeout 20 mlir-opt-22 "$f" -o "$w/l.mlir" 2>/dev/null \
-  --pass-pipeline='builtin.module(func.func(tosa-optional-decompositions,tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith{include-apply-rescale},tosa-to-tensor),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},buffer-results-to-out-params{hoist-static-allocs modify-public-functions},buffer-deallocation-pipeline,func.func(convert-linalg-to-loops),math-expand-ops{ops=rsqrt},convert-math-to-funcs{convert-ctlz},math-extend-to-supported-types,convert-math-to-libm,math-extend-to-supported-types,convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,expand-strided-metadata,lower-affine,arith-expand{include-bf16},convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts)' || exit 1
-timeout 20 mlir-runner-22 "$w/l.mlir" -e repro_main -entry-point-result=void \
-  -O0 -shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so >"$w/out" 2>/dev/null || exit 1
-[ "$(sed -n 4p "$w/out")" = "-32768" ]
+exec "$(dirname "$0")/../wrong-value.sh" 'tosa.negate' 4 '-32768' 0 \
+  'builtin.module(func.func(tosa-optional-decompositions,tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith{include-apply-rescale},tosa-to-tensor),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},buffer-results-to-out-params{hoist-static-allocs modify-public-functions},buffer-deallocation-pipeline,func.func(convert-linalg-to-loops),math-expand-ops{ops=rsqrt},convert-math-to-funcs{convert-ctlz},math-extend-to-supported-types,convert-math-to-libm,math-extend-to-supported-types,convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,expand-strided-metadata,lower-affine,arith-expand{include-bf16},convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts)' "$1"
