@@ -184,6 +184,7 @@ enum class Kind {
   EraseDead,
   DropArg,
   DropResult,
+  GlobalToConstant,
   Zero
 };
 
@@ -243,6 +244,35 @@ bool dropResult(func::FuncOp f, unsigned i, ModuleOp m) {
   return succeeded(f.eraseResult(i));
 }
 
+// A tensor read from a constant-initialized global (to_tensor of its
+// get_global) becomes a tensor constant of the global's value, so that the
+// global and get_global can go.
+DenseElementsAttr globalValueOf(Operation *op, ModuleOp m) {
+  if (op->getName().getStringRef() != "bufferization.to_tensor" ||
+      op->getNumOperands() != 1 || op->getNumResults() != 1)
+    return {};
+  auto get = op->getOperand(0).getDefiningOp<memref::GetGlobalOp>();
+  auto global = get ? m.lookupSymbol<memref::GlobalOp>(get.getName())
+                    : memref::GlobalOp();
+  auto value =
+      global ? dyn_cast_or_null<DenseElementsAttr>(global.getInitialValueAttr())
+             : DenseElementsAttr();
+  if (!value || value.getType() != op->getResult(0).getType())
+    return {};
+  return value;
+}
+
+bool globalToConstant(Operation *op, ModuleOp m) {
+  DenseElementsAttr value = globalValueOf(op, m);
+  if (!value)
+    return false;
+  OpBuilder b(op);
+  auto constant = arith::ConstantOp::create(b, op->getLoc(), value);
+  op->getResult(0).replaceAllUsesWith(constant.getResult());
+  op->erase();
+  return true;
+}
+
 bool unused(Operation *op) {
   return llvm::all_of(op->getResults(), [](Value v) { return v.use_empty(); });
 }
@@ -262,6 +292,8 @@ void editsOf(Operation *op, size_t i, ModuleOp m, std::vector<Edit> &out) {
     }
     return;
   }
+  if (globalValueOf(op, m))
+    out.push_back({Kind::GlobalToConstant, i});
   if (unused(op))
     out.push_back(
         {op->getNumRegions() ? Kind::EraseRegionOp : Kind::EraseDead, i});
@@ -284,6 +316,8 @@ bool applyEdit(const Edit &e, ModuleOp m) {
     return dropArg(cast<func::FuncOp>(op), e.index, m);
   case Kind::DropResult:
     return dropResult(cast<func::FuncOp>(op), e.index, m);
+  case Kind::GlobalToConstant:
+    return globalToConstant(op, m);
   case Kind::Zero:
     return replaceByZeros(op);
   }
