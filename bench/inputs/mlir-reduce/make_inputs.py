@@ -7,7 +7,13 @@ grep, sed; through wrong-value.sh, error.sh or crash.sh here): it exits 0 when t
 with the bundle's pipeline, runs, and prints the bundle's first wrong value
 at the same output line.
 
-  bench/inputs/mlir-reduce/make_inputs.py BUNDLE_DIR... [--key NAME=OP]
+  bench/inputs/mlir-reduce/make_inputs.py BUNDLE_DIR... [NAME=OP...]
+
+NAME=OP names the op the file must keep (the bug's). The committed inputs
+come from reports/found/*, corpus/regressions/tosa-pow-one-to-nan and one
+campaign finding (campaign-seed1-pass-failure: the 1-pass-failure bundle of
+`crosscheck fuzz --cut mlir:tosa-O3 --ref ref --time 60s --seed 1 -o C`
+then `crosscheck report C --max-bundles 4 --no-bisect`).
 """
 import os
 import re
