@@ -1,8 +1,11 @@
-// The MLIR-level reducer: textual, so that it needs no MLIR headers (only
-// cc::verifyMlir to keep every candidate valid).
+// The MLIR-level reducer: cleanup pipelines and structural edits on parsed
+// IR (reducers/MlirEdit.cpp), then textual passes over op lines. Every
+// candidate is valid MLIR, free of new undefined behaviour (static scan),
+// and judged once (a cache keyed by a hash of its text).
 #include "reducers/Internal.h"
 
 #include "backends/mlir/MlirBackend.h"
+#include "reducers/MlirEdit.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,6 +13,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
+#include <unordered_map>
 
 namespace cc {
 
@@ -45,7 +50,8 @@ std::optional<Def> defOf(const std::string &text, size_t line) {
   size_t arrow = t.rfind(" -> ");
   size_t colon = t.rfind(" : ");
   std::string type;
-  if (arrow != std::string::npos && (colon == std::string::npos || arrow > colon))
+  if (arrow != std::string::npos &&
+      (colon == std::string::npos || arrow > colon))
     type = t.substr(arrow + 4);
   else if (colon != std::string::npos)
     type = t.substr(colon + 3);
@@ -62,9 +68,9 @@ std::vector<Def> argsOf(const std::string &text, size_t line) {
   size_t open = text.find('('), close = text.find(") ");
   if (open == std::string::npos)
     return out;
-  std::string list = text.substr(open + 1, close == std::string::npos
-                                               ? std::string::npos
-                                               : close - open - 1);
+  std::string list =
+      text.substr(open + 1, close == std::string::npos ? std::string::npos
+                                                       : close - open - 1);
   int depth = 0;
   std::string cur;
   for (char c : list + ",") {
@@ -110,8 +116,8 @@ std::vector<std::string> simplerLines(const std::string &line) {
   int depth = 0;
   for (size_t i = 0; i + 1 < line.size(); ++i) {
     char c = line[i];
-    depth += (c == '(' || c == '<' || c == '[') -
-             (c == ')' || c == '>' || c == ']');
+    depth +=
+        (c == '(' || c == '<' || c == '[') - (c == ')' || c == '>' || c == ']');
     if (depth != 0 || c != ' ' || line[i + 1] != '{')
       continue;
     size_t open = i + 1, close = open;
@@ -161,20 +167,136 @@ std::vector<std::string> simplerLines(const std::string &line) {
   return out;
 }
 
-class MlirReducer {
+// Judges candidates: each is first checked (verified, no new undefined
+// behaviour, smaller when asked) and looked up in the cache; the rest run
+// up to options.jobs at a time.
+class Gate {
 public:
-  MlirReducer(const std::string &module,
-              const std::function<bool(const std::string &)> &stillFails)
-      : stillFails(stillFails) {
-    load(module);
+  Gate(const std::function<bool(const std::string &)> &stillFails,
+       const ReduceOptions &options, MlirReduceResult &result)
+      : stillFails(stillFails), options(options), result(result) {}
+
+  // Index of the first candidate (in order) that still fails, or -1.
+  int firstFailing(const std::vector<std::string> &candidates,
+                   bool mustShrink) {
+    std::vector<size_t> pending;
+    for (size_t k = 0; k < candidates.size(); ++k) {
+      auto known = precheck(candidates[k], mustShrink);
+      if (known && *known)
+        return int(k);
+      if (!known)
+        pending.push_back(k);
+      if (pending.size() == size_t(std::max(1, options.jobs)) ||
+          (k + 1 == candidates.size() && !pending.empty())) {
+        int hit = runWindow(candidates, pending);
+        if (hit >= 0)
+          return hit;
+        pending.clear();
+      }
+    }
+    return -1;
+  }
+  bool fails(const std::string &text, bool mustShrink = false) {
+    return firstFailing({text}, mustShrink) == 0;
+  }
+  // The module that candidates must be smaller than; its unknown ranges
+  // are the most a candidate may have.
+  void accept(const std::string &text) {
+    auto facts = reduce::mlirFacts(text);
+    if (facts)
+      current = *facts;
+    currentText = text;
+    if (!options.outDir.empty())
+      (void)reduce::writeAtomically(options.outDir + "/reduced.mlir", text);
+  }
+  void baseline(const reduce::MlirFacts &facts) { current = facts; }
+  bool outOfCalls() const {
+    return options.maxCalls > 0 && result.oracleCalls >= options.maxCalls;
+  }
+  const reduce::MlirFacts &facts() const { return current; }
+  bool originalHasUb = false;
+
+private:
+  // The answer when known without running the test, else nullopt.
+  std::optional<bool> precheck(const std::string &text, bool mustShrink) {
+    if (text == currentText)
+      return false; // no progress
+    uint64_t key = std::hash<std::string>()(text);
+    if (auto it = cache.find(key); it != cache.end()) {
+      ++result.cacheHits;
+      return it->second;
+    }
+    auto facts = reduce::mlirFacts(text);
+    bool ok = facts && (!mustShrink || facts->size < current.size);
+    if (facts && !originalHasUb &&
+        (!facts->ub.definite.empty() ||
+         facts->ub.unknown > current.ub.unknown)) {
+      ++result.ubRejected;
+      ok = false;
+    }
+    if (!facts)
+      ++result.invalid;
+    if (ok && outOfCalls())
+      return false; // not judged: no cache entry
+    if (ok)
+      return std::nullopt;
+    cache[key] = false;
+    return false;
   }
 
-  void load(const std::string &module) {
-    lines.clear();
-    std::istringstream in(module);
-    for (std::string l; std::getline(in, l);)
-      lines.push_back(l);
+  // Runs the pending candidates (in parallel when there are several).
+  int runWindow(const std::vector<std::string> &candidates,
+                const std::vector<size_t> &pending) {
+    std::vector<char> answer(pending.size(), 0);
+    std::vector<std::thread> threads;
+    for (size_t j = 0; j < pending.size(); ++j) {
+      auto judge = [&, j] { answer[j] = stillFails(candidates[pending[j]]); };
+      if (pending.size() == 1)
+        judge();
+      else
+        threads.emplace_back(judge);
+    }
+    for (std::thread &t : threads)
+      t.join();
+    result.oracleCalls += int64_t(pending.size());
+    int first = -1;
+    for (size_t j = 0; j < pending.size(); ++j) {
+      cache[std::hash<std::string>()(candidates[pending[j]])] = answer[j];
+      if (answer[j] && first < 0)
+        first = int(pending[j]);
+    }
+    return first;
   }
+
+  const std::function<bool(const std::string &)> &stillFails;
+  const ReduceOptions &options;
+  MlirReduceResult &result;
+  std::unordered_map<uint64_t, bool> cache;
+  reduce::MlirFacts current;
+  std::string currentText;
+};
+
+std::string joinLines(const std::vector<std::string> &lines) {
+  std::string text;
+  for (const std::string &l : lines)
+    if (!l.empty())
+      text += l + "\n";
+  return text;
+}
+
+std::vector<std::string> splitLines(const std::string &module) {
+  std::vector<std::string> lines;
+  std::istringstream in(module);
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(l);
+  return lines;
+}
+
+// The textual passes: lines that define one value, and their attributes
+// and constants.
+class TextReducer {
+public:
+  explicit TextReducer(const std::string &module) : lines(splitLines(module)) {}
 
   std::vector<Def> defs() const {
     std::vector<Def> out;
@@ -211,47 +333,118 @@ public:
           return std::nullopt; // used, and nothing can take its place
       }
     }
-    std::string text;
-    for (const std::string &l : out)
-      if (!l.empty())
-        text += l + "\n";
-    return text;
+    return joinLines(out);
   }
-
-  // Every candidate that still fails is the best so far: kept on disk.
-  bool test(const std::string &module) {
-    if (verifyMlir(module))
-      return false;
-    ++calls;
-    if (!stillFails(module))
-      return false;
-    if (!outDir.empty())
-      (void)reduce::writeAtomically(outDir + "/reduced.mlir", module);
-    return true;
-  }
-
-  std::string outDir;
 
   // Replaces line i by the first simpler variant that still fails.
-  bool simplifyLine(size_t i) {
+  bool simplifyLine(size_t i, Gate &gate) {
+    std::vector<std::string> texts;
     for (const std::string &variant : simplerLines(lines[i])) {
       std::vector<std::string> candidate = lines;
       candidate[i] = variant;
-      std::string text;
-      for (const std::string &l : candidate)
-        text += l + "\n";
-      if (test(text)) {
-        lines = std::move(candidate);
-        return true;
-      }
+      texts.push_back(joinLines(candidate));
     }
-    return false;
+    int k = gate.firstFailing(texts, false);
+    if (k < 0)
+      return false;
+    lines = splitLines(texts[size_t(k)]);
+    gate.accept(texts[size_t(k)]);
+    return true;
   }
 
   std::vector<std::string> lines;
-  const std::function<bool(const std::string &)> &stillFails;
-  int64_t calls = 0;
 };
+
+// One round of ddmin over the value-defining lines; true when it shrank.
+bool textRound(std::string &module, Gate &gate,
+               const std::function<bool()> &spent) {
+  TextReducer r(module);
+  std::vector<int> items;
+  for (const Def &d : r.defs())
+    items.push_back(int(d.line));
+  std::string accepted;
+  auto firstPassing = [&](const std::vector<std::vector<int>> &keeps) {
+    std::vector<std::string> texts;
+    std::vector<int> index;
+    for (size_t k = 0; k < keeps.size(); ++k) {
+      std::set<size_t> drop(items.begin(), items.end());
+      for (int i : keeps[k])
+        drop.erase(size_t(i));
+      if (auto text = r.without(drop)) {
+        texts.push_back(*text);
+        index.push_back(int(k));
+      }
+    }
+    int k = gate.firstFailing(texts, false);
+    if (k < 0)
+      return -1;
+    accepted = texts[size_t(k)];
+    return index[size_t(k)];
+  };
+  std::vector<int> kept = ddmin(items, firstPassing, spent);
+  if (kept.size() == items.size() || accepted.empty() || accepted == module)
+    return false;
+  module = accepted;
+  gate.accept(module);
+  return true;
+}
+
+// Cleanup pipelines' outputs that are smaller, smallest first.
+bool cleanupRound(std::string &module, Gate &gate) {
+  std::vector<std::pair<reduce::MlirSize, std::string>> sized;
+  for (std::string &c : reduce::cleanupCandidates(module))
+    if (auto facts = reduce::mlirFacts(c))
+      sized.push_back({facts->size, std::move(c)});
+  std::stable_sort(
+      sized.begin(), sized.end(),
+      [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::vector<std::string> texts;
+  for (auto &[size, text] : sized)
+    texts.push_back(std::move(text));
+  int k = gate.firstFailing(texts, true);
+  if (k < 0)
+    return false;
+  module = texts[size_t(k)];
+  gate.accept(module);
+  return true;
+}
+
+// Structural edits, one at a time, each scan resuming where the last
+// accepted edit was; true when anything was accepted.
+bool structuralRound(std::string &module, Gate &gate, size_t jobs,
+                     const std::function<bool()> &spent) {
+  bool any = false;
+  for (size_t from = 0;;) {
+    reduce::StructuralEdits edits(module);
+    int hit = -1;
+    std::vector<std::string> batch;
+    std::vector<size_t> at;
+    for (size_t i = from; i < edits.size() && hit < 0 && !spent(); ++i) {
+      if (auto text = edits.apply(i)) {
+        batch.push_back(std::move(*text));
+        at.push_back(i);
+      }
+      if (batch.size() < jobs && i + 1 < edits.size())
+        continue;
+      int k = gate.firstFailing(batch, true);
+      if (k >= 0) {
+        hit = int(at[size_t(k)]);
+        module = batch[size_t(k)];
+      }
+      batch.clear();
+      at.clear();
+    }
+    if (hit >= 0) {
+      gate.accept(module);
+      any = true;
+      from = size_t(hit);
+    } else if (from > 0 && !spent()) {
+      from = 0; // wrap around once before giving up
+    } else {
+      return any;
+    }
+  }
+}
 
 } // namespace
 
@@ -260,63 +453,46 @@ reduceMlir(const std::string &module,
            const std::function<bool(const std::string &)> &stillFails,
            const ReduceOptions &options) {
   auto start = std::chrono::steady_clock::now();
+  MlirReduceResult result;
+  Gate gate(stillFails, options, result);
   auto spent = [&] {
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                             start)
-                   .count();
-    return s >= options.budgetSeconds;
+    double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    return s >= options.budgetSeconds || gate.outOfCalls();
   };
   CC_TRY(verifyMlir(module));
-  MlirReducer r(module, stillFails);
-  r.outDir = options.outDir;
-  if (!r.test(module))
+  auto facts = reduce::mlirFacts(module);
+  if (!facts)
+    return makeError("the module does not verify");
+  gate.originalHasUb = !facts->ub.definite.empty();
+  gate.baseline(*facts);
+  if (!gate.fails(module))
     return Error::failure("the module does not show the failure",
                           ErrorCode::NotReproduced);
-  MlirReduceResult result;
-  result.opsBefore = int(r.defs().size());
-  bool changed = true;
-  while (changed && !spent()) {
-    changed = false;
-    std::vector<int> items;
-    for (const Def &d : r.defs())
-      items.push_back(int(d.line));
-    std::string accepted;
-    auto firstPassing = [&](const std::vector<std::vector<int>> &keeps) {
-      for (size_t k = 0; k < keeps.size(); ++k) {
-        if (options.maxCalls > 0 && r.calls >= options.maxCalls)
-          return -1;
-        std::set<size_t> drop(items.begin(), items.end());
-        for (int i : keeps[k])
-          drop.erase(size_t(i));
-        auto text = r.without(drop);
-        if (text && r.test(*text)) {
-          accepted = *text;
-          return int(k);
-        }
-      }
-      return -1;
-    };
-    std::vector<int> kept = ddmin(items, firstPassing, spent);
-    if (kept.size() < items.size() && !accepted.empty()) {
-      // Start over on the accepted text: line numbers changed.
-      r.load(accepted);
+  gate.accept(module);
+  result.opsBefore = facts->size.ops;
+  std::string best = module;
+  size_t jobs = size_t(std::max(1, options.jobs));
+  for (bool changed = true; changed && !spent();) {
+    changed = structuralRound(best, gate, jobs, spent);
+    changed |= cleanupRound(best, gate);
+    while (!spent() && textRound(best, gate, spent))
       changed = true;
-    }
   }
   // Then attributes and constants, line by line, to a fixpoint.
+  TextReducer r(best);
   for (bool more = true; more && !spent();) {
     more = false;
     for (size_t i = 0; i < r.lines.size() && !spent(); ++i)
-      while (!spent() && r.simplifyLine(i)) {
+      while (!spent() && r.simplifyLine(i, gate)) {
         more = true;
         ++result.simplified;
       }
   }
-  result.module.clear();
-  for (const std::string &l : r.lines)
-    result.module += l + "\n";
-  result.opsAfter = int(r.defs().size());
-  result.oracleCalls = r.calls;
+  result.module = joinLines(r.lines);
+  auto after = reduce::mlirFacts(result.module);
+  result.opsAfter = after ? after->size.ops : 0;
   return result;
 }
 

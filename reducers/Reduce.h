@@ -100,20 +100,30 @@ namespace cc {
 
 struct MlirReduceResult {
   std::string module;
-  int opsBefore = 0, opsAfter = 0; // value-defining op lines
+  int opsBefore = 0, opsAfter = 0; // ops of the module (itself left out)
   int simplified = 0;      // attributes dropped and constants made splats
   int64_t oracleCalls = 0; // calls of the predicate
+  int64_t cacheHits = 0;   // candidates answered from the cache
+  int64_t invalid = 0;     // candidates that did not verify
+  int64_t ubRejected = 0;  // candidates with (new) undefined behaviour
 };
 
-// Shrinks MLIR text (one op per line, as printed by MLIR or emitModule):
-// ddmin over the lines that define one value, replacing the uses of a
-// removed value by a function argument or earlier value of the same type.
-// Every candidate is valid MLIR (cc::verifyMlir) before `stillFails` (e.g.
-// "this pipeline still fails with the same message") is asked. Then each
-// attribute is dropped and each dense constant made a zero splat where the
-// failure stays. With options.outDir, DIR/reduced.mlir always holds the
-// best module so far. An error when `module` itself does not verify or does
-// not fail.
+// Shrinks an MLIR module, to a fixpoint: the outputs of cleanup pipelines
+// (inline, symbol-dce, canonicalize, cse) when smaller; structural edits
+// (unused functions and globals, dead ops and loop nests, result-less ops,
+// function arguments and results with their call sites, ops replaced by
+// zero constants or ub.poison of their types); ddmin over the lines that
+// define one value (uses rewired to an earlier value of the same type);
+// then attributes dropped and dense constants made zero splats. Every
+// candidate verifies, and a static scan rejects it before `stillFails` is
+// asked when it has undefined behaviour the input does not have: a loop
+// step that is not positive, an index outside a static dimension, or more
+// steps and indices of unknown range. Identical candidates are judged once.
+// With options.jobs > 1, up to that many candidates are judged at once on
+// threads (`stillFails` must then be thread-safe); the first that fails in
+// order wins, as with one job. With options.outDir, DIR/reduced.mlir
+// always holds the best module so far. An error when `module` itself does
+// not verify or does not fail.
 Expected<MlirReduceResult>
 reduceMlir(const std::string &module,
            const std::function<bool(const std::string &)> &stillFails,

@@ -11,6 +11,8 @@
 #include "tools/crosscheck/Commands.h"
 #include "tools/crosscheck/Options.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -43,7 +45,7 @@ const Command<F> kReduce{
     "crosscheck reduce FINDING.json|GRAPH.json -o DIR [--cut=SPEC] "
     "[--budget=T] [--calls=N] [--jobs=N] [--seed=N] [--timeout=S]\n"
     "       crosscheck reduce INPUT.mlir -o DIR (--pass-pipeline=P "
-    "[--per-rewrite] | --test=CMD) [--budget=T] [--calls=N]",
+    "[--per-rewrite] | --test=CMD [--jobs=N]) [--budget=T] [--calls=N]",
     {1, 1, "expects one GRAPH.json"},
     "Shrinks a finding to a minimal test case that shows the same failure\n"
     "(same kind, stage and detail of its signature): delta debugging over ops\n"
@@ -55,14 +57,21 @@ const Command<F> kReduce{
     "DIR/graph.json always hold the best case so far, so an interrupted\n"
     "reduction still leaves a reproducer.\n\n"
     "MLIR input (a verify-pass or tv finding, or any module) is reduced at\n"
-    "the MLIR level: ops are removed (their uses rewired to a value of the\n"
-    "same type), then attributes dropped and dense constants made zero\n"
-    "splats, every candidate verified by MLIR. The failure kept is what\n"
-    "--pass-pipeline does wrong: the first pass (or rewrite, with\n"
-    "--per-rewrite) translation validation proves wrong, else the pipeline's\n"
-    "own error or crash; or, with --test, CMD exiting 0 on the candidate file\n"
-    "(the llvm-reduce convention). DIR/reduced.mlir holds the best module so\n"
-    "far.",
+    "the MLIR level: the outputs of cleanup pipelines (inline, symbol-dce,\n"
+    "canonicalize, cse) when smaller, whole functions and globals, dead ops\n"
+    "and loop nests, function arguments and results, ops replaced by zero\n"
+    "constants (or ub.poison), ops removed (their uses rewired to a value of\n"
+    "the same type), then attributes dropped and dense constants made zero\n"
+    "splats. Every candidate is verified by MLIR, and one with undefined\n"
+    "behaviour the input does not have (a loop step that is not positive, an\n"
+    "index outside a static dimension) is never run; identical candidates\n"
+    "run once. The failure kept is what --pass-pipeline does wrong: the\n"
+    "first pass (or rewrite, with --per-rewrite) translation validation\n"
+    "proves wrong, else the pipeline's own error or crash; or, with --test,\n"
+    "CMD exiting 0 on the candidate file (the llvm-reduce convention), each\n"
+    "run killed after 4 times the input's own test time (at least 5 s, at\n"
+    "most --timeout), up to --jobs at once. DIR/reduced.mlir holds the best\n"
+    "module so far.",
     {
         {"--output", "-o", "DIR",
          "where the reduced finding.json and graph.json go", text(&F::outDir)},
@@ -187,15 +196,33 @@ struct MlirFailure {
   std::function<bool(const std::string &)> stillFails;
 };
 
-// --test=CMD: CMD exits 0 on the candidate file.
+// The per-candidate time limit of --test: a multiple of the input's own
+// test time, at least kTestFloorSeconds and at most --timeout.
+constexpr double kTestFloorSeconds = 5, kTestTimeMultiple = 4;
+
+// --test=CMD: CMD exits 0 on the candidate file. Each call writes its own
+// file, so that candidates can be judged in parallel (--jobs).
 Expected<MlirFailure> testFailure(const ReduceFlags &o,
                                   const std::string &module) {
-  std::string cmd = o.test, file = o.outDir + "/candidate.mlir";
-  CC_TRY(checkTestCommand(cmd, file, module, o.timeout));
+  std::string cmd = o.test, dir = o.outDir;
+  auto start = std::chrono::steady_clock::now();
+  CC_TRY(checkTestCommand(cmd, dir + "/candidate.mlir", module, o.timeout));
+  double own =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  double limit =
+      std::min(o.timeout, std::max(kTestFloorSeconds, kTestTimeMultiple * own));
+  auto counter = std::make_shared<std::atomic<int64_t>>(0);
   return MlirFailure{"the test command exits 0",
-                     [cmd, file, t = o.timeout](const std::string &text) {
-                       return !writeFile(file, text) &&
-                              testStatus(cmd, file, t) == 0;
+                     [cmd, dir, limit, counter](const std::string &text) {
+                       std::string file = dir + "/candidate-" +
+                                          std::to_string((*counter)++) +
+                                          ".mlir";
+                       bool fails = !writeFile(file, text) &&
+                                    testStatus(cmd, file, limit) == 0;
+                       std::error_code ec;
+                       std::filesystem::remove(file, ec);
+                       return fails;
                      }};
 }
 
@@ -240,7 +267,10 @@ int reduceMlirCommand(const ReduceFlags &o, const Args &args) {
                         : pipelineFailure(o, args.positional[0], *module);
   if (!failure)
     return fail(failure.error());
-  auto r = reduceMlir(*module, failure->stillFails, o);
+  ReduceOptions options = o;
+  if (byPipeline)
+    options.jobs = 1; // translation validation judges one module at a time
+  auto r = reduceMlir(*module, failure->stillFails, options);
   std::filesystem::remove(o.outDir + "/candidate.mlir", ec);
   if (!r)
     return fail(r.error());
@@ -249,7 +279,9 @@ int reduceMlirCommand(const ReduceFlags &o, const Args &args) {
   std::cout << "reduced: " << failure->what << "\n"
             << "ops: " << r->opsBefore << " -> " << r->opsAfter << ", "
             << r->simplified << " attributes and constants simplified\n"
-            << "oracle calls: " << r->oracleCalls << "\n"
+            << "oracle calls: " << r->oracleCalls << " (cache hits "
+            << r->cacheHits << ", invalid " << r->invalid
+            << ", undefined behaviour " << r->ubRejected << ")\n"
             << "wrote " << o.outDir << "/reduced.mlir\n";
   return kExitPass;
 }

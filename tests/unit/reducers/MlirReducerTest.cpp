@@ -2,10 +2,14 @@
 // one op keeps that op and loses the others; candidates stay valid MLIR.
 #include "backends/mlir/MlirBackend.h"
 #include "generators/Inputs.h"
+#include "reducers/MlirEdit.h"
 #include "reducers/Reduce.h"
 #include "tests/unit/reducers/Graphs.h"
 
 #include <gtest/gtest.h>
+
+#include <mutex>
+#include <set>
 
 using namespace cc;
 
@@ -78,6 +82,141 @@ TEST(MlirReducer, RefusesAModuleThatDoesNotFail) {
   EXPECT_EQ(r.error().code(), ErrorCode::NotReproduced);
   EXPECT_FALSE(
       reduceMlir("func.func @f(", [](const std::string &) { return true; }));
+}
+
+// A driver as the bundles have it: a global read by a loop, a function the
+// failure needs, and one it does not.
+const char *const kDriver = R"(module {
+  memref.global @in : memref<4xf32> = dense<1.0>
+  memref.global @unused : memref<8xf32> = dense<0.0>
+  func.func @needed(%x: f32) -> f32 {
+    %y = arith.subf %x, %x : f32
+    return %y : f32
+  }
+  func.func @dead(%x: f32) -> f32 {
+    %y = arith.mulf %x, %x : f32
+    return %y : f32
+  }
+  func.func @main() {
+    %m = memref.get_global @in : memref<4xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    scf.for %i = %c0 to %c4 step %c1 {
+      %v = memref.load %m[%i] : memref<4xf32>
+      %r = func.call @needed(%v) : (f32) -> f32
+      vector.print %r : f32
+    }
+    return
+  }
+}
+)";
+
+bool hasSubAndPrint(const std::string &text) {
+  return text.find("arith.subf") != std::string::npos &&
+         text.find("vector.print") != std::string::npos;
+}
+
+TEST(MlirReducer, RemovesDeadFunctionsAndGlobals) {
+  ReduceOptions o;
+  o.maxCalls = 500; // a safety net: the reduction needs far fewer
+  auto r = reduceMlir(kDriver, hasSubAndPrint, o);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_FALSE(verifyMlir(r->module));
+  EXPECT_TRUE(hasSubAndPrint(r->module));
+  for (const char *gone :
+       {"@dead", "@unused", "arith.mulf", "memref.global", "memref.load"})
+    EXPECT_EQ(r->module.find(gone), std::string::npos) << r->module;
+  EXPECT_LT(r->opsAfter, r->opsBefore) << r->module;
+}
+
+TEST(MlirReducer, ScanFindsZeroStepsAndOutOfBoundsIndices) {
+  auto ok = reduce::mlirFacts(kDriver);
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->ub.definite, "");
+  EXPECT_EQ(ok->ub.unknown, 0);
+  std::string zeroStep = kDriver;
+  zeroStep.replace(zeroStep.find("step %c1"), 8, "step %c0");
+  auto zero = reduce::mlirFacts(zeroStep);
+  ASSERT_TRUE(zero);
+  EXPECT_EQ(zero->ub.definite, "a loop whose step is not positive");
+  std::string oob = kDriver;
+  oob.replace(oob.find("%c4 = arith.constant 4"), 22, "%c4 = arith.constant 5");
+  auto out = reduce::mlirFacts(oob);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->ub.definite, "an index out of bounds");
+  EXPECT_FALSE(reduce::mlirFacts("func.func @f("));
+}
+
+// Rewiring %c1 (the step) to %c0, or the bound %c4 to a larger index, would
+// still be "interesting" here: the predicate only looks at the text. No
+// such candidate may reach it.
+TEST(MlirReducer, NeverRunsACandidateWithUndefinedBehaviour) {
+  std::string module = kDriver;
+  // A larger index defined before the loop bound: rewiring %c4 to it reads
+  // out of bounds.
+  module.replace(module.find("    %c0 = arith"), 0,
+                 "    %c9 = arith.constant 9 : index\n"
+                 "    %s = memref.alloc(%c9) : memref<?xf32>\n");
+  std::vector<std::string> seen;
+  auto fails = [&](const std::string &text) {
+    seen.push_back(text);
+    return hasSubAndPrint(text) &&
+           text.find("memref.load") != std::string::npos;
+  };
+  ReduceOptions o;
+  o.maxCalls = 500;
+  auto r = reduceMlir(module, fails, o);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_TRUE(fails(r->module));
+  EXPECT_GT(r->ubRejected, 0);
+  for (const std::string &text : seen) {
+    auto facts = reduce::mlirFacts(text);
+    ASSERT_TRUE(facts) << text;
+    EXPECT_EQ(facts->ub.definite, "") << text;
+  }
+  auto final = reduce::mlirFacts(r->module);
+  ASSERT_TRUE(final);
+  EXPECT_EQ(final->ub.definite, "") << r->module;
+  EXPECT_EQ(r->module.find("step %c0"), std::string::npos) << r->module;
+}
+
+TEST(MlirReducer, JudgesEachCandidateOnce) {
+  std::set<std::string> seen;
+  int repeats = 0;
+  auto fails = [&](const std::string &text) {
+    repeats += !seen.insert(text).second;
+    return hasSubAndPrint(text);
+  };
+  ReduceOptions o;
+  o.maxCalls = 500;
+  auto r = reduceMlir(kDriver, fails, o);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(repeats, 0);
+  EXPECT_GT(r->cacheHits, 0);
+  EXPECT_EQ(r->oracleCalls, int64_t(seen.size()));
+}
+
+// Parallel judging picks the first failing candidate in order, as one job
+// does: the same module comes out.
+TEST(MlirReducer, JobsGiveTheSameReducedModule) {
+  std::mutex lock;
+  int64_t calls = 0;
+  auto fails = [&](const std::string &text) {
+    std::lock_guard<std::mutex> hold(lock);
+    ++calls;
+    return hasSubAndPrint(text);
+  };
+  ReduceOptions one, four;
+  one.maxCalls = four.maxCalls = 1000;
+  four.jobs = 4;
+  auto a = reduceMlir(kDriver, fails, one);
+  auto b = reduceMlir(kDriver, fails, four);
+  ASSERT_TRUE(a && b);
+  EXPECT_TRUE(hasSubAndPrint(b->module));
+  EXPECT_FALSE(verifyMlir(b->module));
+  EXPECT_EQ(a->module, b->module);
+  EXPECT_EQ(calls, a->oracleCalls + b->oracleCalls);
 }
 
 } // namespace
