@@ -135,30 +135,32 @@ Error writeAtomically(const std::string &path, const std::string &text) {
 }
 
 // One root cause of the summary: what it is, then each signature it
-// covers with its reproducer.
-std::string rootCauseText(const CiRun &run, const CiRootCause &c,
+// covers, new or known, with its reproducer.
+std::string rootCauseText(const CiRun &run, const CiRootCause &c, size_t n,
                           const CompilerLegend &legend) {
-  std::string text = c.known ? "  known " : "  NEW   ";
+  std::string text;
   if (c.knownBug)
-    text += c.knownBug->name + ": " + c.knownBug->title + "\n        " +
-            (c.knownBug->upstream.empty() ? "no upstream report"
-                                          : c.knownBug->upstream) +
-            (c.knownBug->status.empty() ? "" : " (" + c.knownBug->status + ")");
+    text += "known bug " + c.knownBug->name + ": " + c.knownBug->title +
+            "\n  " +
+            (c.knownBug->upstream.empty()
+                 ? c.knownBug->status
+                 : c.knownBug->upstream + " (" + c.knownBug->status + ")");
   else
     text +=
-        legend.shorten(run.findings[c.findings.front()].record.finding.message)
-            .substr(0, 300);
+        "root cause " + std::to_string(n) + (c.known ? " (known)" : " (new)");
   if (!c.culprit.empty())
-    text += "\n        culprit: " + c.culprit;
+    text += (c.knownBug ? "\n  culprit: " : ": culprit ") + c.culprit;
   text += "\n";
   for (size_t i : c.findings) {
     const CiFinding &f = run.findings[i];
-    text += "        " + std::to_string(f.count) + "x " +
-            legend.shorten(f.record.finding.signature.str()) + "\n          " +
-            f.file +
+    text += std::string(f.known ? "  known " : "  NEW   ") +
+            std::to_string(f.count) + "x " +
+            legend.shorten(f.record.finding.signature.str()) + "\n        " +
+            legend.shorten(f.record.finding.message).substr(0, 300) +
+            "\n        " + f.file +
             (f.reducedFile.empty()
                  ? ""
-                 : ", reduced to " + std::to_string(f.reducedOps) +
+                 : "\n        reduced to " + std::to_string(f.reducedOps) +
                        " ops: " + f.reducedFile) +
             "\n";
   }
@@ -184,10 +186,13 @@ std::string summaryText(const CiRun &run, const CampaignSummary &s) {
     text += "translation validation: " + std::to_string(all) +
             " pass checks (" + parts + ")\n";
   }
-  text += std::to_string(s.rootCauses) + " root causes (" +
+  size_t fresh = s.newSignatures();
+  text += std::to_string(run.findings.size()) + " distinct findings, " +
+          std::to_string(fresh) + " new, " +
+          std::to_string(run.findings.size() - fresh) + " known\n";
+  text += std::to_string(s.rootCauses) + " root causes, " +
           std::to_string(s.newRootCauses) + " new, " +
-          std::to_string(s.rootCauses - s.newRootCauses) + " known) of " +
-          std::to_string(run.findings.size()) + " distinct signatures\n";
+          std::to_string(s.rootCauses - s.newRootCauses) + " known\n";
   std::vector<Signature> signatures;
   for (const CiFinding &f : run.findings)
     signatures.push_back(f.record.finding.signature);
@@ -196,9 +201,9 @@ std::string summaryText(const CiRun &run, const CampaignSummary &s) {
     text += "compilers:\n" + legend.lines("  ");
   // New root causes first: they are what a nightly run is read for.
   for (bool known : {false, true})
-    for (const CiRootCause &c : run.rootCauses)
-      if (c.known == known)
-        text += rootCauseText(run, c, legend);
+    for (size_t i = 0; i < run.rootCauses.size(); ++i)
+      if (run.rootCauses[i].known == known)
+        text += rootCauseText(run, run.rootCauses[i], i + 1, legend);
   return text;
 }
 } // namespace

@@ -16,7 +16,6 @@ namespace cc::reduce {
 
 namespace {
 
-
 void say(const ReduceOptions &options, const std::string &line) {
   if (options.log)
     options.log(line);
@@ -154,7 +153,8 @@ void bisectPasses(CaseOracle &oracle, const BestSoFar &best,
     return;
   }
   std::string backEnd = "LLVM back end at -O" + std::to_string(level);
-  bool needsLlvmOpt = level > 0 && !oracle.spent() && !oracle.same(prefix(n, 0));
+  bool needsLlvmOpt =
+      level > 0 && !oracle.spent() && !oracle.same(prefix(n, 0));
   if (oracle.same(prefix(0, level))) {
     if (needsLlvmOpt)
       result.firstFailingPass = backEnd;
@@ -171,10 +171,9 @@ void bisectPasses(CaseOracle &oracle, const BestSoFar &best,
   if (hi - lo != 1)
     return;
   const std::string &pass = result.passesAfter[hi - 1];
-  result.firstFailingPass =
-      needsLlvmOpt && translatesToLlvm(pass)
-          ? backEnd + " (shows after " + pass + ")"
-          : pass;
+  result.firstFailingPass = needsLlvmOpt && translatesToLlvm(pass)
+                                ? backEnd + " (shows after " + pass + ")"
+                                : pass;
 }
 
 } // namespace

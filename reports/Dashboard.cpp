@@ -285,6 +285,16 @@ std::string passTable(const DashboardData &d) {
   return os.str();
 }
 
+// Root causes, all and new; each finding is its own when the campaign did
+// not group them.
+std::pair<size_t, size_t> rootCounts(const DashboardData &d) {
+  if (d.rootCauses > 0 || d.findings.empty())
+    return {d.rootCauses, d.newRootCauses};
+  size_t fresh = size_t(std::count_if(d.findings.begin(), d.findings.end(),
+                                      [](const auto &f) { return !f.known; }));
+  return {d.findings.size(), fresh};
+}
+
 std::string findingsTable(const DashboardData &d) {
   if (d.findings.empty())
     return noData("No findings.");
@@ -362,8 +372,8 @@ code { font-size: 12px; word-break: break-all; }
      << "</b>cases</div><div class=\"card\"><b>" << d.skippedCases
      << "</b>skipped</div><div class=\"card\"><b>"
      << (span > 0 ? num(double(d.caseTimes.size()) / span, "%.3g") : "-")
-     << "</b>cases/s</div><div class=\"card\"><b>" << d.rootCauses
-     << "</b>root causes</div><div class=\"card\"><b>" << d.newRootCauses
+     << "</b>cases/s</div><div class=\"card\"><b>" << rootCounts(d).first
+     << "</b>root causes</div><div class=\"card\"><b>" << rootCounts(d).second
      << "</b>new</div><div class=\"card\"><b>" << d.findings.size()
      << "</b>distinct signatures</div><div class=\"card\"><b>" << pairs.size()
      << "</b>op x dtype pairs</div><div class=\"card\"><b>"
@@ -395,15 +405,14 @@ std::string summaryMarkdown(const DashboardData &d) {
   for (const DashboardData::Coverage &c : d.coverage)
     pairs.insert(c.op + "/" + c.dtype);
   std::ostringstream os;
-  size_t fresh = d.newRootCauses;
+  auto [roots, fresh] = rootCounts(d);
   os << "## " << d.title << "\n\n"
      << (fresh ? "**" + std::to_string(fresh) + " new root cause(s)**"
                : std::string("No new root causes"))
-     << ", " << d.rootCauses - fresh << " known (" << d.findings.size()
-     << " distinct signatures); " << d.totalCases
-     << " cases (" << d.skippedCases << " skipped), " << pairs.size()
-     << " op x dtype pairs, " << d.passCoverage.size()
-     << " passes/patterns covered.\n\n";
+     << ", " << roots - fresh << " known (" << d.findings.size()
+     << " distinct signatures); " << d.totalCases << " cases ("
+     << d.skippedCases << " skipped), " << pairs.size() << " op x dtype pairs, "
+     << d.passCoverage.size() << " passes/patterns covered.\n\n";
   std::vector<Signature> signatures;
   for (const DashboardData::Finding &f : d.findings)
     signatures.push_back(f.signature);

@@ -15,8 +15,8 @@
 namespace cc {
 
 struct DashboardData {
-  std::string title;       // "crosscheck campaign DIR"
-  std::string identity;    // the campaign's options, one line
+  std::string title;    // "crosscheck campaign DIR"
+  std::string identity; // the campaign's options, one line
   uint64_t totalCases = 0;
   uint64_t skippedCases = 0;
   std::vector<double> caseTimes; // unix seconds, ascending

@@ -42,8 +42,8 @@ Expected<KnownBug::Match> parseMatch(const json &m, const std::string &bug) {
                          value.dump());
     } else if (key == "graph_has") {
       for (const json &d : value.is_array() ? value : json::array({value})) {
-        auto t = d.is_string() ? parseDType(d.get<std::string>())
-                               : std::nullopt;
+        auto t =
+            d.is_string() ? parseDType(d.get<std::string>()) : std::nullopt;
         if (!t)
           return makeError("known bug '" + bug + "': unknown dtype " +
                            d.dump() + " in match.graph_has");
@@ -52,8 +52,8 @@ Expected<KnownBug::Match> parseMatch(const json &m, const std::string &bug) {
     } else if (key == "cut" || key == "stage" || key == "detail" ||
                key == "message") {
       CC_ASSIGN(re, regexField(m, key.c_str(), bug));
-      (key == "cut"     ? out.cut
-       : key == "stage" ? out.stage
+      (key == "cut"      ? out.cut
+       : key == "stage"  ? out.stage
        : key == "detail" ? out.detail
                          : out.message) = std::move(re);
     } else {
@@ -116,10 +116,12 @@ std::string reducedForm(const Graph &g) {
   for (const Node &n : g.nodes) {
     form += n.op + "(";
     for (size_t i = 0; i < n.operands.size(); ++i)
-      form += (i ? "," : "") + std::string(dtypeName(g.typeOf(n.operands[i]).dtype));
+      form += (i ? "," : "") +
+              std::string(dtypeName(g.typeOf(n.operands[i]).dtype));
     form += ")->";
     for (size_t i = 0; i < n.results.size(); ++i)
-      form += (i ? "," : "") + std::string(dtypeName(g.typeOf(n.results[i]).dtype));
+      form +=
+          (i ? "," : "") + std::string(dtypeName(g.typeOf(n.results[i]).dtype));
     form += ";";
   }
   return form;
@@ -184,9 +186,9 @@ std::string culpritOf(const FindingRecord &f, const FindingRecord *reduced) {
   return f.finding.signature.stage;
 }
 
-std::vector<RootCause> groupRootCauses(
-    const std::vector<FindingForGrouping> &findings,
-    const std::vector<KnownBug> &known) {
+std::vector<RootCause>
+groupRootCauses(const std::vector<FindingForGrouping> &findings,
+                const std::vector<KnownBug> &known) {
   std::vector<RootCause> out;
   std::map<std::string, size_t> byKey;
   for (size_t i = 0; i < findings.size(); ++i) {

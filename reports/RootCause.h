@@ -66,8 +66,8 @@ struct RootCause {
 std::string culpritOf(const FindingRecord &f, const FindingRecord *reduced);
 
 // Groups findings by root cause, in order of first member.
-std::vector<RootCause> groupRootCauses(
-    const std::vector<FindingForGrouping> &findings,
-    const std::vector<KnownBug> &known);
+std::vector<RootCause>
+groupRootCauses(const std::vector<FindingForGrouping> &findings,
+                const std::vector<KnownBug> &known);
 
 } // namespace cc

@@ -211,11 +211,10 @@ int reportCampaign(const ReportFlags &o, const std::string &dir,
     const Store::Stored &s = (*findings)[i];
     RootLabel root = roots.empty() ? RootLabel{"", false, true} : roots[i];
     // One bundle per root cause: its first finding's.
-    std::string name =
-        root.first && bundles < o.maxBundles
-            ? std::to_string(++bundles) + "-" +
-                  std::string(kindName(s.summary.signature.kind))
-            : "";
+    std::string name = root.first && bundles < o.maxBundles
+                           ? std::to_string(++bundles) + "-" +
+                                 std::string(kindName(s.summary.signature.kind))
+                           : "";
     auto row = dashboardRow(s, *seen, out, name, o);
     if (!row)
       return fail(row.error());

@@ -50,8 +50,7 @@ Judged judge(const Graph &g, const Inputs &in, const Outputs &actual) {
   EXPECT_TRUE(ref && target);
   if (!ref || !target)
     return {false, false, {}};
-  NumericReport with =
-      judgeNumeric(g, actual, *ref, *target, {}, &mags, &lat);
+  NumericReport with = judgeNumeric(g, actual, *ref, *target, {}, &mags, &lat);
   bool without = judgeNumeric(g, actual, *ref, *target, {}, &mags).ok;
   return {with.ok, without, with};
 }

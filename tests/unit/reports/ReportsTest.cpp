@@ -454,7 +454,9 @@ TEST(Dashboard, PassAndPatternCoverageOverTime) {
 
 TEST(Dashboard, SummaryCountsNewAndKnown) {
   std::string md = summaryMarkdown(sampleData());
-  EXPECT_NE(md.find("**1 new finding(s)**, 1 known; 3 cases"),
+  // Not grouped by the campaign: each finding is its own root cause.
+  EXPECT_NE(md.find("**1 new root cause(s)**, 1 known (2 distinct "
+                    "signatures); 3 cases"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("`miscompile/mlir:tosa-O0//sub:f32:value`"),
@@ -462,7 +464,8 @@ TEST(Dashboard, SummaryCountsNewAndKnown) {
       << md;
   DashboardData empty;
   empty.title = "t";
-  EXPECT_NE(summaryMarkdown(empty).find("No new findings"), std::string::npos);
+  EXPECT_NE(summaryMarkdown(empty).find("No new root causes"),
+            std::string::npos);
   EXPECT_NE(dashboardHtml(empty).find("No cases recorded"), std::string::npos);
 }
 
