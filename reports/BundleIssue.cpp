@@ -57,8 +57,10 @@ std::string upstreamCulprit(const ReadmeFacts &r) {
 
 std::string title(const ReadmeFacts &r) {
   std::string culprit = upstreamCulprit(r);
-  std::string who =
-      culprit.empty() ? std::string("the pass pipeline") : "`" + culprit + "`";
+  std::string who = culprit.empty() ? std::string("the pass pipeline")
+                    : culprit.starts_with("LLVM back end")
+                        ? culprit
+                        : "`" + culprit + "`";
   switch (r.original->finding.signature.kind) {
   case Kind::Crash:
     return who + " crashes";
@@ -148,6 +150,9 @@ std::string issueText(const ReadmeFacts &r) {
          : culprit.empty()
              ? std::string("not isolated to one pass; the pipeline of the "
                            "command below shows it")
+         : culprit.starts_with("LLVM back end")
+             ? culprit + ": the failure needs LLVM's optimizer (it is gone "
+                         "at -O0) and shows with the MLIR lowering alone"
              : "`" + culprit + "`" +
                    (r.options->bisect && !r.pipeline.empty()
                         ? " (the first pass of the pipeline after which the "

@@ -5,6 +5,8 @@
 #include "core/OpTable.h"
 #include "oracles/Numeric.h"
 
+#include "GraphBuild.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,18 +17,8 @@ namespace {
 
 TensorType f32(Shape s) { return {DType::f32, std::move(s)}; }
 
-ValueId add(Graph &g, const std::string &op, std::vector<ValueId> operands,
-            Attrs attrs = {}) {
-  Expected<ValueId> v = g.add(op, std::move(operands), std::move(attrs));
-  EXPECT_TRUE(bool(v)) << op << ": " << v.error().message();
-  return v ? *v : ValueId(0);
-}
-
-Attrs axis(int64_t a) {
-  Attrs at;
-  at.set("axis", a);
-  return at;
-}
+using test::add;
+using test::axis;
 
 Attrs ints(const std::string &name, std::vector<int64_t> v, Attrs at = {}) {
   at.set(name, std::move(v));
@@ -105,8 +97,8 @@ TEST(ErrorModel, ExactAndApproximatedOps) {
 TEST(ErrorModel, ConvolutionsCountTheTapsOfOneOutput) {
   Graph g;
   ValueId x = g.addInput("x", f32({1, 5, 5, 3}));
-  ValueId w = g.addInput("w", f32({4, 3, 3, 3}));     // [O,KH,KW,C]
-  ValueId dw = g.addInput("dw", f32({3, 3, 3, 2}));   // [KH,KW,C,M]
+  ValueId w = g.addInput("w", f32({4, 3, 3, 3}));   // [O,KH,KW,C]
+  ValueId dw = g.addInput("dw", f32({3, 3, 3, 2})); // [KH,KW,C,M]
   ValueId b4 = g.addInput("b4", f32({4}));
   ValueId b6 = g.addInput("b6", f32({6}));
   ValueId conv = add(g, "conv2d", {x, w, b4});

@@ -5,6 +5,8 @@
 #include "backends/ref/Interpreter.h"
 #include "oracles/Numeric.h"
 
+#include "GraphBuild.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,18 +26,8 @@ Tensor f32s(Shape s, const std::vector<double> &v) {
   return t;
 }
 
-ValueId add(Graph &g, const std::string &op, std::vector<ValueId> operands,
-            Attrs attrs = {}) {
-  Expected<ValueId> v = g.add(op, std::move(operands), std::move(attrs));
-  EXPECT_TRUE(bool(v)) << op << ": " << v.error().message();
-  return v ? *v : ValueId(0);
-}
-
-Attrs axis(int64_t a) {
-  Attrs at;
-  at.set("axis", a);
-  return at;
-}
+using test::add;
+using test::axis;
 
 // The compiler result `actual` judged with and without the latitude.
 struct Judged {

@@ -156,3 +156,21 @@ TEST(RootCause, CiOutputsCountRootCauses) {
   EXPECT_EQ(list["findings"].size(), 3u);
   EXPECT_EQ(list["root_causes"].size(), 2u);
 }
+
+// The shipped list: it loads, and every bug has its reproducer under
+// corpus/regressions/ (whose tests say when upstream fixes it).
+TEST(RootCause, TheShippedKnownBugsHaveTheirReproducers) {
+  std::string root = CC_SOURCE_DIR;
+  auto known = loadKnownBugs(root + "/corpus/known/mlir-22.json");
+  ASSERT_TRUE(bool(known)) << known.error().message();
+  EXPECT_GE(known->size(), 10u);
+  for (const KnownBug &b : *known) {
+    EXPECT_TRUE(
+        std::filesystem::is_directory(root + "/corpus/regressions/" + b.name))
+        << b.name;
+    EXPECT_FALSE(b.title.empty() || b.status.empty() || b.matches.empty())
+        << b.name;
+    EXPECT_TRUE(b.upstream.empty() || b.upstream.starts_with("https://"))
+        << b.name;
+  }
+}
