@@ -127,6 +127,16 @@ std::string reducedForm(const Graph &g) {
   return form;
 }
 
+// A crash's signal and innermost two frames ("signal 11 (...) at f1 < f2
+// < f3" -> "signal 11 (...) at f1 < f2"): the outer frames vary with how
+// the pass was driven, not with the bug.
+std::string crashSite(const std::string &detail) {
+  size_t first = detail.find(" < ");
+  size_t second =
+      first == std::string::npos ? first : detail.find(" < ", first + 3);
+  return detail.substr(0, second);
+}
+
 std::string rootKey(const FindingRecord &f, const FindingRecord *reduced,
                     const std::string &culprit) {
   const Signature &s = f.finding.signature;
@@ -135,6 +145,8 @@ std::string rootKey(const FindingRecord &f, const FindingRecord *reduced,
   // failure as its stage and message, whichever compiler showed it.
   if (s.kind == Kind::Miscompile && reduced && !culprit.empty())
     return kind + "|" + culprit + "|" + reducedForm(reduced->testCase.graph);
+  if (s.kind == Kind::Crash)
+    return kind + "|" + s.stage + "|" + crashSite(s.detail);
   return kind + "|" + s.stage + "|" + s.detail;
 }
 

@@ -102,6 +102,16 @@ TEST(RootCause, OneCrashOnTwoCompilersIsOneRootCause) {
   ASSERT_EQ(roots.size(), 2u);
   EXPECT_EQ(roots[0].members, (std::vector<size_t>{0, 1}));
   EXPECT_EQ(roots[0].culprit, "a-pass");
+  // The outer frames of a stack vary with how the pass ran; the signal and
+  // the innermost two frames name the crash.
+  std::string at = "signal 11 (Segmentation fault) at walk < promote";
+  FindingRecord d =
+      finding(Kind::Crash, "mlir:tosa-O3", "a-pass", at + " < run");
+  FindingRecord e =
+      finding(Kind::Crash, "mlir:tosa-O0", "a-pass", at + " < act");
+  FindingRecord g = finding(Kind::Crash, "mlir:tosa-O0", "a-pass",
+                            "signal 11 (Segmentation fault) at walk < other");
+  EXPECT_EQ(groupRootCauses({{&d}, {&e}, {&g}}, {}).size(), 2u);
 }
 
 TEST(RootCause, ReducedMiscompilesGroupByCulpritAndForm) {
