@@ -9,15 +9,24 @@ namespace cc {
 
 std::string_view dtypeName(DType t) {
   switch (t) {
-  case DType::i1: return "i1";
-  case DType::i8: return "i8";
-  case DType::i16: return "i16";
-  case DType::i32: return "i32";
-  case DType::i64: return "i64";
-  case DType::f16: return "f16";
-  case DType::bf16: return "bf16";
-  case DType::f32: return "f32";
-  case DType::f64: return "f64";
+  case DType::i1:
+    return "i1";
+  case DType::i8:
+    return "i8";
+  case DType::i16:
+    return "i16";
+  case DType::i32:
+    return "i32";
+  case DType::i64:
+    return "i64";
+  case DType::f16:
+    return "f16";
+  case DType::bf16:
+    return "bf16";
+  case DType::f32:
+    return "f32";
+  case DType::f64:
+    return "f64";
   }
   return "?";
 }
@@ -47,11 +56,16 @@ int64_t intMax(DType t) {
 
 int64_t wrapInt(DType t, int64_t v) {
   switch (t) {
-  case DType::i1: return v & 1;
-  case DType::i8: return int8_t(uint8_t(v));
-  case DType::i16: return int16_t(uint16_t(v));
-  case DType::i32: return int32_t(uint32_t(v));
-  default: return v;
+  case DType::i1:
+    return v & 1;
+  case DType::i8:
+    return int8_t(uint8_t(v));
+  case DType::i16:
+    return int16_t(uint16_t(v));
+  case DType::i32:
+    return int32_t(uint32_t(v));
+  default:
+    return v;
   }
 }
 
@@ -62,10 +76,14 @@ struct FloatFormat {
 };
 FloatFormat formatOf(DType t) {
   switch (t) {
-  case DType::f16: return {10, 5};
-  case DType::bf16: return {7, 8};
-  case DType::f32: return {23, 8};
-  default: return {52, 11};
+  case DType::f16:
+    return {10, 5};
+  case DType::bf16:
+    return {7, 8};
+  case DType::f32:
+    return {23, 8};
+  default:
+    return {52, 11};
   }
 }
 } // namespace
@@ -86,6 +104,11 @@ double maxFinite(DType t) {
 
 // Generic round-to-nearest-even of a double into a narrower binary format.
 // Works on the value, not the bits, so it is shared by f16, bf16 and f32.
+bool sameValue(double a, double b) {
+  return (std::isnan(a) && std::isnan(b)) ||
+         (a == b && std::signbit(a) == std::signbit(b));
+}
+
 double roundToFloat(DType t, double v) {
   if (t == DType::f64 || std::isnan(v) || std::isinf(v) || v == 0)
     return v;
@@ -101,7 +124,7 @@ double roundToFloat(DType t, double v) {
   if (exp < minExp)
     exp = minExp; // denormal range: fixed quantum
   double quantum = std::ldexp(1.0, exp - f.mantBits);
-  double q = a / quantum; // exact: power-of-two scaling
+  double q = a / quantum;       // exact: power-of-two scaling
   double r = std::nearbyint(q); // default rounding mode is ties-to-even
   double out = r * quantum;
   if (out > maxFinite(t)) {

@@ -15,8 +15,8 @@ namespace cc {
 
 enum class DType : uint8_t { i1, i8, i16, i32, i64, f16, bf16, f32, f64 };
 
-inline constexpr DType kAllDTypes[] = {DType::i1,  DType::i8,   DType::i16,
-                                       DType::i32, DType::i64,  DType::f16,
+inline constexpr DType kAllDTypes[] = {DType::i1,   DType::i8,  DType::i16,
+                                       DType::i32,  DType::i64, DType::f16,
                                        DType::bf16, DType::f32, DType::f64};
 
 constexpr bool isFloat(DType t) {
@@ -29,11 +29,20 @@ constexpr bool isBool(DType t) { return t == DType::i1; }
 // Bits of the value; i1 counts 1 bit but is stored in one byte.
 constexpr int bitWidth(DType t) {
   switch (t) {
-  case DType::i1: return 1;
-  case DType::i8: return 8;
-  case DType::i16: case DType::f16: case DType::bf16: return 16;
-  case DType::i32: case DType::f32: return 32;
-  case DType::i64: case DType::f64: return 64;
+  case DType::i1:
+    return 1;
+  case DType::i8:
+    return 8;
+  case DType::i16:
+  case DType::f16:
+  case DType::bf16:
+    return 16;
+  case DType::i32:
+  case DType::f32:
+    return 32;
+  case DType::i64:
+  case DType::f64:
+    return 64;
   }
   return 0;
 }
@@ -59,6 +68,9 @@ double maxFinite(DType t);
 // Rounds a double to the nearest value of float type t, ties to even,
 // including overflow to infinity and gradual underflow to denormals.
 double roundToFloat(DType t, double v);
+
+// The same value as computed: NaNs alike, zeros by their sign.
+bool sameValue(double a, double b);
 
 uint16_t f64ToF16Bits(double v);
 double f16BitsToF64(uint16_t bits);

@@ -170,11 +170,6 @@ struct OutputLatitude {
   const Tensor *otherZeroSign = nullptr; // f64 for float outputs
 };
 
-bool sameValue(double a, double b) {
-  return (std::isnan(a) && std::isnan(b)) ||
-         (a == b && std::signbit(a) == std::signbit(b));
-}
-
 // Whether `other` explains the compiler's value `act` better than `ref`.
 bool closer(double act, double other, double ref) {
   Class a = classify(act), o = classify(other), r = classify(ref);

@@ -162,13 +162,14 @@ std::string rootDetails(const CiRun &run, const CiRootCause &c) {
   return text;
 }
 
-// The run with its root causes, grouped here (no known bugs) when the
-// caller did not.
-CiRun grouped(const CiRun &run) {
-  CiRun r = run;
-  if (r.rootCauses.empty())
-    groupFindings(r, {});
-  return r;
+// The run with its root causes: as given, or grouped here into `holder`
+// (no known bugs) when the caller did not.
+const CiRun &grouped(const CiRun &run, CiRun &holder) {
+  if (!run.rootCauses.empty() || run.findings.empty())
+    return run;
+  holder = run;
+  groupFindings(holder, {});
+  return holder;
 }
 
 uint64_t rootCount(const CiRun &run, const CiRootCause &c) {
@@ -181,7 +182,8 @@ uint64_t rootCount(const CiRun &run, const CiRootCause &c) {
 } // namespace
 
 std::string junitXml(const CiRun &ungrouped) {
-  const CiRun run = grouped(ungrouped);
+  CiRun holder;
+  const CiRun &run = grouped(ungrouped, holder);
   size_t failures = 0, skipped = 0;
   for (const CiRootCause &c : run.rootCauses)
     (c.known ? skipped : failures)++;
@@ -224,7 +226,8 @@ std::string junitXml(const CiRun &ungrouped) {
 }
 
 std::string sarifJson(const CiRun &ungrouped) {
-  const CiRun run = grouped(ungrouped);
+  CiRun holder;
+  const CiRun &run = grouped(ungrouped, holder);
   json rules = json::array();
   for (Kind k : kAllKinds)
     rules.push_back({{"id", sarifRuleId(k)},
@@ -277,7 +280,8 @@ std::string sarifJson(const CiRun &ungrouped) {
 }
 
 std::string findingsJson(const CiRun &ungrouped) {
-  const CiRun run = grouped(ungrouped);
+  CiRun holder;
+  const CiRun &run = grouped(ungrouped, holder);
   json list = json::array();
   for (const CiFinding &f : run.findings)
     list.push_back({{"signature", signatureToJson(f.record.finding.signature)},

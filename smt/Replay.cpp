@@ -34,12 +34,6 @@ std::optional<DType> dtypeOf(Type t) {
   return std::nullopt;
 }
 
-// Equal as the JIT computes them: NaNs alike, zeros by sign.
-bool sameValue(double x, double y) {
-  return (std::isnan(x) && std::isnan(y)) ||
-         (x == y && std::signbit(x) == std::signbit(y));
-}
-
 namespace {
 
 // Gives a function with dynamic tensor arguments and results the static

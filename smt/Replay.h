@@ -28,9 +28,6 @@ using Mask = std::vector<std::vector<bool>>;
 // does not run.
 std::optional<DType> dtypeOf(mlir::Type t);
 
-// Equal as the JIT computes them: NaNs alike, zeros by sign.
-bool sameValue(double x, double y);
-
 // How a replay ended.
 struct Replay {
   enum Kind { Differ, Agree, TargetFailed, NotRun } kind;

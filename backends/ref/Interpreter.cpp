@@ -166,11 +166,6 @@ std::vector<double> probesFor(DType t) {
   return {double(intMin(t)), double(intMax(t)), 0, 1};
 }
 
-bool sameElement(double a, double b) {
-  return (std::isnan(a) && std::isnan(b)) ||
-         (a == b && std::signbit(a) == std::signbit(b));
-}
-
 // The undefined elements of a node's results: those the op itself leaves
 // undefined, and those that change when the undefined elements of its
 // operands are replaced by probe values (they depend on them). An op that
@@ -208,7 +203,7 @@ void Evaluation::markUndefined(const OpDef &def, const EvalArgs &args,
     for (size_t r = 0; r < results.size(); ++r)
       for (int64_t i = 0, n = results[r].size(); i < n; ++i)
         if (!other ||
-            !sameElement(results[r].asDouble(i), (*other)[r].asDouble(i)))
+            !sameValue(results[r].asDouble(i), (*other)[r].asDouble(i)))
           mark(r, i);
   }
   for (size_t r = 0; r < results.size(); ++r)
@@ -216,13 +211,6 @@ void Evaluation::markUndefined(const OpDef &def, const EvalArgs &args,
 }
 
 } // namespace
-
-bool Latitude::empty() const {
-  for (const auto &u : undefined)
-    if (!u.empty())
-      return false;
-  return otherZeroSign.empty();
-}
 
 Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
                             Precision precision, Outputs *magnitudes,
@@ -240,9 +228,11 @@ Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
       latitude->undefined.push_back(e.undefined[v]);
     latitude->otherZeroSign.clear();
     // The other choice of every open zero sign, where there was one.
-    Evaluation other(g, precision, false, false, true);
-    if (e.openZero && !other.run(inputs))
-      latitude->otherZeroSign = other.outputs(other.values);
+    if (e.openZero) {
+      Evaluation other(g, precision, false, false, true);
+      if (!other.run(inputs))
+        latitude->otherZeroSign = other.outputs(other.values);
+    }
   }
   return e.outputs(e.values);
 }

@@ -22,7 +22,6 @@ struct Latitude {
   // other sign (so 1 / reduce_sum(...) may be -Inf as well as +Inf);
   // empty when no such op produced a zero.
   Outputs otherZeroSign;
-  bool empty() const;
 };
 
 // Evaluates every node; returns the values of Graph::outputs. Under
