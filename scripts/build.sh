@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configures and builds crosscheck into build/ (Release with debug info).
+# Configures and builds crosscheck into build/ (optimized, with line tables).
 # Extra arguments go to CMake's configure step.
 set -euo pipefail
 cd "$(dirname "$0")/.."

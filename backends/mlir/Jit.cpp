@@ -22,6 +22,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -292,6 +293,26 @@ std::string takeLlvmError(llvm::Error e) {
   return llvm::toString(std::move(e));
 }
 
+// MLIR 22's ExecutionEngine::create ignores jitCodeGenOptLevel: it sets the
+// level on a builder after it has made its TargetMachine at the default
+// level (-O2), so code generation ran at -O2 for every pipeline. The
+// TargetMachine is made here at the pipeline's level, with fast instruction
+// selection at -O0 as clang and llc use it.
+Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine(int level) {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return makeError("JIT: cannot describe the host: " +
+                     takeLlvmError(builder.takeError()));
+  builder->setCodeGenOptLevel(codeGenLevel(level));
+  auto tm = builder->createTargetMachine();
+  if (!tm)
+    return makeError("JIT: cannot make a target machine: " +
+                     takeLlvmError(tm.takeError()));
+  if (level == 0)
+    (*tm)->setO0WantsFastISel(true);
+  return std::move(*tm);
+}
+
 } // namespace
 
 // Parses (without verifying) MLIR text into a module.
@@ -399,12 +420,13 @@ Expected<Outputs> lowerAndRunInProcess(
       mlir::makeOptimizingTransformer(unsigned(req.llvmOptLevel), 0, nullptr);
   options.transformer = transformer;
   options.jitCodeGenOptLevel = codeGenLevel(req.llvmOptLevel);
+  CC_ASSIGN(tm, targetMachine(req.llvmOptLevel));
   // memrefCopy and friends, called by copies between strided memrefs.
   llvm::StringRef runtimeLibs[] = {runnerUtils()};
   options.sharedLibPaths = runtimeLibs;
   options.enableGDBNotificationListener = false;
   options.enablePerfNotificationListener = false;
-  auto engine = mlir::ExecutionEngine::create(*module, options);
+  auto engine = mlir::ExecutionEngine::create(*module, options, std::move(tm));
   if (!engine)
     return compilerFailure(
         "JIT compilation failed: " + takeLlvmError(engine.takeError()) + " " +

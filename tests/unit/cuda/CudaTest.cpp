@@ -58,7 +58,9 @@ GpuPlan compileAndCheck(const Graph &g, const std::string &pipeline) {
   for (const GpuModule &m : plan->modules) {
     EXPECT_EQ(m.cubin.size(), m.arch.size()) << g.name << " @" << m.name;
     for (const std::string &c : m.cubin)
-      EXPECT_EQ(c.substr(0, 4), "\x7f" "ELF") << g.name << " @" << m.name;
+      EXPECT_EQ(c.substr(0, 4), "\x7f"
+                                "ELF")
+          << g.name << " @" << m.name;
   }
   // Every launch names a module and passes views of existing buffers.
   for (const GpuStep &s : plan->steps) {
@@ -107,7 +109,8 @@ TEST(GpuCompile, SeedCorpusLowersToPtxThatPtxasAccepts) {
 
 TEST(GpuCompile, GeneratedGraphsOfEveryPrecisionLowerToPtx) {
   GenOptions o;
-  for (uint64_t seed = 0; seed < 4; ++seed) {
+  // Two seeds: each graph and variant takes seconds through ptxas.
+  for (uint64_t seed = 0; seed < 2; ++seed) {
     auto g = generateGraph(o, seed);
     ASSERT_TRUE(g) << g.error().message();
     compileAndCheck(*g, "gpu-O0");
