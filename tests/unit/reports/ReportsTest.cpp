@@ -317,6 +317,38 @@ TEST(Bundle, ExternalCompilerFindingReproducesWithItsCommand) {
   fs::remove_all(dir);
 }
 
+// f16 math is widened with arith.extf, whose lowering keeps arith's
+// fastmath attribute on llvm.fpext (llvm/llvm-project#156692), which
+// mlir-runner cannot parse: repro.sh drops it, so f16 findings reproduce.
+TEST(Bundle, HalfPrecisionFindingReproducesUnderMlirRunner) {
+  Graph g;
+  g.name = "tanh_sub";
+  ValueId a = g.addInput("a", {DType::f16, {2, 3}});
+  ValueId b = g.addInput("b", {DType::f16, {2, 3}});
+  g.addOutput(*g.add("sub", {*g.add("tanh", {a}), b}));
+  TestCase c;
+  Tensor ta(DType::f16, {2, 3}), tb(DType::f16, {2, 3});
+  for (int i = 0; i < 6; ++i) {
+    ta.setF(i, 0.5 * i - 1);
+    tb.setF(i, 0.25 + i);
+  }
+  c.graph = g;
+  c.inputs = {ta, tb};
+  c.cut = "mlir-ext:sed s/tosa.sub/tosa.add/";
+  auto judged = judgeCase(c);
+  ASSERT_TRUE(bool(judged)) << judged.error().message();
+  ASSERT_EQ(judged->finding.signature.kind, Kind::Miscompile);
+  std::string dir = tempDir("f16");
+  auto r = writeBundle(*judged, dir, {});
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  auto [bad, badOut] = runScript(dir);
+  EXPECT_EQ(bad, 1) << badOut;
+  EXPECT_NE(badOut.find("MISMATCH"), std::string::npos) << badOut;
+  auto [good, goodOut] = runScript(dir, "REPRO_COMPILER=cat");
+  EXPECT_EQ(good, 0) << goodOut;
+  fs::remove_all(dir);
+}
+
 // A TorchScript finding reproduces with LibTorch only: repro.cpp loads the
 // traced module. Against TorchScript, which computes sub correctly, it
 // passes; with a module that computes b - a in its place, it fails.
