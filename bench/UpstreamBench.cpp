@@ -35,20 +35,19 @@ double since(Clock::time_point t) {
 
 // Writes case `c`'s repro.sh into `dir` (what a bundle ships) and returns
 // the seconds its run took, with its exit status.
-Expected<std::pair<double, int>> runUpstream(const TestCase &c,
-                                             const NamedPipeline &p,
-                                             const std::string &dir) {
+Expected<std::pair<double, int>>
+runUpstream(const TestCase &c, const NamedPipeline &p, const std::string &dir) {
   CC_ASSIGN(program, bundle::programText(c.graph, c.inputs));
   Outputs magnitudes;
   CC_ASSIGN(ref, interpret(c.graph, c.inputs, Precision::F64, &magnitudes));
   CC_ASSIGN(target, interpret(c.graph, c.inputs, Precision::Target));
-  bundle::ReproSpec spec{dir,
-                         c.graph.name,
-                         program.program,
-                         bundle::expectations(c.graph, ref, target, magnitudes)
-                             .table,
-                         /*compare=*/true,
-                         /*passesComplete=*/true};
+  bundle::ReproSpec spec{
+      dir,
+      c.graph.name,
+      program.program,
+      bundle::expectations(c.graph, ref, target, magnitudes).table,
+      /*compare=*/true,
+      /*passesComplete=*/true};
   std::vector<std::string> notes;
   fs::create_directories(dir);
   CC_ASSIGN(repro, bundle::writeRepro(spec, p.pipeline, p.llvmOptLevel, notes));
@@ -107,8 +106,8 @@ int main(int argc, char **argv) {
     auto run = c ? runUpstream(*c, *named, (dir / std::to_string(i)).string())
                  : Expected<std::pair<double, int>>(c.error());
     if (!run) {
-      std::cerr << "upstream_bench: case " << i << ": "
-                << run.error().message() << "\n";
+      std::cerr << "upstream_bench: case " << i << ": " << run.error().message()
+                << "\n";
       return 2;
     }
     upstreamSeconds += run->first;

@@ -139,9 +139,10 @@ TEST_P(OpMatrix, CompiledAgreesWithReference) {
   ASSERT_TRUE(backend) << backend.error().message();
   test::CaseFindings findings(test::findKnownBug(
       kKnownBugs, c.op + "_" + std::string(dtypeName(c.dtype)), c.pipeline));
-  // Several seeds: attributes and inputs differ per seed.
+  // Two seeds: attributes and inputs differ per seed (a third added a
+  // third of the suite's time and found nothing the two do not).
   int judged = 0;
-  for (uint64_t seed = 1; seed <= 3; ++seed) {
+  for (uint64_t seed = 1; seed <= 2; ++seed) {
     auto g = singleOpGraph(*op, c.dtype, seed);
     ASSERT_TRUE(g) << "no valid one-op graph for " << c.op << " in "
                    << dtypeName(c.dtype);
