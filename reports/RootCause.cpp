@@ -1,7 +1,9 @@
 #include "reports/RootCause.h"
 
 #include "core/Format.h"
+#include "core/OpTable.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -49,6 +51,13 @@ Expected<KnownBug::Match> parseMatch(const json &m, const std::string &bug) {
                            d.dump() + " in match.graph_has");
         out.graphHas.push_back(*t);
       }
+    } else if (key == "graph_ops") {
+      for (const json &o : value.is_array() ? value : json::array({value})) {
+        if (!o.is_string() || !findOp(o.get<std::string>()))
+          return makeError("known bug '" + bug + "': unknown op " + o.dump() +
+                           " in match.graph_ops");
+        out.graphOps.push_back(o.get<std::string>());
+      }
     } else if (key == "cut" || key == "stage" || key == "detail" ||
                key == "message") {
       CC_ASSIGN(re, regexField(m, key.c_str(), bug));
@@ -58,7 +67,8 @@ Expected<KnownBug::Match> parseMatch(const json &m, const std::string &bug) {
                          : out.message) = std::move(re);
     } else {
       return makeError("known bug '" + bug + "': unknown match field '" + key +
-                       "' (kind, cut, stage, detail, message, graph_has)");
+                       "' (kind, cut, stage, detail, message, graph_has, "
+                       "graph_ops)");
     }
   }
   return out;
@@ -105,6 +115,10 @@ bool matches(const KnownBug::Match &m, const FindingRecord &f,
   const Graph &g = (reduced ? *reduced : f).testCase.graph;
   for (DType t : m.graphHas)
     if (!carries(g, t))
+      return false;
+  for (const std::string &op : m.graphOps)
+    if (std::none_of(g.nodes.begin(), g.nodes.end(),
+                     [&](const Node &n) { return n.op == op; }))
       return false;
   return true;
 }

@@ -28,6 +28,9 @@ struct KnownBug {
     // Element types the finding's graph (its reduced graph, when there is
     // one) must carry.
     std::vector<DType> graphHas;
+    // Ops the finding's graph must contain (a bug in one op's lowering
+    // shows at the output of whatever consumes it).
+    std::vector<std::string> graphOps;
   };
   std::vector<Match> matches; // any of them
 };

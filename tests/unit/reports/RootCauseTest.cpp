@@ -47,6 +47,10 @@ const char *kKnown = R"({"format": "crosscheck-known-bugs", "bugs": [
   {"name": "i1-memory", "title": "i1 vectors", "upstream": "",
    "status": "open",
    "match": [{"kind": "miscompile", "cut": "O3$", "graph_has": ["i1"]}]},
+  {"name": "abs-nan", "title": "NaN from an abs", "upstream": "",
+   "status": "open",
+   "match": [{"kind": "miscompile", "detail": ":nan-inf$",
+              "graph_ops": ["abs"]}]},
   {"name": "pass-crash", "title": "a crash",
    "upstream": "https://example.org/1", "status": "fixed",
    "match": [{"kind": "crash", "stage": "^some-pass$"}]}]})";
@@ -56,7 +60,7 @@ const char *kKnown = R"({"format": "crosscheck-known-bugs", "bugs": [
 TEST(RootCause, KnownBugsMatchByTheirPatterns) {
   auto known = loadKnownBugs(writeTemp("known.json", kKnown));
   ASSERT_TRUE(bool(known)) << known.error().message();
-  ASSERT_EQ(known->size(), 2u);
+  ASSERT_EQ(known->size(), 3u);
   FindingRecord i1 = finding(Kind::Miscompile, "mlir:tosa-O3", "",
                              "select:bf16:value", DType::i1);
   FindingRecord f32 =
@@ -70,6 +74,14 @@ TEST(RootCause, KnownBugsMatchByTheirPatterns) {
   // A reduced case must still carry i1.
   FindingRecord r = reducedTo(i1, "negate", DType::f32, "x");
   EXPECT_EQ(matchKnownBug(*known, i1, &r), nullptr);
+  // An op's NaN shows at the output of whatever consumes it: the match
+  // names the op the graph must contain, not the signature's op.
+  FindingRecord nan =
+      finding(Kind::Miscompile, "mlir:tosa-O0", "", "negate:f32:nan-inf");
+  EXPECT_EQ(matchKnownBug(*known, nan), nullptr); // no abs in its graph
+  FindingRecord viaAbs = reducedTo(nan, "abs", DType::f32, "x");
+  ASSERT_NE(matchKnownBug(*known, nan, &viaAbs), nullptr);
+  EXPECT_EQ(matchKnownBug(*known, nan, &viaAbs)->name, "abs-nan");
 }
 
 TEST(RootCause, MalformedKnownBugsAreClearErrors) {
@@ -85,7 +97,10 @@ TEST(RootCause, MalformedKnownBugsAreClearErrors) {
          "unknown kind"},
         {R"({"format": "crosscheck-known-bugs", "bugs": [{"name": "a",
             "match": [{"op": "add"}]}]})",
-         "unknown match field 'op'"}}) {
+         "unknown match field 'op'"},
+        {R"({"format": "crosscheck-known-bugs", "bugs": [{"name": "a",
+            "match": [{"graph_ops": ["addd"]}]}]})",
+         "unknown op \"addd\""}}) {
     auto k = loadKnownBugs(writeTemp("bad.json", text));
     ASSERT_FALSE(bool(k)) << text;
     EXPECT_NE(k.error().message().find(why), std::string::npos)
