@@ -60,8 +60,6 @@ def table(build, cases):
         ("start-up of `crosscheck tv` / `verify-pass`",
          f"{med['crosscheck tv']:.2f} s / {med['crosscheck verify-pass']:.2f} s",
          f"{med['mlir-opt']:.2f} s: `mlir-opt` parsing and printing"),
-        ("`crosscheck run --cut mlir:tosa-O0` of a one-op graph",
-         f"{med['crosscheck run --cut mlir:tosa-O0']:.2f} s", "—"),
     ]
     lines = [f"Measured {datetime.date.today()} on {machine()} by "
              f"`bench/readme_speed.py` ({cases} cases; details and history "

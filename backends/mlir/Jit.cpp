@@ -419,7 +419,6 @@ Expected<Outputs> lowerAndRunInProcess(
   auto transformer =
       mlir::makeOptimizingTransformer(unsigned(req.llvmOptLevel), 0, nullptr);
   options.transformer = transformer;
-  options.jitCodeGenOptLevel = codeGenLevel(req.llvmOptLevel);
   CC_ASSIGN(tm, targetMachine(req.llvmOptLevel));
   // memrefCopy and friends, called by copies between strided memrefs.
   llvm::StringRef runtimeLibs[] = {runnerUtils()};
