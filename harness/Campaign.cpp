@@ -153,16 +153,18 @@ std::string rootCauseText(const CiRun &run, const CiRootCause &c, size_t n,
   text += "\n";
   for (size_t i : c.findings) {
     const CiFinding &f = run.findings[i];
-    text += std::string(f.known ? "  known " : "  NEW   ") +
-            std::to_string(f.count) + "x " +
-            legend.shorten(f.record.finding.signature.str()) + "\n        " +
-            legend.shorten(f.record.finding.message).substr(0, 300) +
-            "\n        " + f.file +
-            (f.reducedFile.empty()
-                 ? ""
-                 : "\n        reduced to " + std::to_string(f.reducedOps) +
-                       " ops: " + f.reducedFile) +
-            "\n";
+    text +=
+        std::string(f.known ? "  known " : "  NEW   ") +
+        std::to_string(f.count) + "x " +
+        legend.shorten(f.record.finding.signature.str()) + "\n        " +
+        legend.shorten(f.record.finding.message).substr(0, 300) + "\n        " +
+        f.file +
+        (f.reducedFile.empty()
+             ? ""
+             : std::string("\n        reduced ") +
+                   (fullyReduced(*f.reduced) ? "" : "(triage) ") + "to " +
+                   std::to_string(f.reducedOps) + " ops: " + f.reducedFile) +
+        "\n";
   }
   return text;
 }
@@ -224,13 +226,14 @@ Error reduceNewFindings(Store &store, const CampaignOptions &options) {
   CC_ASSIGN(known, loadKnownBugsIfAny(options.knownBugs));
   for (Store::Stored &f : all) {
     const Signature &s = f.summary.signature;
-    if (f.summary.known || f.reduced || s.backend == "crosscheck-worker" ||
-        s.kind == Kind::RefDisagreement || matchKnownBug(known, f.record))
+    if (f.summary.known || !wantsReduction(f.record, false, known) ||
+        (f.reduced && fullyReduced(*f.reduced)))
       continue;
     ReduceOptions ro;
     ro.budgetSeconds = options.reduceBudgetSeconds;
     ro.jobs = options.jobs;
-    auto r = reduceFinding(f.record, ro);
+    // A triaged case goes on from where its budget stopped it.
+    auto r = reduceFinding(f.reduced ? *f.reduced : f.record, ro);
     if (!r) {
       // A finding that does not replay alone (flaky, or it needed another
       // case's state) stays unreduced; the campaign goes on.
@@ -394,10 +397,10 @@ class Coordinator {
 public:
   Coordinator(const CampaignOptions &options, const CaseStream &stream,
               const CampaignBackends &backends, Store &store, WorkerPool &pool,
-              std::unordered_set<uint64_t> done)
+              Triage &triage, std::unordered_set<uint64_t> done)
       : options(options), stream(stream), store(store), pool(pool),
-        done(std::move(done)), inFlight(size_t(options.jobs), -1),
-        next(options.shardIndex) {
+        triage(triage), done(std::move(done)),
+        inFlight(size_t(options.jobs), -1), next(options.shardIndex) {
     // A slow compiler must not be mistaken for a dead worker.
     workerTimeout =
         options.caseTimeoutSeconds *
@@ -406,18 +409,14 @@ public:
         (options.tv ? options.tvBudgetSeconds * double(options.cuts.size())
                     : 0.0);
     progress.budget = options.timeBudgetSeconds;
-    if (auto sigs = store.signatures())
-      for (const SignatureSummary &s : *sigs)
-        signatures.insert(s.signature.str());
   }
 
   Error run() {
     for (bool exhausted = false;;) {
-      bool stop =
-          stopRequested || exhausted || elapsed() >= options.timeBudgetSeconds;
+      bool stop = stopRequested || elapsed() >= options.timeBudgetSeconds;
       if (!stop)
-        exhausted = !fillIdleWorkers();
-      if ((stop || exhausted) && !anyBusy())
+        exhausted = !fillIdleWorkers(!exhausted);
+      if ((stop || (exhausted && !triage.waiting())) && !anyBusy())
         return Error();
       CC_ASSIGN(events, pool.wait(0.25));
       for (const WorkerPool::Event &ev : events)
@@ -431,6 +430,7 @@ public:
   // The last statistics, after the optional reduction.
   Error finish() {
     progress.elapsed = summary.seconds;
+    countRootCauses();
     progress.casesPerSecond =
         summary.seconds > 0 ? double(summary.cases) / summary.seconds : 0;
     CC_TRY(store.recordStats(progress, options.shardIndex));
@@ -460,20 +460,32 @@ private:
     next += options.shardCount;
     return i;
   }
-  // False when the shard has no case left.
-  bool fillIdleWorkers() {
+  // New miscompiles waiting for triage go first. False when the shard has
+  // no case left.
+  bool fillIdleWorkers(bool casesLeft) {
     for (int w = 0; w < pool.size(); ++w) {
       if (pool.busy(w))
         continue;
-      std::optional<uint64_t> i = nextIndex();
+      if (triage.waiting()) {
+        triage.startOn(pool, w);
+        continue;
+      }
+      std::optional<uint64_t> i = casesLeft ? nextIndex() : std::nullopt;
       if (!i)
         return false;
       inFlight[size_t(w)] = int64_t(*i);
       pool.submit(w, std::to_string(*i), workerTimeout);
     }
-    return true;
+    return casesLeft;
+  }
+  void countRootCauses() {
+    progress.signatures = triage.signatures();
+    progress.rootCauses = triage.rootCauses();
+    progress.triaged = triage.triaged();
   }
   Error record(const WorkerPool::Event &ev) {
+    if (triage.busyOn(ev.worker))
+      return triage.finish(ev);
     uint64_t index = uint64_t(inFlight[size_t(ev.worker)]);
     inFlight[size_t(ev.worker)] = -1;
     CaseOutcome outcome = outcomeOf(stream, index, ev);
@@ -483,16 +495,19 @@ private:
     summary.skipped += outcome.skipped;
     progress.findings += !outcome.findings.empty();
     for (const FindingRecord &f : outcome.findings)
-      signatures.insert(f.finding.signature.str());
+      triage.noteFinding(f);
     return Error();
   }
   Error report() {
     double t = elapsed();
     progress.cases = summary.cases;
-    progress.signatures = signatures.size();
     progress.elapsed = t;
     progress.casesPerSecond = t > 0 ? double(summary.cases) / t : 0;
-    if (options.onProgress && t - lastProgress >= 1) {
+    bool show = options.onProgress && t - lastProgress >= 1;
+    if (!show && t - lastStats < 10)
+      return Error();
+    countRootCauses();
+    if (show) {
       options.onProgress(progress);
       lastProgress = t;
     }
@@ -506,11 +521,11 @@ private:
   const CaseStream &stream;
   Store &store;
   WorkerPool &pool;
+  Triage &triage;
   std::unordered_set<uint64_t> done;
   std::vector<int64_t> inFlight;
   uint64_t next;
   double workerTimeout = 0;
-  std::set<std::string> signatures;
   CampaignProgress progress;
   Clock::time_point start = Clock::now();
   double lastProgress = 0, lastStats = 0;
@@ -526,14 +541,17 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
   Store &store = *storeOwned;
   CC_ASSIGN(done, store.recordedCases());
 
+  CC_ASSIGN(triage, Triage::make(options, store, options.jobs));
   WorkerPool pool(options.jobs, [&](const std::string &request) {
+    if (isTriageRequest(request))
+      return serveTriage(request, options);
     uint64_t index = std::stoull(request);
     return outcomeToJson(
                runCase(stream, index, backends.cuts, backends.refs, options))
         .dump();
   });
   CC_TRY(pool.start());
-  Coordinator coordinator(options, stream, backends, store, pool,
+  Coordinator coordinator(options, stream, backends, store, pool, *triage,
                           std::move(done));
   Error failure;
   {

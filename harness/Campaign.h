@@ -54,8 +54,17 @@ struct CampaignOptions {
   InputOptions inputs;
   double caseTimeoutSeconds = 30; // per compiler run
   uint64_t memoryLimitBytes = uint64_t(4) << 30;
-  // After the cases, reduce each new finding (not in the baseline, not yet
-  // reduced) with this budget each; the minimal case is stored beside it.
+  // As the cases run, each new miscompile (not in the baseline, not a
+  // known bug) is reduced on an idle worker with at most this many case
+  // runs (or triageSeconds), so that its root cause (culprit and reduced
+  // form) is known as the campaign goes; 0: no triage. A campaign that
+  // runs out of cases triages every new miscompile before it ends; one
+  // that runs out of time leaves the ones not yet started unreduced.
+  int64_t triageCalls = 100;
+  double triageSeconds = 300; // a safety net: the calls bound it first
+  // After the cases, reduce each new finding (not in the baseline, not
+  // reduced to the end) with this budget each; the minimal case is stored
+  // beside it.
   bool reduce = false;
   double reduceBudgetSeconds = 60;
   // Translation validation of every pass of each in-process MLIR compiler
@@ -74,6 +83,8 @@ struct CampaignProgress {
   uint64_t cases = 0;      // recorded in this invocation
   uint64_t findings = 0;   // cases with a finding, this invocation
   uint64_t signatures = 0; // distinct signatures in the store
+  uint64_t rootCauses = 0; // those signatures grouped (RootCause.h)
+  uint64_t triaged = 0;    // new miscompiles reduced, this invocation
   double elapsed = 0, budget = 0;
   double casesPerSecond = 0;
 };

@@ -70,6 +70,7 @@ public:
   void setKnown(std::set<std::string> signatures) {
     known = std::move(signatures);
   }
+  bool inBaseline(const Signature &s) const { return known.count(s.str()); }
 
   Expected<std::unordered_set<uint64_t>> recordedCases();
   // Records the case, its findings (deduplicated) and its coverage in one

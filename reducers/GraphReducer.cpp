@@ -291,14 +291,19 @@ public:
       : oracle(oracle), best(best), stats(stats), options(options) {}
 
   Error run() {
+    using Pass = Expected<bool> (GraphReducer::*)();
+    std::vector<Pass> passes = {
+        &GraphReducer::removeOps, &GraphReducer::dropOutputs,
+        &GraphReducer::bypassOps, &GraphReducer::hoistOutputs};
+    if (!options.quick)
+      passes.insert(passes.end(),
+                    {&GraphReducer::simplifyLeaves,
+                     &GraphReducer::simplifyAttrs, &GraphReducer::shrinkShapes,
+                     &GraphReducer::widenDTypes});
     bool changed = true;
     while (changed && !oracle.spent()) {
       changed = false;
-      for (auto pass :
-           {&GraphReducer::removeOps, &GraphReducer::dropOutputs,
-            &GraphReducer::bypassOps, &GraphReducer::hoistOutputs,
-            &GraphReducer::simplifyLeaves, &GraphReducer::simplifyAttrs,
-            &GraphReducer::shrinkShapes, &GraphReducer::widenDTypes}) {
+      for (Pass pass : passes) {
         CC_ASSIGN(c, (this->*pass)());
         changed = changed || c;
       }

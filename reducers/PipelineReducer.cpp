@@ -203,8 +203,13 @@ Error reducePipeline(CaseOracle &oracle, BestSoFar &best, ReduceResult &result,
                      std::to_string(spec->llvmOptLevel) + "=");
     return Error();
   }
-  CC_ASSIGN(kept,
-            dropPasses(oracle, best, result, *root, leaves.size(), options));
+  std::vector<int> kept(leaves.size());
+  std::iota(kept.begin(), kept.end(), 0);
+  if (!options.quick) {
+    CC_ASSIGN(smallest,
+              dropPasses(oracle, best, result, *root, leaves.size(), options));
+    kept = smallest;
+  }
   if (kept.size() == leaves.size() && base.cut != cut && !oracle.spent())
     CC_TRY(best.update(base)); // spelled out, for the bisection below
   result.passesAfter.clear();

@@ -66,7 +66,9 @@ Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
   result.reduced.evidence["reduced"] = {
       {"ops_before", stats.opsBefore},
       {"ops_after", countOps(best.current().graph)},
-      {"oracle_calls", stats.oracleCalls}};
+      {"oracle_calls", stats.oracleCalls},
+      {"budget_exhausted", stats.budgetExhausted},
+      {"quick", options.quick}};
   if (!result.firstFailingPass.empty())
     result.reduced.evidence["first_failing_pass"] = result.firstFailingPass;
   stats.opsAfter = countOps(result.reduced.testCase.graph);

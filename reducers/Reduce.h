@@ -34,6 +34,10 @@ struct ReduceOptions {
   std::string outDir;
   bool reduceGraph = true;
   bool reducePipeline = true;
+  // A campaign's triage: only ops and outputs are removed (no simpler
+  // leaves, attributes, shapes or dtypes), and the pipeline is bisected
+  // for its culprit without first being made smallest.
+  bool quick = false;
   // Progress lines ("ops: 20 -> 7"), when set.
   std::function<void(const std::string &)> log;
 };

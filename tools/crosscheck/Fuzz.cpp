@@ -128,6 +128,11 @@ const FlagTable<F> kFuzzFlags = {
      "address space of one compiler run: 4G, 512M (default {}); more "
      "is a finding",
      memoryLimit(&F::memoryLimitBytes)},
+    {"--triage-calls", "", "N",
+     "as the cases run, reduce each new miscompile on an idle worker with "
+     "at most N case runs, so that findings group by root cause as the "
+     "campaign goes (default {}; 0: off)",
+     count(&F::triageCalls)},
     {"--reduce", "", "",
      "after the cases, reduce each new finding to a minimal case with the "
      "same signature (DIR/findings/*.reduced.json)",
@@ -217,11 +222,12 @@ std::function<void(const CampaignProgress &)> progressPrinter() {
     auto n = [](uint64_t v) { return (unsigned long long)v; };
     std::fprintf(stderr,
                  tty ? "\r[%6.0f s / %.0f s] %llu cases, %.1f cases/s, %llu "
-                       "with findings, %llu signatures   "
+                       "with findings, %llu signatures, %llu root causes   "
                      : "crosscheck fuzz: %.0f s of %.0f s: %llu cases "
-                       "(%.1f/s), %llu with findings, %llu signatures\n",
+                       "(%.1f/s), %llu with findings, %llu signatures, %llu "
+                       "root causes\n",
                  p.elapsed, p.budget, n(p.cases), p.casesPerSecond,
-                 n(p.findings), n(p.signatures));
+                 n(p.findings), n(p.signatures), n(p.rootCauses));
   };
 }
 
