@@ -157,8 +157,11 @@ std::string rootKey(const FindingRecord &f, const FindingRecord *reduced,
   std::string kind(kindName(s.kind));
   // A miscompile is as specific as its reduced case; a crash or a pass
   // failure as its stage and message, whichever compiler showed it.
+  // Where a back-end failure first shows depends on how far the pipeline
+  // was reduced (a triage only bisects it): not part of the key.
   if (s.kind == Kind::Miscompile && reduced && !culprit.empty())
-    return kind + "|" + culprit + "|" + reducedForm(reduced->testCase.graph);
+    return kind + "|" + culprit.substr(0, culprit.find(" (shows after ")) +
+           "|" + reducedForm(reduced->testCase.graph);
   if (s.kind == Kind::Crash)
     return kind + "|" + s.stage + "|" + crashSite(s.detail);
   return kind + "|" + s.stage + "|" + s.detail;

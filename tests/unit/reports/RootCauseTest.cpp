@@ -153,6 +153,25 @@ TEST(RootCause, ReducedMiscompilesGroupByCulpritAndForm) {
   EXPECT_EQ(groupRootCauses({{&a}, {&b}}, {}).size(), 2u);
 }
 
+TEST(RootCause, ABackEndFailureIsOneRootCauseWhereverItShows) {
+  FindingRecord a =
+      finding(Kind::Miscompile, "mlir:tosa-O3", "", "cast:i8:exact");
+  FindingRecord b =
+      finding(Kind::Miscompile, "mlir:pipeline-O3=X", "", "cast:i8:exact");
+  // A triage bisects the whole pipeline, a full reduction the smallest one:
+  // the same back-end bug shows after different passes.
+  FindingRecord ra =
+      reducedTo(a, "negate", DType::i8,
+                "LLVM back end at -O3 (shows after lower-affine)");
+  FindingRecord rb =
+      reducedTo(b, "negate", DType::i8,
+                "LLVM back end at -O3 (shows after convert-to-llvm)");
+  EXPECT_EQ(groupRootCauses({{&a, &ra}, {&b, &rb}}, {}).size(), 1u);
+  // The same form with the pass itself to blame is another root cause.
+  FindingRecord rc = reducedTo(b, "negate", DType::i8, "lower-affine");
+  EXPECT_EQ(groupRootCauses({{&a, &ra}, {&b, &rc}}, {}).size(), 2u);
+}
+
 TEST(RootCause, CiOutputsCountRootCauses) {
   auto known = loadKnownBugs(writeTemp("known2.json", kKnown));
   ASSERT_TRUE(bool(known));
