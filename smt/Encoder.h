@@ -114,6 +114,13 @@ public:
   z3::expr ub;
   unsigned floatOps = 0;
   bool usedReassoc = false, usedUf = false, usedDynamic = false;
+  // The source of a query in IEEE mode: a zero result whose sign TOSA
+  // leaves open (Freedoms::zeroSign) takes the sign a fresh Boolean of
+  // `choices` picks, all false being one deterministic semantics. The
+  // refinement query quantifies them universally (Refine.cpp). TOSA ops
+  // read what TOSA leaves open from the op table (EncodeTosa.cpp).
+  bool openChoices = false;
+  std::vector<z3::expr> choices;
   llvm::DenseMap<mlir::Value, SVal> env;
 
   // ---- sorts, constants, uninterpreted functions (EncodeTerms.cpp) --------

@@ -10,6 +10,8 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <chrono>
+#include <numeric>
+#include <unordered_set>
 
 namespace cc::smt {
 
@@ -19,43 +21,45 @@ using namespace detail;
 namespace detail {
 
 Query::Query(func::FuncOp src, func::FuncOp tgt, FMode mode, const TvOptions &o)
-    : src(src), tgt(tgt), mode(mode), o(o), es(c, mode, o), et(c, mode, o) {}
+    : src(src), tgt(tgt), mode(mode), o(o), es(c, mode, o), et(c, mode, o) {
+  es.openChoices = true;
+}
 
+// Rounds of CEGIS per group of disjuncts, and the reason when they run out.
+constexpr int kChoiceRounds = 8;
+const char *const kOpenChoices =
+    "zero-sign freedom: each counterexample of 8 rounds is explained by a "
+    "choice of the zero signs TOSA leaves open";
+
+// The source's open choices are universally quantified: a counterexample
+// must differ under every choice. The first search takes them all false
+// (one deterministic semantics; without choices the only search); when
+// another choice explains its counterexample, underEveryChoice decides.
 Attempt Query::run() {
   if (std::optional<Attempt> unsupportedSide = encode())
     return *unsupportedSide;
   addMemoryOutputs();
-  z3::expr bad = refinementViolation();
+  refinementViolation();
   z3::solver s(c);
   z3::params prm(c);
   prm.set("timeout", o.timeoutMs);
   if (o.rlimit)
     prm.set("rlimit", o.rlimit);
   s.set(prm);
-  s.add(!es.ub && bad);
+  for (const z3::expr &x : es.choices)
+    choices.push_back(x);
+  z3::expr pre = under(noChoice(), !es.ub);
+  std::vector<z3::expr> d = under(noChoice(), disj);
+  s.add(pre && anyOf(d));
   QueryCache cache(o, mode, s);
   std::vector<std::string> found = notes();
-  z3::check_result res;
   std::string unknownWhy;
-  std::optional<Assignment> hit;
-  if (mode == FMode::Ieee)
-    hit = probe(c, args, !es.ub && bad);
-  if (hit) {
-    res = z3::sat; // a probe input is a counterexample: no search needed
-  } else if (cache.holdsProof()) {
-    res = z3::unsat;
-    found.push_back("cached");
-  } else if (mode == FMode::Ieee && disj.size() <= 1024) {
-    // IEEE queries are much faster one output element at a time: the
-    // disjunction is unsatisfiable iff each disjunct is.
-    res = decompose(s, !es.ub, disj, o, unknownWhy);
-  } else if (disj.size() > 1024 && sampleDisjuncts(s, !es.ub, disj, o)) {
-    res = z3::sat;
-  } else {
-    s.set(prm);
-    res = s.check();
-    if (res == z3::unknown)
-      unknownWhy = s.reason_unknown();
+  z3::check_result res = search(s, prm, pre, d, &cache, found, unknownWhy);
+  if (res == z3::sat && mode == FMode::Ieee && explain(prm, disj)) {
+    found.push_back("up to the zero signs TOSA leaves open");
+    res = underEveryChoice(prm, unknownWhy);
+    if (res == z3::unknown && unknownWhy == kOpenChoices)
+      return {TvVerdict::Unknown, kOpenChoices};
   }
   if (res == z3::unsat)
     return proved(prm, found, cache);
@@ -63,13 +67,210 @@ Attempt Query::run() {
     return undecided(unknownWhy);
   if (mode == FMode::Abstract)
     return abstractCounterexample();
-  if (hit)
+  if (!point->model)
     return counterexample([&](const z3::expr &e) {
-      z3::expr x = e;
-      return x.substitute(hit->vars, hit->vals).simplify();
+      z3::expr x = under(noChoice(), e);
+      return x.substitute(point->inputs.vars, point->inputs.vals).simplify();
     });
-  z3::model model = s.get_model();
-  return counterexample([&](const z3::expr &e) { return model.eval(e, true); });
+  z3::model model = *point->model;
+  return counterexample([&](const z3::expr &e) {
+    return model.eval(under(noChoice(), e), true);
+  });
+}
+
+// Bounded CEGIS on the disjuncts `g`: sat with `point` a counterexample
+// that no choice explains; unsat when another choice explains each one
+// found; unknown with the solver's reason, or kOpenChoices when the rounds
+// run out.
+z3::check_result Query::refuteGroup(const std::vector<z3::expr> &g,
+                                    const z3::params &prm,
+                                    std::string &unknownWhy) {
+  z3::expr pre = under(noChoice(), !es.ub);
+  std::vector<z3::expr> d = under(noChoice(), g);
+  for (int round = 1; round <= kChoiceRounds; ++round) {
+    z3::solver s(c);
+    s.set(prm);
+    s.add(pre && anyOf(d));
+    std::vector<std::string> notes;
+    z3::check_result r = search(s, prm, pre, d, nullptr, notes, unknownWhy);
+    if (r != z3::sat)
+      return r;
+    std::optional<z3::expr_vector> other = explain(prm, g);
+    if (!other)
+      return z3::sat;
+    // The next counterexample must differ under this choice too.
+    pre = pre && under(*other, !es.ub && anyOf(g));
+  }
+  unknownWhy = kOpenChoices;
+  return z3::unknown;
+}
+
+// refuteGroup on each group of disjuncts that read common choices: for
+// disjoint choices, "for every choice, one of the disjuncts holds" is "one
+// of them holds for every choice of its own".
+z3::check_result Query::underEveryChoice(const z3::params &prm,
+                                         std::string &unknownWhy) {
+  z3::check_result res = z3::unsat;
+  for (const std::vector<z3::expr> &g : choiceGroups()) {
+    std::string why;
+    z3::check_result r = refuteGroup(g, prm, why);
+    if (r == z3::sat)
+      return r;
+    if (r == z3::unknown) {
+      res = r;
+      unknownWhy = why;
+    }
+  }
+  return res;
+}
+
+// The disjuncts grouped by the open choices they read: connected by a
+// common choice; one group where the source's undefinedness reads one.
+std::vector<std::vector<z3::expr>> Query::choiceGroups() {
+  std::unordered_map<unsigned, size_t> choiceOf;
+  for (unsigned k = 0; k < choices.size(); ++k)
+    choiceOf[choices[int(k)].id()] = k;
+  auto reads = [&](const z3::expr &e) {
+    std::vector<size_t> found;
+    std::unordered_set<unsigned> seen;
+    std::vector<z3::expr> todo{e};
+    while (!todo.empty()) {
+      z3::expr x = todo.back();
+      todo.pop_back();
+      if (!seen.insert(x.id()).second || !x.is_app())
+        continue;
+      if (auto it = choiceOf.find(x.id()); it != choiceOf.end())
+        found.push_back(it->second);
+      for (unsigned i = 0; i < x.num_args(); ++i)
+        todo.push_back(x.arg(i));
+    }
+    return found;
+  };
+  if (!reads(es.ub).empty())
+    return {disj};
+  // Union-find over the disjuncts; owner: the first disjunct of a choice.
+  std::vector<size_t> parent(disj.size()), owner(choices.size(), SIZE_MAX);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto root = [&](size_t i) {
+    while (parent[i] != i)
+      i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (size_t i = 0; i < disj.size(); ++i)
+    for (size_t k : reads(disj[i])) {
+      if (owner[k] == SIZE_MAX)
+        owner[k] = i;
+      parent[root(i)] = root(owner[k]);
+    }
+  std::map<size_t, std::vector<z3::expr>> groups;
+  for (size_t i = 0; i < disj.size(); ++i)
+    groups[root(i)].push_back(disj[i]);
+  std::vector<std::vector<z3::expr>> r;
+  for (auto &[k, g] : groups)
+    r.push_back(std::move(g));
+  return r;
+}
+
+z3::expr_vector Query::noChoice() {
+  z3::expr_vector none(c);
+  for (unsigned k = 0; k < choices.size(); ++k)
+    none.push_back(c.bool_val(false));
+  return none;
+}
+
+// One search for inputs where `pre` holds and a disjunct of `d`; `point`
+// holds them (in IEEE mode).
+z3::check_result
+Query::search(z3::solver &s, const z3::params &prm, const z3::expr &pre,
+              const std::vector<z3::expr> &d, const QueryCache *cache,
+              std::vector<std::string> &found, std::string &unknownWhy) {
+  point.reset();
+  if (mode == FMode::Ieee)
+    if (std::optional<Assignment> hit = probe(c, args, pre && anyOf(d))) {
+      // A probe input is a counterexample: no search needed.
+      point = Point{*hit, std::nullopt};
+      return z3::sat;
+    }
+  z3::check_result res;
+  if (cache && cache->holdsProof()) {
+    found.push_back("cached");
+    return z3::unsat;
+  }
+  if (mode == FMode::Ieee && d.size() <= 1024) {
+    // IEEE queries are much faster one output element at a time: the
+    // disjunction is unsatisfiable iff each disjunct is.
+    res = decompose(s, pre, d, o, unknownWhy);
+  } else if (d.size() > 1024 && sampleDisjuncts(s, pre, d, o)) {
+    res = z3::sat;
+  } else {
+    s.set(prm);
+    res = s.check();
+    if (res == z3::unknown)
+      unknownWhy = s.reason_unknown();
+  }
+  if (res != z3::sat || mode != FMode::Ieee)
+    return res;
+  z3::model m = s.get_model();
+  Assignment in{z3::expr_vector(c), z3::expr_vector(c)};
+  for (const SVal &a : args) {
+    if (a.array) {
+      in.vars.push_back(*a.array);
+      in.vals.push_back(m.eval(*a.array, true));
+      continue;
+    }
+    for (const z3::expr &x : a.v) {
+      in.vars.push_back(x);
+      in.vals.push_back(m.eval(x, true));
+    }
+  }
+  point = Point{in, m};
+  return res;
+}
+
+// A term at the counterexample's inputs (and uninterpreted functions as
+// its model interprets them): only the source's open choices stay free.
+z3::expr Query::pin(z3::expr e) {
+  e = e.substitute(point->inputs.vars, point->inputs.vals);
+  return point->model ? point->model->eval(e, false) : e.simplify();
+}
+
+// A choice of the source's open results under which none of the disjuncts
+// `d` holds at the counterexample's inputs; nothing when no choice does
+// (the counterexample is genuine).
+std::optional<z3::expr_vector> Query::explain(const z3::params &prm,
+                                              const std::vector<z3::expr> &d) {
+  if (choices.empty())
+    return std::nullopt;
+  z3::solver s(c);
+  s.set(prm);
+  s.add(pin(es.ub || !anyOf(d)));
+  if (s.check() != z3::sat)
+    return std::nullopt;
+  z3::model m = s.get_model();
+  z3::expr_vector choice(c);
+  for (const z3::expr &x : choices)
+    choice.push_back(m.eval(x, true));
+  return choice;
+}
+
+z3::expr Query::under(const z3::expr_vector &choice, z3::expr e) {
+  return choices.empty() ? e : e.substitute(choices, choice);
+}
+
+std::vector<z3::expr> Query::under(const z3::expr_vector &choice,
+                                   std::vector<z3::expr> xs) {
+  for (z3::expr &x : xs)
+    x = under(choice, x);
+  return xs;
+}
+
+// One flat disjunction: a nested chain of 2-ary ors costs Z3 quadratic
+// time on large outputs.
+z3::expr Query::anyOf(const std::vector<z3::expr> &xs) {
+  z3::expr_vector v(c);
+  for (const z3::expr &x : xs)
+    v.push_back(x);
+  return z3::mk_or(v);
 }
 
 std::optional<Attempt> Query::encode() {
@@ -117,8 +318,8 @@ std::string Query::outName(size_t r) const {
 }
 
 // A counterexample: the source is defined, and the target is undefined or
-// differs at an element where the source is not poison.
-z3::expr Query::refinementViolation() {
+// differs at an element where the source is not poison (the disjuncts).
+void Query::refinementViolation() {
   disj.push_back(et.ub);
   for (size_t r = 0; r < os.size(); ++r) {
     if (os[r].shape != ot[r].shape) {
@@ -140,12 +341,6 @@ z3::expr Query::refinementViolation() {
         disj.push_back(!os[r].p[i] && (ot[r].p[i] || sv != tv));
     }
   }
-  // One flat disjunction: a nested chain of 2-ary ors costs Z3 quadratic
-  // time on large outputs.
-  z3::expr_vector dv(c);
-  for (const z3::expr &d : disj)
-    dv.push_back(d);
-  return z3::mk_or(dv);
 }
 
 // What a `correct` verdict is up to.

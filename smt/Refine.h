@@ -63,8 +63,7 @@ private:
   std::string path; // empty: no cache
 };
 
-// ---- the query
-// ---------------------------------------------------------------
+// ---- the query --------------------------------------------------------------
 
 // The value of a term under a counterexample.
 using Eval = std::function<z3::expr(const z3::expr &)>;
@@ -83,7 +82,27 @@ private:
   std::optional<Attempt> encode();
   void addMemoryOutputs();
   std::string outName(size_t r) const;
-  z3::expr refinementViolation();
+  void refinementViolation();
+  z3::expr anyOf(const std::vector<z3::expr> &xs);
+  // Terms with the source's open choices (Encoder::choices) replaced by
+  // the values of `choice`.
+  z3::expr under(const z3::expr_vector &choice, z3::expr e);
+  std::vector<z3::expr> under(const z3::expr_vector &choice,
+                              std::vector<z3::expr> xs);
+  z3::expr_vector noChoice();
+  z3::check_result search(z3::solver &s, const z3::params &prm,
+                          const z3::expr &pre, const std::vector<z3::expr> &d,
+                          const QueryCache *cache,
+                          std::vector<std::string> &found,
+                          std::string &unknownWhy);
+  z3::check_result underEveryChoice(const z3::params &prm,
+                                    std::string &unknownWhy);
+  z3::check_result refuteGroup(const std::vector<z3::expr> &g,
+                               const z3::params &prm, std::string &unknownWhy);
+  std::vector<std::vector<z3::expr>> choiceGroups();
+  z3::expr pin(z3::expr e);
+  std::optional<z3::expr_vector> explain(const z3::params &prm,
+                                         const std::vector<z3::expr> &d);
   std::vector<std::string> notes() const;
   std::string opaqueNote() const;
   Attempt proved(const z3::params &prm, std::vector<std::string> notes,
@@ -94,6 +113,7 @@ private:
   Attempt counterexample(const Eval &eval);
   Attempt confirm(const Shown &x, bool targetUb);
   std::optional<Attempt> againstTosa(const Replay &rp, const Shown &x);
+  bool allowed(const Replay &rp, const Shown &x);
 
   mlir::func::FuncOp src, tgt;
   FMode mode;
@@ -107,6 +127,14 @@ private:
   // shapes differ.
   std::vector<z3::expr> disj;
   std::string shapeNote;
+  z3::expr_vector choices{c}; // the source's open choices (es.choices)
+  // A counterexample's inputs, and from a solver the model that also
+  // interprets uninterpreted functions there.
+  struct Point {
+    Assignment inputs;
+    std::optional<z3::model> model;
+  };
+  std::optional<Point> point;
 };
 
 } // namespace cc::smt::detail
