@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -182,6 +183,7 @@ enum class Kind {
   EraseSymbol,
   EraseRegionOp,
   EraseDead,
+  FirstIteration,
   DropArg,
   DropResult,
   GlobalToConstant,
@@ -273,6 +275,37 @@ bool globalToConstant(Operation *op, ModuleOp m) {
   return true;
 }
 
+// An scf.for with constant bounds that runs at least once becomes its
+// first iteration: the body inlined before it, the induction variable the
+// lower bound, the iteration arguments their initial values, and the
+// loop's results what that iteration yields. The iteration ran in the
+// original, so its indices are in range; what it prints comes first.
+bool runsOnce(scf::ForOp loop) {
+  auto lb = getConstantIntValue(loop.getLowerBound());
+  auto ub = getConstantIntValue(loop.getUpperBound());
+  auto step = getConstantIntValue(loop.getStep());
+  return lb && ub && step && *step > 0 && *ub > *lb;
+}
+
+bool firstIteration(scf::ForOp loop) {
+  if (!runsOnce(loop))
+    return false;
+  OpBuilder b(loop);
+  IRMapping map;
+  map.map(loop.getInductionVar(), loop.getLowerBound());
+  for (auto [arg, init] :
+       llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
+    map.map(arg, init);
+  for (Operation &op : loop.getBody()->without_terminator())
+    b.clone(op, map);
+  Operation *yield = loop.getBody()->getTerminator();
+  for (auto [result, yielded] :
+       llvm::zip(loop.getResults(), yield->getOperands()))
+    result.replaceAllUsesWith(map.lookupOrDefault(yielded));
+  loop->erase();
+  return true;
+}
+
 bool unused(Operation *op) {
   return llvm::all_of(op->getResults(), [](Value v) { return v.use_empty(); });
 }
@@ -294,6 +327,8 @@ void editsOf(Operation *op, size_t i, ModuleOp m, std::vector<Edit> &out) {
   }
   if (globalValueOf(op, m))
     out.push_back({Kind::GlobalToConstant, i});
+  if (auto loop = dyn_cast<scf::ForOp>(op); loop && runsOnce(loop))
+    out.push_back({Kind::FirstIteration, i});
   if (unused(op))
     out.push_back(
         {op->getNumRegions() ? Kind::EraseRegionOp : Kind::EraseDead, i});
@@ -312,6 +347,8 @@ bool applyEdit(const Edit &e, ModuleOp m) {
   case Kind::EraseDead:
     op->erase();
     return true;
+  case Kind::FirstIteration:
+    return firstIteration(cast<scf::ForOp>(op));
   case Kind::DropArg:
     return dropArg(cast<func::FuncOp>(op), e.index, m);
   case Kind::DropResult:
@@ -340,8 +377,8 @@ StructuralEdits::StructuralEdits(const std::string &text)
   std::vector<Operation *> ops = opsOf(*impl->module);
   for (size_t i = 0; i < ops.size(); ++i)
     editsOf(ops[i], i, *impl->module, all);
-  // Biggest changes first: symbols, loop nests, dead ops, then signatures
-  // and zeros.
+  // Biggest changes first: symbols, loop nests, dead ops, loops cut to
+  // their first iteration, then signatures and zeros.
   std::stable_sort(all.begin(), all.end(), [](const Edit &a, const Edit &b) {
     return a.kind < b.kind;
   });

@@ -39,8 +39,9 @@ std::optional<MlirFacts> mlirFacts(const std::string &text);
 
 // The one-change candidates of a module, biggest changes first: whole
 // symbols (functions, globals) without uses, ops whose results are unused
-// (region ops such as loop nests included), result-less ops, function
-// arguments and results (call sites fixed), tensors read from constant
+// (region ops such as loop nests included), result-less ops, loops that
+// run at least once cut to their first iteration, function arguments and
+// results (call sites fixed), tensors read from constant
 // globals made tensor constants, and ops replaced by zero constants (or
 // ub.poison) of their result types. Candidates are made on demand.
 class StructuralEdits {

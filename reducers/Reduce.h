@@ -115,6 +115,7 @@ struct MlirReduceResult {
 // Shrinks an MLIR module, to a fixpoint: the outputs of cleanup pipelines
 // (inline, symbol-dce, canonicalize, cse) when smaller; structural edits
 // (unused functions and globals, dead ops and loop nests, result-less ops,
+// scf.for loops that run at least once cut to their first iteration,
 // function arguments and results with their call sites, ops replaced by
 // zero constants or ub.poison of their types); ddmin over the lines that
 // define one value (uses rewired to an earlier value of the same type);

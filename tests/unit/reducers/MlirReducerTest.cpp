@@ -130,6 +130,65 @@ TEST(MlirReducer, RemovesDeadFunctionsAndGlobals) {
   EXPECT_LT(r->opsAfter, r->opsBefore) << r->module;
 }
 
+// A loop that sums four loaded values. The failure needs the load, the add
+// and the print, which its first iteration has: the loop goes, its body
+// stays with the lower bound for the index and the initial value for the
+// sum, and the print takes that iteration's sum.
+const char *const kSumLoop = R"(module {
+  memref.global @in : memref<4xf32> = dense<1.0>
+  func.func @main() {
+    %m = memref.get_global @in : memref<4xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %z = arith.constant 0.0 : f32
+    %sum = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %z) -> (f32) {
+      %v = memref.load %m[%i] : memref<4xf32>
+      %s = arith.addf %acc, %v : f32
+      scf.yield %s : f32
+    }
+    vector.print %sum : f32
+    return
+  }
+}
+)";
+
+bool loadsAddsAndPrints(const std::string &text) {
+  return text.find("memref.load") != std::string::npos &&
+         text.find("arith.addf") != std::string::npos &&
+         text.find("vector.print") != std::string::npos;
+}
+
+TEST(MlirReducer, CutsALoopToItsFirstIteration) {
+  ReduceOptions o;
+  o.maxCalls = 500; // a safety net: the reduction needs far fewer
+  auto r = reduceMlir(kSumLoop, loadsAddsAndPrints, o);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_FALSE(verifyMlir(r->module));
+  EXPECT_TRUE(loadsAddsAndPrints(r->module)) << r->module;
+  EXPECT_EQ(r->module.find("scf."), std::string::npos) << r->module;
+  EXPECT_LT(r->opsAfter, r->opsBefore);
+  auto facts = reduce::mlirFacts(r->module);
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(facts->ub.definite, "") << r->module;
+  EXPECT_EQ(facts->ub.unknown, 0) << r->module;
+}
+
+// A loop that never runs is not cut to a first iteration: its body would
+// run where it did not (here, a load out of bounds).
+TEST(MlirReducer, LeavesALoopThatNeverRuns) {
+  std::string module = kSumLoop;
+  module.replace(module.find("%c0 to %c4"), 10, "%c4 to %c4");
+  reduce::StructuralEdits edits(module);
+  ASSERT_GT(edits.size(), 0u);
+  for (size_t i = 0; i < edits.size(); ++i) {
+    auto text = edits.apply(i);
+    bool cut = text && text->find("memref.load") != std::string::npos &&
+               text->find("scf.for") == std::string::npos;
+    EXPECT_FALSE(cut) << *text;
+  }
+}
+
 TEST(MlirReducer, ScanFindsZeroStepsAndOutOfBoundsIndices) {
   auto ok = reduce::mlirFacts(kDriver);
   ASSERT_TRUE(ok);
@@ -149,8 +208,9 @@ TEST(MlirReducer, ScanFindsZeroStepsAndOutOfBoundsIndices) {
 }
 
 // Rewiring %c1 (the step) to %c0, or the bound %c4 to a larger index, would
-// still be "interesting" here: the predicate only looks at the text. No
-// such candidate may reach it.
+// still be "interesting" here: the predicate only looks at the text (and
+// keeps the loop, which is otherwise cut to its first iteration). No such
+// candidate may reach it.
 TEST(MlirReducer, NeverRunsACandidateWithUndefinedBehaviour) {
   std::string module = kDriver;
   // A larger index defined before the loop bound: rewiring %c4 to it reads
@@ -162,7 +222,8 @@ TEST(MlirReducer, NeverRunsACandidateWithUndefinedBehaviour) {
   auto fails = [&](const std::string &text) {
     seen.push_back(text);
     return hasSubAndPrint(text) &&
-           text.find("memref.load") != std::string::npos;
+           text.find("memref.load") != std::string::npos &&
+           text.find("scf.for") != std::string::npos;
   };
   ReduceOptions o;
   o.maxCalls = 500;
