@@ -1,5 +1,5 @@
 #!/bin/sh
-# [mlir][tosa] `tosa.mul` folder folds x * 0.0 to 0.0, wrong for Inf, NaN and negative x
+# [mlir][tosa] `tosa.mul` folder folds x * 0.0 to 0.0, wrong for Inf and NaN
 # Lowers repro.mlir with upstream mlir-opt, runs @repro_main (which prints
 # every output element) with mlir-runner, and compares the outputs with
 # expected.txt (compare.awk).
