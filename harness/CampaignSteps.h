@@ -61,7 +61,7 @@ public:
   // error.
   Error finish(const WorkerPool::Event &ev);
   size_t signatures() const { return seen.size(); }
-  size_t rootCauses() const;
+  size_t rootCauses(); // regrouped only after a change
   uint64_t triaged() const { return done; }
 
 private:
@@ -79,6 +79,7 @@ private:
   std::deque<std::string> queue;                   // signatures waiting
   std::vector<std::optional<std::string>> running; // per worker
   uint64_t done = 0;
+  std::optional<size_t> grouped; // rootCauses() since the last change
 };
 
 // Writes the per-finding files and the CI outputs from the store, its

@@ -108,6 +108,7 @@ void Triage::noteFinding(const FindingRecord &f) {
   if (!seen.emplace(sig, Seen{f, std::nullopt}).second)
     return;
   order.push_back(sig);
+  grouped.reset();
   if (options.triageCalls > 0 &&
       wantsTriage(f, store.inBaseline(f.finding.signature), known))
     queue.push_back(sig);
@@ -133,17 +134,21 @@ Error Triage::finish(const WorkerPool::Event &ev) {
   Seen &s = seen.at(sig);
   CC_TRY(store.saveReduced(s.record.finding.signature, r->record, r->ops));
   s.reduced = std::move(r->record);
+  grouped.reset();
   ++done;
   return Error();
 }
 
-size_t Triage::rootCauses() const {
+size_t Triage::rootCauses() {
+  if (grouped)
+    return *grouped;
   std::vector<FindingForGrouping> in;
   for (const std::string &sig : order) {
     const Seen &s = seen.at(sig);
     in.push_back({&s.record, s.reduced ? &*s.reduced : nullptr});
   }
-  return groupRootCauses(in, known).size();
+  grouped = groupRootCauses(in, known).size();
+  return *grouped;
 }
 
 } // namespace cc
