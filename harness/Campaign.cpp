@@ -481,7 +481,6 @@ private:
   void countRootCauses() {
     progress.signatures = triage.signatures();
     progress.rootCauses = triage.rootCauses();
-    progress.triaged = triage.triaged();
   }
   Error record(const WorkerPool::Event &ev) {
     if (triage.busyOn(ev.worker))

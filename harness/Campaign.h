@@ -84,7 +84,6 @@ struct CampaignProgress {
   uint64_t findings = 0;   // cases with a finding, this invocation
   uint64_t signatures = 0; // distinct signatures in the store
   uint64_t rootCauses = 0; // those signatures grouped (RootCause.h)
-  uint64_t triaged = 0;    // new miscompiles reduced, this invocation
   double elapsed = 0, budget = 0;
   double casesPerSecond = 0;
 };

@@ -62,7 +62,6 @@ public:
   Error finish(const WorkerPool::Event &ev);
   size_t signatures() const { return seen.size(); }
   size_t rootCauses(); // regrouped only after a change
-  uint64_t triaged() const { return done; }
 
 private:
   Triage(const CampaignOptions &o, Store &s, std::vector<KnownBug> k)
@@ -78,7 +77,6 @@ private:
   std::vector<std::string> order;                  // signatures as first seen
   std::deque<std::string> queue;                   // signatures waiting
   std::vector<std::optional<std::string>> running; // per worker
-  uint64_t done = 0;
   std::optional<size_t> grouped; // rootCauses() since the last change
 };
 

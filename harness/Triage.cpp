@@ -135,7 +135,6 @@ Error Triage::finish(const WorkerPool::Event &ev) {
   CC_TRY(store.saveReduced(s.record.finding.signature, r->record, r->ops));
   s.reduced = std::move(r->record);
   grouped.reset();
-  ++done;
   return Error();
 }
 
