@@ -17,6 +17,8 @@ namespace cc {
 
 using Inputs = std::vector<Tensor>;  // in the order of Graph::inputs
 using Outputs = std::vector<Tensor>; // in the order of Graph::outputs
+// Several input sets of one graph (Backend::runSets).
+using InputSets = std::vector<const Inputs *>;
 
 struct Support {
   bool ok = true;
@@ -114,6 +116,15 @@ public:
   virtual Support supports(const Graph &g) const = 0;
   virtual Expected<Outputs> run(const Graph &g, const Inputs &inputs,
                                 const RunOptions &options) = 0;
+  // The graph on several input sets: one result per set, each what run()
+  // gives. Backends that can compile once for all sets override it.
+  virtual std::vector<Expected<Outputs>>
+  runSets(const Graph &g, const InputSets &sets, const RunOptions &options) {
+    std::vector<Expected<Outputs>> results;
+    for (const Inputs *inputs : sets)
+      results.push_back(run(g, *inputs, options));
+    return results;
+  }
 };
 
 // Runs another backend with RunOptions::passCoverage pointing at `sink`,
@@ -129,6 +140,12 @@ public:
     RunOptions tapped = options;
     tapped.passCoverage = &sink;
     return inner.run(g, inputs, tapped);
+  }
+  std::vector<Expected<Outputs>> runSets(const Graph &g, const InputSets &sets,
+                                         const RunOptions &options) override {
+    RunOptions tapped = options;
+    tapped.passCoverage = &sink;
+    return inner.runSets(g, sets, tapped);
   }
 
 private:

@@ -16,6 +16,7 @@
 #include "reports/CiOutputs.h"
 
 #include <chrono>
+#include <cinttypes>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -32,65 +33,89 @@ using Clock = std::chrono::steady_clock;
 volatile sig_atomic_t stopRequested = 0;
 void onStopSignal(int) { stopRequested = 1; }
 
-// The outcome of one case, computed in a worker.
-CaseOutcome runCase(const CaseStream &stream, uint64_t index,
-                    const std::vector<Backend *> &cuts,
-                    const std::vector<Backend *> &refs,
-                    const CampaignOptions &options) {
-  auto start = Clock::now();
-  CaseOutcome o;
-  o.index = index;
-  auto c = stream.at(index);
-  if (!c) {
-    o.skipped = true;
-    o.skipReason = c.error().message();
-    return o;
-  }
-  o.graphName = c->graph.name;
-  for (const Node &n : c->graph.nodes) {
+// Counts the case's ops by (op, dtype).
+void countOps(const Graph &g, CaseOutcome &o) {
+  for (const Node &n : g.nodes) {
     if (n.op == "const")
       continue;
     ++o.ops;
-    DType d = n.operands.empty() ? c->graph.typeOf(n.results.at(0)).dtype
-                                 : c->graph.typeOf(n.operands[0]).dtype;
+    DType d = n.operands.empty() ? g.typeOf(n.results.at(0)).dtype
+                                 : g.typeOf(n.operands[0]).dtype;
     o.coverage[{n.op, std::string(dtypeName(d))}]++;
   }
+}
+
+// The outcomes of cases first .. first+count-1, one graph on as many input
+// sets (CaseStream), computed in a worker: each compiler compiles the graph
+// once. The compilers' coverage and translation validation are the graph's,
+// recorded with its first case.
+std::vector<CaseOutcome> runCases(const CaseStream &stream, uint64_t first,
+                                  uint64_t count,
+                                  const std::vector<Backend *> &cuts,
+                                  const std::vector<Backend *> &refs,
+                                  const CampaignOptions &options) {
+  auto start = Clock::now();
+  std::vector<CaseOutcome> outcomes(count);
+  std::vector<TestCase> cases;
+  std::vector<CaseOutcome *> judged; // the outcome of each case in `cases`
+  for (uint64_t k = 0; k < count; ++k) {
+    CaseOutcome &o = outcomes[k];
+    o.index = first + k;
+    auto c = stream.at(o.index);
+    if (!c) {
+      o.skipped = true;
+      o.skipReason = c.error().message();
+      continue;
+    }
+    o.graphName = c->graph.name;
+    countOps(c->graph, o);
+    cases.push_back(std::move(*c));
+    judged.push_back(&o);
+  }
+  if (cases.empty())
+    return outcomes;
   ConsensusOptions co;
   co.timeoutSeconds = options.caseTimeoutSeconds;
   co.memoryLimitBytes = options.memoryLimitBytes;
+  CaseOutcome &head = *judged.front();
   // The compilers' pass and pattern coverage (backends that observe it).
   std::vector<std::unique_ptr<CoverageTap>> taps;
   std::vector<Backend *> tapped;
   for (Backend *b : cuts)
     tapped.push_back(
-        taps.emplace_back(std::make_unique<CoverageTap>(*b, o.passCoverage))
+        taps.emplace_back(std::make_unique<CoverageTap>(*b, head.passCoverage))
             .get());
-  auto r = judgeConsensus(*c, tapped, refs, co);
-  if (!r) {
-    // Not a compiler's fault: crosscheck could not judge the case.
-    o.skipped = true;
-    o.skipReason = r.error().message();
-  } else {
-    o.skipped = r->skipped;
-    o.skipReason = r->skipReason;
-    o.findings = std::move(r->findings);
-    o.times = std::move(r->times);
+  auto results = judgeConsensusSets(cases, tapped, refs, co);
+  for (size_t j = 0; j < cases.size(); ++j) {
+    CaseOutcome &o = *judged[j];
+    if (!results[j]) {
+      // Not a compiler's fault: crosscheck could not judge the case.
+      o.skipped = true;
+      o.skipReason = results[j].error().message();
+      continue;
+    }
+    o.skipped = results[j]->skipped;
+    o.skipReason = results[j]->skipReason;
+    o.findings = std::move(results[j]->findings);
+    o.times = std::move(results[j]->times);
   }
 #ifdef CC_HAVE_SMT
-  if (options.tv && !o.skipped) {
+  if (options.tv && !head.skipped) {
     TvCaseOptions tv{options.tvPerRewrite, options.tvTimeoutMs,
                      options.tvBudgetSeconds};
     for (const std::string &spec : options.cuts) {
-      TestCase tc = *c;
+      TestCase tc = cases.front();
       tc.cut = spec;
       for (FindingRecord &f :
-           tvFindings(tc, tv, &o.passCoverage, &o.times["tv"]))
-        o.findings.push_back(std::move(f));
+           tvFindings(tc, tv, &head.passCoverage, &head.times["tv"]))
+        head.findings.push_back(std::move(f));
     }
   }
 #endif
-  o.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return o;
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  for (CaseOutcome &o : outcomes)
+    o.seconds = seconds / double(count);
+  return outcomes;
 }
 
 // A worker died or hung on a case: that is a bug of crosscheck's own (every
@@ -172,10 +197,12 @@ std::string rootCauseText(const CiRun &run, const CiRootCause &c, size_t n,
 std::string summaryText(const CiRun &run, const CampaignSummary &s) {
   char line[256];
   std::snprintf(line, sizeof line,
-                "%llu cases (%llu skipped) in %.1f s, %.2f cases/s; %llu "
-                "cases in the store\n",
+                "%llu cases (%llu skipped) in %.1f s, %.2f cases/s, %llu "
+                "graphs, %.2f graphs/s; %llu cases in the store\n",
                 (unsigned long long)s.cases, (unsigned long long)s.skipped,
                 s.seconds, s.seconds > 0 ? double(s.cases) / s.seconds : 0.0,
+                (unsigned long long)s.graphs,
+                s.seconds > 0 ? double(s.graphs) / s.seconds : 0.0,
                 (unsigned long long)s.totalCases);
   std::string text = line;
   if (!s.tvChecks.empty()) {
@@ -314,6 +341,8 @@ Error checkOptions(const CampaignOptions &options) {
         "a campaign needs at least one compiler under test (--cut)");
   if (options.jobs < 1)
     return makeError("--jobs must be at least 1");
+  if (options.inputSets < 1)
+    return makeError("--input-sets must be at least 1");
   if (options.shardCount < 1 || options.shardIndex >= options.shardCount)
     return makeError("bad shard " + std::to_string(options.shardIndex) + "/" +
                      std::to_string(options.shardCount));
@@ -356,18 +385,31 @@ Expected<CampaignBackends> makeBackends(const CampaignOptions &options) {
   return r;
 }
 
-// The outcome a worker event brings: its reply, or the worker's failure.
-CaseOutcome outcomeOf(const CaseStream &stream, uint64_t index,
-                      const WorkerPool::Event &ev) {
-  if (ev.kind != WorkerPool::Event::Reply)
-    return workerFailure(stream, index, ev);
-  auto o = outcomeFromJson(json::parse(ev.reply, nullptr, false));
-  if (o && o->index == index)
-    return std::move(*o);
-  WorkerPool::Event bad = ev;
-  bad.kind = WorkerPool::Event::Died;
-  bad.detail = "worker sent a malformed reply";
-  return workerFailure(stream, index, bad);
+// The cases a worker runs for one request: a graph's input sets, or a
+// single case (retried alone after its worker failed on the graph).
+struct CaseRange {
+  uint64_t first = 0, count = 0;
+  std::string request() const {
+    return std::to_string(first) + " " + std::to_string(count);
+  }
+};
+
+// The outcomes a worker's reply brings, in the order of the range; none
+// when it is not a reply or is malformed.
+std::optional<std::vector<CaseOutcome>>
+repliedOutcomes(const CaseRange &range, const WorkerPool::Event &ev) {
+  json reply = json::parse(ev.reply, nullptr, false);
+  if (ev.kind != WorkerPool::Event::Reply || !reply.is_array() ||
+      reply.size() != range.count)
+    return std::nullopt;
+  std::vector<CaseOutcome> outcomes;
+  for (const json &j : reply) {
+    auto o = outcomeFromJson(j);
+    if (!o || o->index != range.first + outcomes.size())
+      return std::nullopt;
+    outcomes.push_back(std::move(*o));
+  }
+  return outcomes;
 }
 
 // SIGINT and SIGTERM ask the campaign to stop after the cases in flight;
@@ -399,8 +441,8 @@ public:
               const CampaignBackends &backends, Store &store, WorkerPool &pool,
               Triage &triage, std::unordered_set<uint64_t> done)
       : options(options), stream(stream), store(store), pool(pool),
-        triage(triage), done(std::move(done)),
-        inFlight(size_t(options.jobs), -1), next(options.shardIndex) {
+        triage(triage), done(std::move(done)), inFlight(size_t(options.jobs)),
+        next(options.shardIndex) {
     // A slow compiler must not be mistaken for a dead worker.
     workerTimeout =
         options.caseTimeoutSeconds *
@@ -416,7 +458,8 @@ public:
       bool stop = stopRequested || elapsed() >= options.timeBudgetSeconds;
       if (!stop)
         exhausted = !fillIdleWorkers(!exhausted);
-      if ((stop || (exhausted && !triage.waiting())) && !anyBusy())
+      if ((stop || (exhausted && retry.empty() && !triage.waiting())) &&
+          !anyBusy())
         return Error();
       CC_ASSIGN(events, pool.wait(0.25));
       for (const WorkerPool::Event &ev : events)
@@ -451,14 +494,29 @@ private:
         return true;
     return false;
   }
-  std::optional<uint64_t> nextIndex() {
-    while (done.count(next))
-      next += options.shardCount;
-    if (options.maxCases && next >= options.maxCases)
-      return std::nullopt;
-    uint64_t i = next;
-    next += options.shardCount;
-    return i;
+  // The next graph's cases not yet recorded (or a case to retry alone).
+  std::optional<CaseRange> nextRange() {
+    if (!retry.empty()) {
+      CaseRange r{retry.back(), 1};
+      retry.pop_back();
+      return r;
+    }
+    for (;; next += options.shardCount) {
+      CaseRange r{next * options.inputSets, options.inputSets};
+      if (options.maxCases)
+        r.count = std::min(r.count, options.maxCases -
+                                        std::min(options.maxCases, r.first));
+      if (!r.count)
+        return std::nullopt;
+      while (r.count && done.count(r.first))
+        ++r.first, --r.count;
+      while (r.count && done.count(r.first + r.count - 1))
+        --r.count;
+      if (r.count) {
+        next += options.shardCount;
+        return r;
+      }
+    }
   }
   // New miscompiles waiting for triage go first. False when the shard has
   // no case left.
@@ -470,11 +528,13 @@ private:
         triage.startOn(pool, w);
         continue;
       }
-      std::optional<uint64_t> i = casesLeft ? nextIndex() : std::nullopt;
-      if (!i)
+      // Cases to retry alone come even after the stream ran out.
+      std::optional<CaseRange> r =
+          casesLeft || !retry.empty() ? nextRange() : std::nullopt;
+      if (!r)
         return false;
-      inFlight[size_t(w)] = int64_t(*i);
-      pool.submit(w, std::to_string(*i), workerTimeout);
+      inFlight[size_t(w)] = *r;
+      pool.submit(w, r->request(), workerTimeout * double(r->count));
     }
     return casesLeft;
   }
@@ -485,12 +545,32 @@ private:
   Error record(const WorkerPool::Event &ev) {
     if (triage.busyOn(ev.worker))
       return triage.finish(ev);
-    uint64_t index = uint64_t(inFlight[size_t(ev.worker)]);
-    inFlight[size_t(ev.worker)] = -1;
-    CaseOutcome outcome = outcomeOf(stream, index, ev);
+    CaseRange range = inFlight[size_t(ev.worker)];
+    inFlight[size_t(ev.worker)] = {};
+    if (auto outcomes = repliedOutcomes(range, ev)) {
+      for (const CaseOutcome &o : *outcomes)
+        CC_TRY(recordOutcome(o));
+      return Error();
+    }
+    // The worker failed: on its first case, which records the failure; the
+    // others run again alone, so that each failure names its case.
+    WorkerPool::Event failed = ev;
+    if (failed.kind == WorkerPool::Event::Reply) {
+      failed.kind = WorkerPool::Event::Died;
+      failed.detail = "worker sent a malformed reply";
+    }
+    for (uint64_t i = range.first + range.count; i-- > range.first + 1;)
+      retry.push_back(i);
+    return recordOutcome(workerFailure(stream, range.first, failed));
+  }
+  Error recordOutcome(const CaseOutcome &outcome) {
+    if (done.count(outcome.index))
+      return Error();
     CC_TRY(store.record(outcome, options.shardIndex));
-    done.insert(index);
+    done.insert(outcome.index);
     ++summary.cases;
+    if (graphsSeen.insert(outcome.index / options.inputSets).second)
+      ++summary.graphs;
     summary.skipped += outcome.skipped;
     progress.findings += !outcome.findings.empty();
     for (const FindingRecord &f : outcome.findings)
@@ -522,8 +602,10 @@ private:
   WorkerPool &pool;
   Triage &triage;
   std::unordered_set<uint64_t> done;
-  std::vector<int64_t> inFlight;
-  uint64_t next;
+  std::vector<CaseRange> inFlight;
+  std::vector<uint64_t> retry; // cases to run alone, last first
+  std::unordered_set<uint64_t> graphsSeen;
+  uint64_t next; // the next graph of this shard
   double workerTimeout = 0;
   CampaignProgress progress;
   Clock::time_point start = Clock::now();
@@ -544,10 +626,13 @@ Expected<CampaignSummary> runCampaign(const CampaignOptions &options) {
   WorkerPool pool(options.jobs, [&](const std::string &request) {
     if (isTriageRequest(request))
       return serveTriage(request, options);
-    uint64_t index = std::stoull(request);
-    return outcomeToJson(
-               runCase(stream, index, backends.cuts, backends.refs, options))
-        .dump();
+    uint64_t first = 0, count = 0;
+    std::sscanf(request.c_str(), "%" SCNu64 " %" SCNu64, &first, &count);
+    json reply = json::array();
+    for (const CaseOutcome &o :
+         runCases(stream, first, count, backends.cuts, backends.refs, options))
+      reply.push_back(outcomeToJson(o));
+    return reply.dump();
   });
   CC_TRY(pool.start());
   Coordinator coordinator(options, stream, backends, store, pool, *triage,

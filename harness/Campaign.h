@@ -4,10 +4,11 @@
 // campaign's SQLite store (DIR/campaign.db).
 //
 // Case i of a campaign is fully determined by (options, seed, i); a shard
-// I/N runs the cases with i % N == I, so N shards cover the stream exactly
-// once. A case is recorded together with its findings in one transaction:
-// a campaign killed at any moment loses no recorded finding, and --resume
-// runs exactly the cases that were not recorded.
+// I/N runs the graphs g (cases g*K .. g*K+K-1, K input sets per graph) with
+// g % N == I, so N shards cover the stream exactly once. A case is recorded
+// together with its findings in one transaction: a campaign killed at any
+// moment loses no recorded finding, and --resume runs exactly the cases that
+// were not recorded.
 #pragma once
 
 #include "backends/Backend.h"
@@ -52,6 +53,9 @@ struct CampaignOptions {
   // precision variants.
   std::vector<PrecisionKind> precisions;
   InputOptions inputs;
+  // Input sets per graph: cases i*K .. i*K+K-1 are graph i on K input sets,
+  // compiled once by each compiler and judged as K cases.
+  uint64_t inputSets = 8;
   double caseTimeoutSeconds = 30; // per compiler run
   uint64_t memoryLimitBytes = uint64_t(4) << 30;
   // As the cases run, each new miscompile (not in the baseline, not a
@@ -98,6 +102,7 @@ struct SignatureSummary {
 
 struct CampaignSummary {
   uint64_t cases = 0;      // recorded in this invocation
+  uint64_t graphs = 0;     // the graphs of those cases (inputSets per graph)
   uint64_t skipped = 0;    // of those, not judged (unsupported, undefined)
   uint64_t totalCases = 0; // in the store, all invocations
   double seconds = 0;

@@ -21,7 +21,8 @@ Expected<CaseStream> CaseStream::make(const CampaignOptions &options) {
     return makeError("seed corpus '" + options.seedCorpus +
                      "' is not a directory");
   std::vector<std::string> files;
-  for (const auto &e : fs::recursive_directory_iterator(options.seedCorpus, ec)) {
+  for (const auto &e :
+       fs::recursive_directory_iterator(options.seedCorpus, ec)) {
     std::string ext = e.path().extension().string();
     if (e.is_regular_file() && (ext == ".json" || ext == ".onnx"))
       files.push_back(e.path().string());
@@ -44,13 +45,15 @@ Expected<CaseStream> CaseStream::make(const CampaignOptions &options) {
 }
 
 Expected<TestCase> CaseStream::at(uint64_t index) const {
-  uint64_t caseSeed = Rng::forStream(options.seed, index).next();
+  uint64_t graphIndex = index / options.inputSets,
+           set = index % options.inputSets;
+  uint64_t caseSeed = Rng::forStream(options.seed, graphIndex).next();
   TestCase c;
   c.seed = options.seed;
   c.index = index;
   c.timeoutSeconds = options.caseTimeoutSeconds;
-  if (index < corpus.size()) {
-    c.graph = corpus[index];
+  if (graphIndex < corpus.size()) {
+    c.graph = corpus[graphIndex];
   } else {
     auto g = generateGraph(options.gen, caseSeed);
     if (!g)
@@ -65,11 +68,14 @@ Expected<TestCase> CaseStream::at(uint64_t index) const {
       if (!v)
         return v.error().withContext("case " + std::to_string(index));
       c.graph = std::move(*v);
-      c.graph.name = name + "_" +
-                     std::string(precisionKindName(options.precisions[variant - 1]));
+      c.graph.name =
+          name + "_" +
+          std::string(precisionKindName(options.precisions[variant - 1]));
     }
   }
-  c.inputs = makeInputs(c.graph, caseSeed, options.inputs);
+  // Set 0 is drawn from the graph's own seed (as with one set per graph).
+  uint64_t inputSeed = set ? Rng::forStream(caseSeed, set).next() : caseSeed;
+  c.inputs = makeInputs(c.graph, inputSeed, options.inputs);
   return c;
 }
 
@@ -91,25 +97,28 @@ json CaseStream::identity() const {
   for (const auto &b : options.refBackends)
     refs.push_back(b->name());
   json id = {{"seed", options.seed},
-          {"shard", std::to_string(options.shardIndex) + "/" +
-                        std::to_string(options.shardCount)},
-          {"cuts", cuts},
-          {"refs", refs},
-          {"corpus", corpusNames},
-          {"generator",
-           {{"ops", {g.minOps, g.maxOps}},
-            {"family", familyNames()[size_t(g.family)]},
-            {"include", g.include},
-            {"exclude", g.exclude},
-            {"weights", weights},
-            {"dtypes", dtypes},
-            {"ranks", {g.minRank, g.maxRank}},
-            {"max_elements", g.maxElements},
-            {"const_rate", g.constRate}}},
-          {"precisions", precisions},
-          {"inputs",
-           {{"edge_rate", options.inputs.edgeRate},
-            {"special_rate", options.inputs.specialRate}}}};
+             {"shard", std::to_string(options.shardIndex) + "/" +
+                           std::to_string(options.shardCount)},
+             {"cuts", cuts},
+             {"refs", refs},
+             {"corpus", corpusNames},
+             {"generator",
+              {{"ops", {g.minOps, g.maxOps}},
+               {"family", familyNames()[size_t(g.family)]},
+               {"include", g.include},
+               {"exclude", g.exclude},
+               {"weights", weights},
+               {"dtypes", dtypes},
+               {"ranks", {g.minRank, g.maxRank}},
+               {"max_elements", g.maxElements},
+               {"const_rate", g.constRate}}},
+             {"precisions", precisions},
+             {"inputs",
+              {{"edge_rate", options.inputs.edgeRate},
+               {"special_rate", options.inputs.specialRate}}}};
+  // Only where not the default, so that older campaigns keep their identity.
+  if (options.inputSets != 1)
+    id["input_sets"] = options.inputSets;
   // Only when on, so that campaigns without --tv keep their identity.
   if (options.tv)
     id["tv"] = {{"per_rewrite", options.tvPerRewrite},

@@ -4,6 +4,7 @@
 #include "core/Json.h"
 
 #include <chrono>
+#include <memory>
 #include <optional>
 
 namespace cc {
@@ -41,6 +42,30 @@ bool agree(const Graph &g, const Outputs &a, const Outputs &b,
            const Outputs &magnitudes) {
   return judgeNumeric(g, a, asReference(b), refTarget, o, &magnitudes).ok;
 }
+
+// A backend's results on every input set, computed at once, handed out
+// by run() one set at a time (the set `current`).
+class Prerun : public Backend {
+public:
+  Prerun(Backend &inner, const Graph &g, const InputSets &sets,
+         const RunOptions &options)
+      : inner(inner), support(inner.supports(g)) {
+    if (support.ok)
+      results = inner.runSets(g, sets, options);
+  }
+  std::string name() const override { return inner.name(); }
+  Support supports(const Graph &) const override { return support; }
+  Expected<Outputs> run(const Graph &, const Inputs &,
+                        const RunOptions &) override {
+    return std::move(results.at(current));
+  }
+  size_t current = 0;
+
+private:
+  Backend &inner;
+  Support support;
+  std::vector<Expected<Outputs>> results;
+};
 
 std::string join(const std::vector<std::string> &v) {
   std::string s;
@@ -237,6 +262,42 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
            "");
   }
   return out;
+}
+
+std::vector<Expected<ConsensusResult>> judgeConsensusSets(
+    const std::vector<TestCase> &cases, const std::vector<Backend *> &cuts,
+    const std::vector<Backend *> &refs, const ConsensusOptions &options) {
+  InputSets sets;
+  for (const TestCase &c : cases)
+    sets.push_back(&c.inputs);
+  StageTimes shared;
+  RunOptions run;
+  run.timeoutSeconds = options.timeoutSeconds;
+  run.memoryLimitBytes = options.memoryLimitBytes;
+  run.isolate = options.isolate;
+  run.times = &shared;
+  std::vector<std::unique_ptr<Prerun>> owned;
+  auto prerun = [&](const std::vector<Backend *> &list) {
+    std::vector<Backend *> out;
+    for (Backend *b : list)
+      out.push_back(owned
+                        .emplace_back(std::make_unique<Prerun>(
+                            *b, cases.at(0).graph, sets, run))
+                        .get());
+    return out;
+  };
+  std::vector<Backend *> preCuts = prerun(cuts), preRefs = prerun(refs);
+  std::vector<Expected<ConsensusResult>> results;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    for (auto &p : owned)
+      p->current = k;
+    auto r = judgeConsensus(cases[k], preCuts, preRefs, options);
+    if (r)
+      for (const auto &[stage, seconds] : shared)
+        r->times[stage] += seconds / double(cases.size());
+    results.push_back(std::move(r));
+  }
+  return results;
 }
 
 } // namespace cc

@@ -46,4 +46,12 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
                                          const std::vector<Backend *> &refs,
                                          const ConsensusOptions &options = {});
 
+// judgeConsensus for cases of one graph that differ in their inputs only:
+// each backend runs every case's inputs at once (Backend::runSets: one
+// compilation), then each case is judged as judgeConsensus judges it. The
+// backends' stage times are shared evenly among the cases.
+std::vector<Expected<ConsensusResult>> judgeConsensusSets(
+    const std::vector<TestCase> &cases, const std::vector<Backend *> &cuts,
+    const std::vector<Backend *> &refs, const ConsensusOptions &options = {});
+
 } // namespace cc

@@ -48,24 +48,37 @@ public:
 
   Expected<Outputs> run(const Graph &g, const Inputs &inputs,
                         const RunOptions &options) override {
+    return std::move(runSets(g, {&inputs}, options).front());
+  }
+
+  // Emits (and runs the external command) once for every set.
+  std::vector<Expected<Outputs>> runSets(const Graph &g, const InputSets &sets,
+                                         const RunOptions &options) override {
+    auto everySet = [&](Error e) {
+      return std::vector<Expected<Outputs>>(sets.size(), std::move(e));
+    };
     auto start = std::chrono::steady_clock::now();
-    CC_ASSIGN(text, emitModule(g, syntaxVersion));
+    auto text = emitModule(g, syntaxVersion);
+    if (!text)
+      return everySet(text.error());
     addStageTime(options.times, "emit", start);
-    LowerRequest req{&text,  Origin::Crosscheck, "emitted module",
+    LowerRequest req{&*text, Origin::Crosscheck, "emitted module",
                      g.name, pipeline,           llvmOptLevel};
     if (command.empty())
-      return mlirbackend::lowerAndRun(req, outputTypes(g), inputs, options);
+      return mlirbackend::lowerAndRunSets(req, outputTypes(g), sets, options);
 
     start = std::chrono::steady_clock::now();
-    CC_ASSIGN(external, runExternal(text, options));
+    auto external = runExternal(*text, options);
+    if (!external)
+      return everySet(external.error());
     double took = addStageTime(options.times, "external", start);
-    req.module = &external;
+    req.module = &*external;
     req.origin = Origin::External;
     req.originName = "output of '" + command + "'";
     // The time limit covers the whole run.
     RunOptions rest = options;
     rest.timeoutSeconds = std::max(options.timeoutSeconds - took, 0.001);
-    return mlirbackend::lowerAndRun(req, outputTypes(g), inputs, rest);
+    return mlirbackend::lowerAndRunSets(req, outputTypes(g), sets, rest);
   }
 
 private:

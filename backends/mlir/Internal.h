@@ -58,6 +58,12 @@ Expected<Outputs> lowerAndRunInProcess(
     const LowerRequest &req, const std::vector<TensorType> &resultTypes,
     const Inputs &inputs, StageTimes *times, PassCoverage *coverage = nullptr);
 
+// lowerAndRunInProcess compiling once and running the function once per
+// set: every set's outputs, in order, in one list.
+Expected<Outputs> lowerAndRunSetsInProcess(
+    const LowerRequest &req, const std::vector<TensorType> &resultTypes,
+    const InputSets &sets, StageTimes *times, PassCoverage *coverage);
+
 // The same in a forked worker when options.isolate (Isolate.cpp): a crash
 // is ErrorCode::CompilerFailure naming the signal, the stage and the stack,
 // a run past options.timeoutSeconds is ErrorCode::Timeout. Adds the
@@ -66,6 +72,16 @@ Expected<Outputs> lowerAndRunInProcess(
 Expected<Outputs> lowerAndRun(const LowerRequest &req,
                               const std::vector<TensorType> &resultTypes,
                               const Inputs &inputs, const RunOptions &options);
+
+// lowerAndRun for several input sets: one result per set, each as
+// lowerAndRun would give it. The CPU JIT compiles once for all of them in
+// one worker, under options.timeoutSeconds for the whole; a failure while
+// compiling is every set's, a crash or hang while executing is attributed
+// by running each set alone. Others (req.inProcess) run each set alone.
+std::vector<Expected<Outputs>>
+lowerAndRunSets(const LowerRequest &req,
+                const std::vector<TensorType> &resultTypes,
+                const InputSets &sets, const RunOptions &options);
 
 // Checks that a pipeline string parses against the registered passes.
 Error checkPipeline(const std::string &pipeline);

@@ -92,7 +92,7 @@ bool writeAll(int fd, const std::string &bytes) {
 
 int runWorker(int outFd, pid_t parent, SharedStage *stage,
               const LowerRequest &req,
-              const std::vector<TensorType> &resultTypes, const Inputs &inputs,
+              const std::vector<TensorType> &resultTypes, const InputSets &sets,
               bool wantCoverage) {
   auto start = Clock::now();
   // Dies with the parent (checked again: it may have died before prctl).
@@ -105,9 +105,11 @@ int runWorker(int outFd, pid_t parent, SharedStage *stage,
   own.onStage = setStage;
   StageTimes times;
   PassCoverage coverage;
-  auto run = req.inProcess ? req.inProcess : lowerAndRunInProcess;
+  PassCoverage *cov = wantCoverage ? &coverage : nullptr;
   Expected<Outputs> out =
-      run(own, resultTypes, inputs, &times, wantCoverage ? &coverage : nullptr);
+      req.inProcess
+          ? req.inProcess(own, resultTypes, *sets.at(0), &times, cov)
+          : lowerAndRunSetsInProcess(own, resultTypes, sets, &times, cov);
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return writeAll(outFd, encodeResult(out, seconds, times, coverage)) ? 0 : 1;
 }
@@ -265,12 +267,12 @@ private:
 };
 } // namespace
 
-Expected<Outputs> lowerAndRun(const LowerRequest &req,
+namespace {
+// Every set's outputs in one list, from one forked worker.
+Expected<Outputs> runIsolated(const LowerRequest &req,
                               const std::vector<TensorType> &resultTypes,
-                              const Inputs &inputs, const RunOptions &options) {
-  if (!options.isolate)
-    return (req.inProcess ? req.inProcess : lowerAndRunInProcess)(
-        req, resultTypes, inputs, options.times, options.passCoverage);
+                              const InputSets &sets,
+                              const RunOptions &options) {
   prepareFork();
   auto start = Clock::now();
   SharedMapping shared;
@@ -280,7 +282,7 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
   shared.stage()->name[0] = '\0';
   pid_t parent = getpid();
   auto worker = [&](int outFd) {
-    return runWorker(outFd, parent, shared.stage(), req, resultTypes, inputs,
+    return runWorker(outFd, parent, shared.stage(), req, resultTypes, sets,
                      options.passCoverage != nullptr);
   };
   CC_ASSIGN(r,
@@ -292,8 +294,11 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
   double inWorker = 0;
   StageTimes workerTimes;
   PassCoverage workerCoverage;
+  std::vector<TensorType> allTypes;
+  for (size_t i = 0; i < sets.size(); ++i)
+    allTypes.insert(allTypes.end(), resultTypes.begin(), resultTypes.end());
   Expected<Outputs> out =
-      decodeResult(r.out, resultTypes, inWorker, workerTimes, workerCoverage);
+      decodeResult(r.out, allTypes, inWorker, workerTimes, workerCoverage);
   if (options.passCoverage)
     for (const auto &[key, count] : workerCoverage)
       (*options.passCoverage)[key] += count;
@@ -305,6 +310,55 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
     (*options.times)["isolate"] += std::max(total - inWorker, 0.0);
   }
   return out;
+}
+
+// A failure that the input values may have caused: one while running the
+// compiled code or tearing it down (heap damage), not while compiling.
+bool inputDependent(const Error &e) {
+  const CompilerFault *f = e.detail<CompilerFault>();
+  return f && (f->stage == "execute" || f->stage == "teardown");
+}
+} // namespace
+
+Expected<Outputs> lowerAndRun(const LowerRequest &req,
+                              const std::vector<TensorType> &resultTypes,
+                              const Inputs &inputs, const RunOptions &options) {
+  if (!options.isolate)
+    return (req.inProcess ? req.inProcess : lowerAndRunInProcess)(
+        req, resultTypes, inputs, options.times, options.passCoverage);
+  return runIsolated(req, resultTypes, {&inputs}, options);
+}
+
+std::vector<Expected<Outputs>>
+lowerAndRunSets(const LowerRequest &req,
+                const std::vector<TensorType> &resultTypes,
+                const InputSets &sets, const RunOptions &options) {
+  std::vector<Expected<Outputs>> results;
+  auto eachAlone = [&] {
+    results.clear();
+    for (const Inputs *inputs : sets)
+      results.push_back(lowerAndRun(req, resultTypes, *inputs, options));
+    return std::move(results);
+  };
+  if (req.inProcess || sets.size() < 2)
+    return eachAlone();
+  Expected<Outputs> all =
+      options.isolate
+          ? runIsolated(req, resultTypes, sets, options)
+          : lowerAndRunSetsInProcess(req, resultTypes, sets, options.times,
+                                     options.passCoverage);
+  if (!all && inputDependent(all.error()))
+    return eachAlone();
+  for (size_t i = 0; i < sets.size(); ++i) {
+    if (!all) {
+      results.emplace_back(Error(all.error()));
+      continue;
+    }
+    Expected<Outputs> &one = results.emplace_back(Outputs());
+    for (size_t k = 0; k < resultTypes.size(); ++k)
+      one->push_back(std::move((*all)[i * resultTypes.size() + k]));
+  }
+  return results;
 }
 
 } // namespace cc::mlirbackend

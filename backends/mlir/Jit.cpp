@@ -393,15 +393,41 @@ Error checkPipeline(const std::string &pipeline) {
   return parsePipelineInto(pipeline, pm);
 }
 
-Expected<Outputs> lowerAndRunInProcess(
+namespace {
+// Calls the compiled function once on one input set.
+Outputs execute(void (*entry)(void **), const Inputs &inputs,
+                const std::vector<TensorType> &resultTypes) {
+  // Inputs are copied: bufferized functions may write into their arguments.
+  Inputs inputCopies = inputs;
+  Outputs outputs;
+  for (const TensorType &t : resultTypes)
+    outputs.emplace_back(t);
+  std::vector<std::vector<int64_t>> descriptors;
+  for (Tensor &t : inputCopies)
+    descriptors.push_back(descriptor(t.data(), t.shape()));
+  for (Tensor &t : outputs)
+    descriptors.push_back(descriptor(t.data(), t.shape()));
+  // The packed wrapper takes one pointer per argument; each argument of the
+  // C interface is a pointer to a descriptor.
+  std::vector<void *> argValues, args;
+  for (auto &d : descriptors)
+    argValues.push_back(d.data());
+  for (void *&v : argValues)
+    args.push_back(&v);
+  entry(args.data());
+  return outputs;
+}
+} // namespace
+
+Expected<Outputs> lowerAndRunSetsInProcess(
     const LowerRequest &req, const std::vector<TensorType> &resultTypes,
-    const Inputs &inputs, StageTimes *times, PassCoverage *coverage) {
+    const InputSets &sets, StageTimes *times, PassCoverage *coverage) {
   auto start = Clock::now();
   reportStage(req, "parse");
   auto ctx = makeContext();
   DiagnosticCapture diags(*ctx);
 
-  CC_ASSIGN(module, loadModule(*ctx, diags, req, inputs, resultTypes));
+  CC_ASSIGN(module, loadModule(*ctx, diags, req, *sets.at(0), resultTypes));
   mlir::Operation *fn =
       mlir::SymbolTable::lookupSymbolIn(*module, req.funcName);
   // The JIT calls the function through its C interface wrapper.
@@ -413,7 +439,7 @@ Expected<Outputs> lowerAndRunInProcess(
   start = Clock::now();
   reportStage(req, "jit");
   std::string ciface = "_mlir_ciface_" + req.funcName;
-  CC_TRY(checkSignature(*module, ciface, inputs.size() + resultTypes.size()));
+  CC_TRY(checkSignature(*module, ciface, sets[0]->size() + resultTypes.size()));
   CC_TRY(checkExternalSymbols(*module));
   mlir::ExecutionEngineOptions options;
   auto transformer =
@@ -437,30 +463,22 @@ Expected<Outputs> lowerAndRunInProcess(
   addStageTime(times, "jit", start);
 
   start = Clock::now();
-  // Inputs are copied: bufferized functions may write into their arguments.
-  Inputs inputCopies = inputs;
-  Outputs outputs;
-  for (const TensorType &t : resultTypes)
-    outputs.emplace_back(t);
-  std::vector<std::vector<int64_t>> descriptors;
-  for (Tensor &t : inputCopies)
-    descriptors.push_back(descriptor(t.data(), t.shape()));
-  for (Tensor &t : outputs)
-    descriptors.push_back(descriptor(t.data(), t.shape()));
-  // The packed wrapper takes one pointer per argument; each argument of the
-  // C interface is a pointer to a descriptor.
-  std::vector<void *> argValues, args;
-  for (auto &d : descriptors)
-    argValues.push_back(d.data());
-  for (void *&v : argValues)
-    args.push_back(&v);
   reportStage(req, "execute");
-  (*entry)(args.data());
+  Outputs all;
+  for (const Inputs *inputs : sets)
+    for (Tensor &t : execute(*entry, *inputs, resultTypes))
+      all.push_back(std::move(t));
   addStageTime(times, "execute", start);
   // A crash from here on is in tearing down the JIT and the module (heap
   // damage by the compiled code shows up here too), not in the code run.
   reportStage(req, "teardown");
-  return outputs;
+  return all;
+}
+
+Expected<Outputs> lowerAndRunInProcess(
+    const LowerRequest &req, const std::vector<TensorType> &resultTypes,
+    const Inputs &inputs, StageTimes *times, PassCoverage *coverage) {
+  return lowerAndRunSetsInProcess(req, resultTypes, {&inputs}, times, coverage);
 }
 
 } // namespace cc::mlirbackend

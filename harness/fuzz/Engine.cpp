@@ -312,7 +312,7 @@ Expected<LibFuzzerSummary> runLibFuzzer(const LibFuzzerOptions &lf,
   if (options.reduce)
     CC_TRY(reduceNewFindings(store, options));
   CampaignSummary summary;
-  summary.cases = s.executions;
+  summary.cases = summary.graphs = s.executions;
   summary.seconds = seconds;
   CC_ASSIGN(out,
             writeOutputs(store, options.outDir, summary, options.knownBugs));

@@ -120,6 +120,10 @@ const FlagTable<F> kFuzzFlags = {
     {"--special-rate", "", "P",
      "share of +-Inf, NaN and denormals in float inputs (default {})",
      within(&F::inputs, share(&InputOptions::specialRate))},
+    {"--input-sets", "", "K",
+     "input sets per generated graph: each compiler compiles a graph once "
+     "and runs it on K input sets, judged as K cases (default {})",
+     count(&F::inputSets, 1, 64)},
     {"--timeout", "", "S",
      "seconds one compiler run may take before it counts as hung "
      "(default {})",
@@ -173,10 +177,12 @@ const Command<F> kFuzz{
     "is wrong. Writes DIR/junit.xml, DIR/findings.sarif, DIR/findings.json,\n"
     "DIR/summary.txt and one DIR/findings/*.json per signature (a\n"
     "self-contained reproducer for crosscheck reduce).\n\n"
-    "Case i is a function of the seed, the flags and i alone: --shard I/N\n"
-    "runs the cases with i % N == I, so N shards cover the stream exactly\n"
-    "once; --resume continues a campaign that was stopped or killed,\n"
-    "without re-running or double-counting a recorded case.",
+    "Case i is a function of the seed, the flags and i alone; cases\n"
+    "g*K .. g*K+K-1 are graph g on K input sets (--input-sets), compiled\n"
+    "once. --shard I/N runs the graphs with g % N == I, so N shards cover\n"
+    "the stream exactly once; --resume continues a campaign that was\n"
+    "stopped or killed, without re-running or double-counting a recorded\n"
+    "case.",
     concat(kFuzzFlags, within<F, GenOptions>(&F::gen, generatorFlags()),
            FlagTable<F>{
                {"--quiet", "-q", "", "no progress output", on(&F::quiet)},

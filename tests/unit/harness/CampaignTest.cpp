@@ -12,11 +12,11 @@
 
 #include <chrono>
 #include <csignal>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <fcntl.h>
 #include <linux/fs.h>
+#include <map>
 #include <set>
 #include <sqlite3.h>
 #include <sys/ioctl.h>
@@ -76,8 +76,8 @@ std::string tempDir(const std::string &name) {
   return dir;
 }
 
-CampaignOptions fakeCampaign(const std::string &dir, const std::string &brokenOp,
-                             uint64_t cases) {
+CampaignOptions fakeCampaign(const std::string &dir,
+                             const std::string &brokenOp, uint64_t cases) {
   CampaignOptions o;
   o.cutBackends = {std::make_shared<FakeCompiler>("fake", brokenOp)};
   o.outDir = dir;
@@ -168,7 +168,8 @@ TEST(Campaign, IdenticalSignaturesMergeAndEveryCaseIsRecordedOnce) {
   ASSERT_GT(findingCases, 1);
   for (uint64_t i = 0; i < 30; ++i)
     if (queryInt(dir, "SELECT COUNT(*) FROM cases WHERE status = 'finding' "
-                      "AND idx = " + std::to_string(i))) {
+                      "AND idx = " +
+                          std::to_string(i))) {
       EXPECT_TRUE(FakeCompiler::has(stream->at(i)->graph, "add")) << i;
     }
   uint64_t total = 0;
@@ -182,8 +183,8 @@ TEST(Campaign, IdenticalSignaturesMergeAndEveryCaseIsRecordedOnce) {
   EXPECT_LT(s->signatures.size(), size_t(findingCases));
   expectCountsMatchLinks(dir);
   // CI outputs and one reproducer per signature.
-  for (const char *f : {"junit.xml", "findings.sarif", "findings.json",
-                        "summary.txt"})
+  for (const char *f :
+       {"junit.xml", "findings.sarif", "findings.json", "summary.txt"})
     EXPECT_TRUE(fs::exists(dir + "/" + f)) << f;
   size_t files = 0;
   for (const auto &e : fs::directory_iterator(dir + "/findings")) {
@@ -210,7 +211,7 @@ TEST(Campaign, ShardsCoverTheStreamExactlyOnceAndMergeAddsCounts) {
     ASSERT_TRUE(bool(s)) << s.error().message();
     EXPECT_EQ(s->cases, 8u);
     for (uint64_t idx : recordedIndices(dirs.back())) {
-      EXPECT_EQ(idx % 3, i);
+      EXPECT_EQ(idx / o.inputSets % 3, i); // shards split the graphs
       all.push_back(idx);
     }
     for (const auto &[sig, n] : counts(dirs.back()))
@@ -295,8 +296,9 @@ TEST(Campaign, SigkillThenResumeLosesNothingAndCountsNothingTwice) {
   uint64_t total = 0;
   for (const auto &[sig, n] : counts(dir))
     total += n;
-  EXPECT_EQ(int64_t(total),
-            queryInt(dir, "SELECT COUNT(*) FROM cases WHERE status = 'finding'"));
+  EXPECT_EQ(
+      int64_t(total),
+      queryInt(dir, "SELECT COUNT(*) FROM cases WHERE status = 'finding'"));
 
   // Resuming with other flags is refused; so is a fresh run in the dir.
   CampaignOptions other = options();
@@ -330,6 +332,44 @@ TEST(Campaign, AWorkerThatDiesIsRecordedAndReplaced) {
   EXPECT_EQ(sig.signature.backend, "crosscheck-worker");
   EXPECT_NE(sig.signature.detail.find("signal 11"), std::string::npos);
   EXPECT_EQ(sig.count, withMul);
+  fs::remove_all(dir);
+}
+
+TEST(Campaign, InputSetsShareAGraphAndAWorkerFailureNamesEachCase) {
+  std::string dir = tempDir("sets");
+  CampaignOptions o = fakeCampaign(dir, "", 16);
+  o.inputSets = 4;
+  o.cutBackends = {std::make_shared<FakeCompiler>("fake", "", "mul")};
+  auto stream = CaseStream::make(o);
+  CampaignOptions one = o;
+  one.inputSets = 1;
+  auto single = CaseStream::make(one);
+  uint64_t withMul = 0;
+  for (uint64_t g = 0; g < 4; ++g) {
+    auto first = stream->at(4 * g);
+    // Input set 0 of graph g is case g of a stream of one set per graph.
+    EXPECT_EQ(first->inputs, single->at(g)->inputs);
+    for (uint64_t k = 1; k < 4; ++k) {
+      auto c = stream->at(4 * g + k);
+      EXPECT_EQ(graphToJson(c->graph), graphToJson(first->graph));
+      EXPECT_NE(c->inputs, first->inputs) << "case " << 4 * g + k;
+    }
+    withMul += 4 * FakeCompiler::has(first->graph, "mul");
+  }
+  ASSERT_GT(withMul, 0u);
+  ASSERT_LT(withMul, 16u);
+  EXPECT_NE(stream->identity(), single->identity());
+
+  auto s = runCampaign(o);
+  ASSERT_TRUE(bool(s)) << s.error().message();
+  EXPECT_EQ(s->cases, 16u);
+  EXPECT_EQ(s->graphs, 4u);
+  EXPECT_EQ(recordedIndices(dir), iota(16));
+  // The worker died on each graph with mul: every one of its cases, run
+  // again alone, is recorded with the crash.
+  ASSERT_EQ(s->signatures.size(), 1u);
+  EXPECT_EQ(s->signatures[0].signature.backend, "crosscheck-worker");
+  EXPECT_EQ(s->signatures[0].count, withMul);
   fs::remove_all(dir);
 }
 
@@ -436,8 +476,8 @@ TEST(Campaign, FailingExternalCompilersAreFindingsAndTheCampaignGoesOn) {
     EXPECT_TRUE(bool(s)) << s.error().message();
     EXPECT_EQ(recordedIndices(dir), iota(3));
     std::map<std::string, SignatureSummary> byBackend;
-    for (const SignatureSummary &sig : s ? s->signatures
-                                         : std::vector<SignatureSummary>{}) {
+    for (const SignatureSummary &sig :
+         s ? s->signatures : std::vector<SignatureSummary>{}) {
       EXPECT_EQ(sig.count, 3u) << sig.signature.str();
       byBackend[sig.signature.backend] = sig;
     }
@@ -508,8 +548,8 @@ TEST(Campaign, ASecondWriterOfARunningCampaignIsRefused) {
   fresh.cutBackends = {std::make_shared<FakeCompiler>("blocking", "add")};
   resume.cutBackends = fresh.cutBackends;
   resume.resume = true;
-  for (auto r : {runCampaign(resume), runCampaign(fresh),
-                 mergeCampaigns({dir}, dir)}) {
+  for (auto r :
+       {runCampaign(resume), runCampaign(fresh), mergeCampaigns({dir}, dir)}) {
     ASSERT_FALSE(bool(r));
     EXPECT_NE(r.error().message().find(inUse), std::string::npos)
         << r.error().message();

@@ -88,6 +88,62 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// One compilation for several input sets gives each set what a run of its
+// own gives; a crash on one set is that set's alone, and a failure to
+// compile is every set's.
+TEST(MlirIsolation, InputSetsShareACompilationButNotACrash) {
+  Graph g;
+  ValueId x = g.addInput("x", kI32x2), y = g.addInput("y", kI32x2);
+  g.addOutput(*g.add("intdiv", {x, y}));
+  auto backend = makeMlirBackend("mlir:tosa-O0");
+  ASSERT_TRUE(bool(backend));
+  std::vector<Inputs> sets = {
+      {tensorOf(DType::i32, {2}, {7, -9}), tensorOf(DType::i32, {2}, {2, 3})},
+      {tensorOf(DType::i32, {2}, {7, -9}), tensorOf(DType::i32, {2}, {0, 1})},
+      {tensorOf(DType::i32, {2}, {100, 5}),
+       tensorOf(DType::i32, {2}, {-3, 5})}};
+  InputSets pointers = {&sets[0], &sets[1], &sets[2]};
+  for (bool isolate : {true, false}) {
+    RunOptions options;
+    options.isolate = isolate;
+    // In-process, the crashing set would take the test down.
+    InputSets run = isolate ? pointers : InputSets{&sets[0], &sets[2]};
+    auto results = (*backend)->runSets(g, run, options);
+    ASSERT_EQ(results.size(), run.size());
+    for (size_t i = 0; i < run.size(); ++i) {
+      auto alone = (*backend)->run(g, *run[i], options);
+      if (isolate && i == 1) {
+        expectFailure(results[i], ErrorCode::CompilerFailure,
+                      {"signal 8", "in execute"});
+        continue;
+      }
+      ASSERT_TRUE(bool(results[i])) << results[i].error().message();
+      ASSERT_TRUE(bool(alone)) << alone.error().message();
+      EXPECT_EQ(*results[i], *alone) << "set " << i;
+    }
+  }
+  EXPECT_TRUE(closeTo((*(*backend)->runSets(g, pointers, {})[2])[0],
+                      tensorOf(DType::i32, {2}, {-33, 1}), 0));
+  // Compiled once: the passes ran as often as for one set.
+  PassCoverage once, shared;
+  RunOptions onceOptions, sharedOptions;
+  onceOptions.passCoverage = &once;
+  sharedOptions.passCoverage = &shared;
+  ASSERT_TRUE(bool((*backend)->run(g, sets[0], onceOptions)));
+  (*backend)->runSets(g, {&sets[0], &sets[2]}, sharedOptions);
+  EXPECT_FALSE(once.empty());
+  EXPECT_EQ(once, shared);
+
+  // A pipeline that cannot lower the module fails every set alike.
+  auto broken = makeMlirBackend("mlir:pipeline=builtin.module(canonicalize)");
+  ASSERT_TRUE(bool(broken));
+  auto failed = (*broken)->runSets(g, {&sets[0], &sets[2]}, {});
+  ASSERT_EQ(failed.size(), 2u);
+  ASSERT_FALSE(bool(failed[0]));
+  ASSERT_FALSE(bool(failed[1]));
+  EXPECT_EQ(failed[0].error().message(), failed[1].error().message());
+}
+
 // Same outputs with and without the worker; prints what the worker costs
 // (runs interleaved, medians: the machine may be busy).
 TEST(MlirIsolation, IsolatedAndInProcessRunsAgree) {
