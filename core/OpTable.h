@@ -131,11 +131,16 @@ struct Interval {
 // How the reference's magnitudes (interpret(), for the numeric oracle's
 // cancellation bound) follow an op's float result.
 enum class Magnitude {
-  OfResult,   // |result|: the op starts afresh (exp, division, compares, ...)
+  OfResult,   // |result|: the op starts afresh (division, compares, ...)
   OfOperands, // the op evaluated on its float operands' magnitudes: sums and
               // products add them up; data movement, negate, abs, casts
               // and select carry them
   AsAdd,      // add evaluated on them: |a - b| <= |a| + |b| (sub)
+  // |result| + |f'(x)| * the operand's magnitude: an error in the operand
+  // of a unary function, scaled by its slope (OpDef::slope). exp, sigmoid
+  // and the like amplify their operand's relative error where they are
+  // steep against their value.
+  BySlope,
 };
 
 // What TOSA leaves open about an op's results (OpDef::freedoms). The
@@ -182,6 +187,9 @@ struct OpDef {
   std::vector<Domain> domains;
   IntExtremes intExtremes = IntExtremes::None;
   Magnitude magnitude = Magnitude::OfResult;
+  // Magnitude::BySlope: the derivative of the op's function at x, from x
+  // and its value f(x).
+  std::function<double(double x, double fx)> slope;
   // Sums or multiplies a whole window or axis (matmul, the convolutions,
   // reduce_sum, reduce_product, avg_pool2d): mixed-precision variants run
   // it in f32.

@@ -24,6 +24,21 @@ Tensor absolute(Tensor t) {
 // OpDef::magnitude) evaluated on the operands' magnitudes (integer
 // operands, like select's condition and gather's indices, keep their
 // values), or |result|.
+// |f(x)| + |f'(x)| * magnitude(x), element by element (Magnitude::BySlope):
+// first-order propagation of the operand's error through the function.
+Tensor bySlope(const OpDef &def, const Tensor &x, const Tensor &xMag,
+               const Tensor &fx) {
+  Tensor out = absolute(fx);
+  if (!def.slope || x.shape() != fx.shape() || xMag.shape() != fx.shape())
+    return out;
+  for (int64_t i = 0, n = out.size(); i < n; ++i) {
+    double spread = std::fabs(def.slope(x.getF(i), fx.getF(i))) * xMag.getF(i);
+    if (!std::isnan(spread))
+      out.setF(i, out.getF(i) + spread);
+  }
+  return out;
+}
+
 Tensor magnitudeOf(const Node &node, const OpDef &def,
                    const std::vector<const Tensor *> &values,
                    const std::vector<const Tensor *> &mags,
@@ -35,6 +50,8 @@ Tensor magnitudeOf(const Node &node, const OpDef &def,
   if (def.magnitude == Magnitude::OfResult || !floatOperand ||
       !isFloat(result.dtype()) || node.results.size() != 1)
     return absolute(result);
+  if (def.magnitude == Magnitude::BySlope)
+    return bySlope(def, *values.at(0), *mags.at(0), result);
   Node asSum = node;
   const OpDef *op = &def;
   if (def.magnitude == Magnitude::AsAdd) {

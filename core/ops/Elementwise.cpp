@@ -360,6 +360,7 @@ struct FloatUnary {
   double (*fn)(double);
   Domain domain; // what the generator should draw to stay in the useful range
   double ulps;   // error as compilers implement it (Rounding::steps)
+  double (*slope)(double x, double fx); // f'(x) (OpDef::slope); none: null
 };
 
 // The float-only unary ops, computed in f64 with <cmath>. Their special
@@ -367,25 +368,29 @@ struct FloatUnary {
 // NaN, reciprocal(±0) = ±inf; none is undefined.
 const FloatUnary kFloatUnary[] = {
     {"exp", "e to the power x", [](double x) { return std::exp(x); },
-     Domain::Any, kApproxUlps},
+     Domain::Any, kApproxUlps, [](double, double fx) { return fx; }},
     {"log", "natural logarithm", [](double x) { return std::log(x); },
-     Domain::Positive, kApproxUlps},
+     Domain::Positive, kApproxUlps, [](double x, double) { return 1 / x; }},
     {"tanh", "hyperbolic tangent", [](double x) { return std::tanh(x); },
-     Domain::Any, kApproxUlps},
+     Domain::Any, kApproxUlps, [](double, double fx) { return 1 - fx * fx; }},
     {"sigmoid", "logistic function 1 / (1 + exp(-x))",
      [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, Domain::Any,
-     kApproxUlps},
+     kApproxUlps, [](double, double fx) { return fx * (1 - fx); }},
     {"erf", "error function", [](double x) { return std::erf(x); }, Domain::Any,
-     kApproxUlps},
+     kApproxUlps,
+     [](double x, double) { return 2 / std::sqrt(M_PI) * std::exp(-x * x); }},
     {"rsqrt", "reciprocal square root",
      [](double x) { return x < 0 ? kNaN : 1.0 / std::sqrt(x); },
-     Domain::Positive, kApproxUlps},
+     Domain::Positive, kApproxUlps,
+     [](double, double fx) { return -0.5 * fx * fx * fx; }},
     {"reciprocal", "1 / x", [](double x) { return 1.0 / x; }, Domain::NonZero,
-     kApproxUlps},
+     kApproxUlps, [](double, double fx) { return -fx * fx; }},
+    // Steps: an error in x moves the result by a whole step or not at all
+    // (not modelled).
     {"floor", "round toward -inf", [](double x) { return std::floor(x); },
-     Domain::Any, 0},
+     Domain::Any, 0, nullptr},
     {"ceil", "round toward +inf", [](double x) { return std::ceil(x); },
-     Domain::Any, 0},
+     Domain::Any, 0, nullptr},
 };
 
 OpDef floatUnaryOp(const FloatUnary &u) {
@@ -397,6 +402,10 @@ OpDef floatUnaryOp(const FloatUnary &u) {
       });
   op.domains = {u.domain};
   op.rounding = Rounding::fixed(u.ulps);
+  if (u.slope) {
+    op.magnitude = Magnitude::BySlope;
+    op.slope = u.slope;
+  }
   if (std::string(u.name) == "rsqrt" || std::string(u.name) == "reciprocal") {
     bool rsqrt = std::string(u.name) == "rsqrt";
     // Decreasing on each side of zero; a range touching zero reaches +-Inf.

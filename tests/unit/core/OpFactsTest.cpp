@@ -1,6 +1,7 @@
 // The op facts that generators and the reference key on (OpDef::accumulates,
 // keepsQuantScale, intExtremes, magnitude), op by op: each list here is what
 // the table must say, so that a new op states its facts deliberately.
+#include "backends/ref/Interpreter.h"
 #include "core/OpTable.h"
 
 #include <gtest/gtest.h>
@@ -81,6 +82,25 @@ TEST(OpFacts, Magnitudes) {
                                                 "gather",
                                                 "select"}));
   EXPECT_EQ(with(Magnitude::AsAdd), (Names{"sub"}));
+  EXPECT_EQ(with(Magnitude::BySlope), (Names{"exp", "log", "tanh", "sigmoid",
+                                             "erf", "rsqrt", "reciprocal"}));
+  for (const char *name :
+       {"exp", "log", "tanh", "sigmoid", "erf", "rsqrt", "reciprocal"}) {
+    // The slope is the derivative: against a central difference at 0.7.
+    const OpDef *op = findOp(name);
+    ASSERT_TRUE(op->slope) << name;
+    auto f = [op](double x) {
+      Graph g;
+      ValueId in = g.addInput("x", {DType::f32, {1}});
+      g.addOutput(*g.add(op->name, {in}));
+      Tensor t(DType::f32, {1});
+      t.setF(0, x);
+      return (*interpret(g, {t}, Precision::F64))[0].getF(0);
+    };
+    double x = 0.7, h = 1e-3;
+    EXPECT_NEAR(op->slope(x, f(x)), (f(x + h) - f(x - h)) / (2 * h), 1e-3)
+        << name;
+  }
 }
 
 } // namespace

@@ -200,8 +200,10 @@ TEST(ErrorModel, CancellationIsJudgedAgainstTheMagnitudeOfItsTerms) {
   ASSERT_TRUE(ref) << ref.error().message();
   ASSERT_EQ(mags.size(), 1u);
   for (int64_t i = 0; i < 3; ++i) {
+    // sigmoid's own magnitude and its input's, scaled by its slope.
     double sig = 1 / (1 + std::exp(-in.getF(i)));
-    EXPECT_NEAR(mags[0].getF(i), sig + std::fabs(cv.getF(i)), 1e-12);
+    double sigMag = sig + sig * (1 - sig) * std::fabs(in.getF(i));
+    EXPECT_NEAR(mags[0].getF(i), sigMag + std::fabs(cv.getF(i)), 1e-12);
   }
   double e0 = (*ref)[0].getF(0); // about 0.0008
   ASSERT_LT(std::fabs(e0), 0.01);
@@ -220,8 +222,8 @@ TEST(ErrorModel, CancellationIsJudgedAgainstTheMagnitudeOfItsTerms) {
   EXPECT_FALSE(judgeWith(1e-4, &mags)) << "a wrong result still fails";
 }
 
-// Matmul magnitudes are |A| |B|; select and data movement carry them; ops
-// outside the sums and products start again from |result|.
+// Matmul magnitudes are |A| |B|; select and data movement carry them;
+// unary functions pass them on scaled by their slope.
 TEST(ErrorModel, MagnitudesFollowSumsAndProducts) {
   Graph g;
   ValueId a = g.addInput("a", f32({1, 1, 2}));
@@ -242,7 +244,7 @@ TEST(ErrorModel, MagnitudesFollowSumsAndProducts) {
   ASSERT_TRUE(out) << out.error().message();
   EXPECT_EQ((*out)[0].getF(0), 0); // 3*2 - 2*3
   EXPECT_EQ(mags[0].getF(0), 12);  // |3*2| + |-2*3|
-  EXPECT_EQ(mags[1].getF(0), 0);   // |tanh(0)|
+  EXPECT_EQ(mags[1].getF(0), 12);  // |tanh(0)| + tanh'(0) * 12
   EXPECT_EQ(mags[2].getF(0), 12);  // carried by reshape
   EXPECT_FALSE(interpret(g, {av, bv}, Precision::Target, &mags));
 }

@@ -130,3 +130,21 @@ TEST(Latitude, UndefinedElementsFollowTheirDependents) {
   EXPECT_EQ(lat.undefined[0], (std::vector<uint8_t>{1, 1, 0, 0}));
   EXPECT_TRUE(lat.otherZeroSign.empty()); // no zero result
 }
+
+TEST(Latitude, AnOperandsErrorGrowsWithTheSlopeOfWhatFollows) {
+  // sigmoid(rsqrt(x) * w) at -40: sigmoid is steep against its value
+  // there, so rsqrt's permitted 2 ulps (TOSA: tosa_reference_check_fp with
+  // num_ulp 2) come out as about 60 ulps of the result.
+  Graph g;
+  ValueId x = g.addInput("x", {DType::f32, {2}});
+  ValueId w = g.addInput("w", {DType::f32, {2}});
+  g.addOutput(add(g, "sigmoid", {add(g, "mul", {add(g, "rsqrt", {x}), w})}));
+  Inputs in = {f32s({2}, {0.04, 0.04}), f32s({2}, {-8, -8})};
+  float r = 1 / std::sqrt(0.04f);
+  r = std::nextafter(std::nextafter(r, 10.0f), 10.0f);
+  double s = float(1 / (1 + std::exp(-double(r * -8.0f))));
+  Judged j = judge(g, in, {f32s({2}, {s, s})});
+  EXPECT_TRUE(j.withLatitude) << j.report.summary();
+  // 1% off is still a miscompile.
+  EXPECT_FALSE(judge(g, in, {f32s({2}, {s, s * 1.01})}).withLatitude);
+}
