@@ -45,6 +45,24 @@ void countOps(const Graph &g, CaseOutcome &o) {
   }
 }
 
+// fuzz --tv: every pass of each in-process compiler, validated on the
+// case's graph; a pass proved wrong is a finding of `o`.
+void validatePasses(const TestCase &c, const CampaignOptions &options,
+                    CaseOutcome &o) {
+#ifdef CC_HAVE_SMT
+  TvCaseOptions tv{options.tvPerRewrite, options.tvTimeoutMs,
+                   options.tvBudgetSeconds};
+  for (const std::string &spec : options.cuts) {
+    TestCase tc = c;
+    tc.cut = spec;
+    for (FindingRecord &f : tvFindings(tc, tv, &o.passCoverage, &o.times["tv"]))
+      o.findings.push_back(std::move(f));
+  }
+#else
+  (void)c, (void)options, (void)o; // checkOptions refuses --tv
+#endif
+}
+
 // The outcomes of cases first .. first+count-1, one graph on as many input
 // sets (CaseStream), computed in a worker: each compiler compiles the graph
 // once. The compilers' coverage and translation validation are the graph's,
@@ -99,19 +117,8 @@ std::vector<CaseOutcome> runCases(const CaseStream &stream, uint64_t first,
     o.findings = std::move(results[j]->findings);
     o.times = std::move(results[j]->times);
   }
-#ifdef CC_HAVE_SMT
-  if (options.tv && !head.skipped) {
-    TvCaseOptions tv{options.tvPerRewrite, options.tvTimeoutMs,
-                     options.tvBudgetSeconds};
-    for (const std::string &spec : options.cuts) {
-      TestCase tc = cases.front();
-      tc.cut = spec;
-      for (FindingRecord &f :
-           tvFindings(tc, tv, &head.passCoverage, &head.times["tv"]))
-        head.findings.push_back(std::move(f));
-    }
-  }
-#endif
+  if (options.tv && !head.skipped)
+    validatePasses(cases.front(), options, head);
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   for (CaseOutcome &o : outcomes)
     o.seconds = seconds / double(count);
