@@ -491,6 +491,9 @@ OpDef clampOp() {
   op.rounding = Rounding::fixed(0);
   op.intExtremes = IntExtremes::AllOperands; // saturates
   op.freedoms.zeroSign = true;               // a max and a min
+  // Inside the bounds x passes through, with its error; at a bound not.
+  op.magnitude = Magnitude::BySlope;
+  op.slope = [](double x, double fx) { return fx == x ? 1.0 : 0.0; };
   op.eval = [](const EvalArgs &args) {
     auto [lo, hi] = clampBounds(args.attrs(), args.resultTypes.at(0).dtype);
     bool ignore = ignoreNaN(args.attrs());

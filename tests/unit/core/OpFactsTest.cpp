@@ -82,8 +82,12 @@ TEST(OpFacts, Magnitudes) {
                                                 "gather",
                                                 "select"}));
   EXPECT_EQ(with(Magnitude::AsAdd), (Names{"sub"}));
-  EXPECT_EQ(with(Magnitude::BySlope), (Names{"exp", "log", "tanh", "sigmoid",
-                                             "erf", "rsqrt", "reciprocal"}));
+  EXPECT_EQ(with(Magnitude::BySlope),
+            (Names{"exp", "log", "tanh", "sigmoid", "erf", "rsqrt",
+                   "reciprocal", "clamp"}));
+  // clamp passes x through inside its bounds, not at them.
+  EXPECT_EQ(findOp("clamp")->slope(0.5, 0.5), 1);
+  EXPECT_EQ(findOp("clamp")->slope(7, 6), 0);
   for (const char *name :
        {"exp", "log", "tanh", "sigmoid", "erf", "rsqrt", "reciprocal"}) {
     // The slope is the derivative: against a central difference at 0.7.

@@ -231,9 +231,16 @@ TEST(ErrorModel, MagnitudesFollowSumsAndProducts) {
   ValueId m = add(g, "matmul", {a, b});
   ValueId t = add(g, "tanh", {m});
   ValueId r = add(g, "reshape", {m}, ints("shape", {1}));
+  Attrs inside, below;
+  inside.set("min", -1.0);
+  inside.set("max", 1.0);
+  below.set("min", 1.0);
+  below.set("max", 2.0);
   g.addOutput(m);
   g.addOutput(t);
   g.addOutput(r);
+  g.addOutput(add(g, "clamp", {m}, inside));
+  g.addOutput(add(g, "clamp", {m}, below));
   Tensor av(DType::f32, {1, 1, 2}), bv(DType::f32, {1, 2, 1});
   av.setF(0, 3);
   av.setF(1, -2);
@@ -246,5 +253,7 @@ TEST(ErrorModel, MagnitudesFollowSumsAndProducts) {
   EXPECT_EQ(mags[0].getF(0), 12);  // |3*2| + |-2*3|
   EXPECT_EQ(mags[1].getF(0), 12);  // |tanh(0)| + tanh'(0) * 12
   EXPECT_EQ(mags[2].getF(0), 12);  // carried by reshape
+  EXPECT_EQ(mags[3].getF(0), 12);  // clamp passes 0 through, and its error
+  EXPECT_EQ(mags[4].getF(0), 1);   // but not at its bound
   EXPECT_FALSE(interpret(g, {av, bv}, Precision::Target, &mags));
 }
