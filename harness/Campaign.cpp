@@ -405,9 +405,10 @@ struct CaseRange {
 // when it is not a reply or is malformed.
 std::optional<std::vector<CaseOutcome>>
 repliedOutcomes(const CaseRange &range, const WorkerPool::Event &ev) {
+  if (ev.kind != WorkerPool::Event::Reply)
+    return std::nullopt;
   json reply = json::parse(ev.reply, nullptr, false);
-  if (ev.kind != WorkerPool::Event::Reply || !reply.is_array() ||
-      reply.size() != range.count)
+  if (!reply.is_array() || reply.size() != range.count)
     return std::nullopt;
   std::vector<CaseOutcome> outcomes;
   for (const json &j : reply) {

@@ -333,12 +333,11 @@ std::vector<Expected<Outputs>>
 lowerAndRunSets(const LowerRequest &req,
                 const std::vector<TensorType> &resultTypes,
                 const InputSets &sets, const RunOptions &options) {
-  std::vector<Expected<Outputs>> results;
   auto eachAlone = [&] {
-    results.clear();
+    std::vector<Expected<Outputs>> alone;
     for (const Inputs *inputs : sets)
-      results.push_back(lowerAndRun(req, resultTypes, *inputs, options));
-    return std::move(results);
+      alone.push_back(lowerAndRun(req, resultTypes, *inputs, options));
+    return alone;
   };
   if (req.inProcess || sets.size() < 2)
     return eachAlone();
@@ -349,6 +348,7 @@ lowerAndRunSets(const LowerRequest &req,
                                      options.passCoverage);
   if (!all && inputDependent(all.error()))
     return eachAlone();
+  std::vector<Expected<Outputs>> results;
   for (size_t i = 0; i < sets.size(); ++i) {
     if (!all) {
       results.emplace_back(Error(all.error()));
