@@ -54,6 +54,19 @@ Expected<TestCase> CaseStream::at(uint64_t index) const {
   c.timeoutSeconds = options.caseTimeoutSeconds;
   if (graphIndex < corpus.size()) {
     c.graph = corpus[graphIndex];
+  } else if (!corpus.empty() && caseSeed % 2 == 0) {
+    // A seed topology (a real network) grown by a few generated ops that
+    // read its values, so later cases mutate it rather than replay it.
+    const Graph &base = corpus[(caseSeed >> 1) % corpus.size()];
+    GenOptions grow = options.gen;
+    grow.minOps = 1;
+    grow.maxOps = std::max(1, std::min(4, options.gen.maxOps));
+    auto g = extendGraph(base, grow, caseSeed);
+    if (!g)
+      return g.error().withContext("growing seed graph '" + base.name +
+                                   "' for case " + std::to_string(index));
+    c.graph = std::move(*g);
+    c.graph.name = base.name + "_grown_" + std::to_string(graphIndex);
   } else {
     auto g = generateGraph(options.gen, caseSeed);
     if (!g)

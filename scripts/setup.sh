@@ -10,6 +10,7 @@ packages=(
   libz3-dev
   libtorch-dev
   libonnx-dev libonnx-testdata libprotobuf-dev
+  python3-torch python3-torchvision python3-onnx
   nlohmann-json3-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   graphviz

@@ -11,6 +11,7 @@
 #include "mlir/Rewrite/PatternApplicator.h"
 
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct CoverageRecorder::State {
   // nested pass managers, threading disabled).
   std::vector<mlir::OperationFingerPrint> before;
   std::string path; // passes that changed the IR, in order
+  // Op counts of the scopes patterns ran in, measured once per pass run:
+  // hashing a scope twice per pattern attempt is quadratic in its size.
+  std::map<mlir::Operation *, size_t> scopeSizes;
 };
 
 namespace {
@@ -37,6 +41,7 @@ public:
       : s(std::move(s)) {}
   void runBeforePass(mlir::Pass *, mlir::Operation *op) override {
     s->before.emplace_back(op);
+    s->scopeSizes.clear();
   }
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
     if (s->before.empty())
@@ -84,6 +89,12 @@ uint64_t irHash(mlir::Operation *root) {
   return h;
 }
 
+// Above this many ops in a function, pattern firings are not recorded (the
+// passes that changed it still are): real networks lower to tens of
+// thousands of ops, and two hashes per pattern attempt made convert-to-llvm
+// take minutes on them.
+constexpr size_t kMaxPatternScopeOps = 4096;
+
 // The op whose IR a pattern on `op` may change: its closest ancestor that is
 // isolated from above (a function), which outlives the rewrite; the op
 // itself when it is the top.
@@ -127,6 +138,13 @@ CoverageRecorder::CoverageRecorder(mlir::MLIRContext &ctx,
           return;
         }
         mlir::Operation *scope = scopeOf(op);
+        auto [size, fresh] = s->scopeSizes.try_emplace(scope, 0);
+        if (fresh)
+          scope->walk([&](mlir::Operation *) { ++size->second; });
+        if (size->second > kMaxPatternScopeOps) { // the pass is still recorded
+          run();
+          return;
+        }
         uint64_t before = irHash(scope);
         run();
         if (irHash(scope) != before)

@@ -1,6 +1,7 @@
 // ONNX models into the graph IR: the import context and the entry points.
 #include "backends/onnx/Importer.h"
 #include "backends/onnx/Onnx.h"
+#include "backends/ref/Interpreter.h"
 #include "core/Json.h"
 #include "core/Limits.h"
 
@@ -18,8 +19,8 @@ Error unsupported(const std::string &message) {
 Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
   int64_t a = axis < 0 ? axis + rank : axis;
   if (a < 0 || a >= std::max<int64_t>(rank, 1))
-    return makeError("axis " + std::to_string(axis) + " is out of range for rank " +
-                     std::to_string(rank));
+    return makeError("axis " + std::to_string(axis) +
+                     " is out of range for rank " + std::to_string(rank));
   return a;
 }
 
@@ -69,11 +70,13 @@ double Importer::attrFloat(const std::string &n, double dflt) const {
   const Attribute *a = attr(n);
   return a && a->kind == Attribute::Float ? a->f : dflt;
 }
-std::string Importer::attrString(const std::string &n, const std::string &dflt) const {
+std::string Importer::attrString(const std::string &n,
+                                 const std::string &dflt) const {
   const Attribute *a = attr(n);
   return a && a->kind == Attribute::String ? a->s : dflt;
 }
-std::optional<std::vector<int64_t>> Importer::attrInts(const std::string &n) const {
+std::optional<std::vector<int64_t>>
+Importer::attrInts(const std::string &n) const {
   const Attribute *a = attr(n);
   if (!a || a->kind != Attribute::Ints)
     return std::nullopt;
@@ -96,6 +99,19 @@ Expected<ValueId> Importer::lookup(const std::string &name) {
   return makeError("value '" + name + "' is not defined before its use");
 }
 
+Expected<TensorType> Importer::typeIn(size_t i) const {
+  if (i >= node->inputs.size() || node->inputs[i].empty())
+    return makeError("operand " + std::to_string(i) + " is missing");
+  const std::string &name = node->inputs[i];
+  if (auto it = values.find(name); it != values.end())
+    return g.typeOf(it->second);
+  if (auto it = inputTypes.find(name); it != inputTypes.end())
+    return it->second;
+  if (auto it = constants.find(name); it != constants.end())
+    return it->second.type();
+  return makeError("value '" + name + "' is not defined before its use");
+}
+
 Expected<ValueId> Importer::in(size_t i) {
   if (i >= node->inputs.size() || node->inputs[i].empty())
     return makeError("operand " + std::to_string(i) + " is missing");
@@ -110,9 +126,42 @@ Expected<Tensor> Importer::constIn(size_t i) {
     return it->second;
   if (auto it = known.find(name); it != known.end())
     return it->second;
+  if (auto it = values.find(name); it != values.end())
+    if (auto folded = fold(it->second))
+      return *folded;
   return unsupported("operand " + std::to_string(i) + " ('" + name +
-                     "') must be a constant (an initializer or a Constant "
-                     "output): it is a computed value or a graph input");
+                     "') must be known at import (an initializer, a Constant "
+                     "output, or computed from those only): it depends on a "
+                     "graph input");
+}
+
+// Shape arithmetic computed from constants only (Shape, Gather, Mul, Concat
+// feeding a Reshape): the value's cone evaluated now, in its own dtypes.
+std::optional<Tensor> Importer::fold(ValueId v) const {
+  std::vector<bool> inCone(g.values.size(), false);
+  inCone[v] = true;
+  std::vector<size_t> nodes;
+  for (size_t i = g.nodes.size(); i-- > 0;) {
+    const Node &n = g.nodes[i];
+    if (std::none_of(n.results.begin(), n.results.end(),
+                     [&](ValueId r) { return inCone[r]; }))
+      continue;
+    nodes.push_back(i);
+    for (ValueId o : n.operands)
+      inCone[o] = true;
+  }
+  for (ValueId in : g.inputs)
+    if (inCone[in])
+      return std::nullopt;
+  Graph cone;
+  cone.values = g.values;
+  for (auto i = nodes.rbegin(); i != nodes.rend(); ++i)
+    cone.nodes.push_back(g.nodes[*i]);
+  cone.outputs = {v};
+  auto out = interpret(cone, {}, Precision::Target);
+  if (!out)
+    return std::nullopt;
+  return std::move(out->front());
 }
 
 Expected<std::vector<int64_t>> Importer::intsIn(size_t i) {
@@ -187,7 +236,8 @@ Expected<Graph> Importer::run() {
       missing.insert(n.domain + "." + n.opType);
     else if (!opHandlers().count(n.opType)) {
       auto r = refusedOps().find(n.opType);
-      missing.insert(n.opType + (r == refusedOps().end() ? "" : " (" + r->second + ")"));
+      missing.insert(n.opType +
+                     (r == refusedOps().end() ? "" : " (" + r->second + ")"));
     }
   }
   if (!missing.empty()) {
@@ -208,7 +258,8 @@ Expected<Graph> Importer::run() {
     if (auto n = checkedNumElements(t.shape); !n)
       return n.error().withContext("graph input '" + v.name + "' " + t.str());
     if (t.dtype == DType::f64)
-      return unsupported("graph input '" + v.name + "': f64 has no op-table dtype");
+      return unsupported("graph input '" + v.name +
+                         "': f64 has no op-table dtype");
     if (t.dtype == DType::i64)
       t.dtype = DType::i32; // see narrowTensor()
     inputTypes[v.name] = t;
@@ -221,17 +272,61 @@ Expected<Graph> Importer::run() {
   for (size_t i = 0; i < model.nodes.size(); ++i) {
     node = &model.nodes[i];
     if (Error e = opHandlers().at(node->opType)(*this))
-      return e.withContext("node " + std::to_string(i) + " (" + node->opType + ")");
+      return e.withContext("node " + std::to_string(i) + " (" + node->opType +
+                           ")");
   }
   CC_TRY(finish());
   return std::move(g);
 }
 
+// Drops nodes no output depends on (shape arithmetic that was folded, a
+// Split's unused parts), renumbering values in order.
+void Importer::pruneDeadNodes() {
+  std::vector<bool> live(g.values.size(), false);
+  for (ValueId v : g.outputs)
+    live[v] = true;
+  std::vector<bool> keep(g.nodes.size(), false);
+  for (size_t i = g.nodes.size(); i-- > 0;) {
+    const Node &n = g.nodes[i];
+    keep[i] = std::any_of(n.results.begin(), n.results.end(),
+                          [&](ValueId r) { return live[r]; });
+    if (keep[i])
+      for (ValueId o : n.operands)
+        live[o] = true;
+  }
+  Graph out;
+  out.name = g.name;
+  std::vector<ValueId> map(g.values.size(), -1);
+  auto addValue = [&](ValueId v, int32_t producer) {
+    map[v] = ValueId(out.values.size());
+    out.values.push_back({g.values[v].name, g.values[v].type, producer});
+    return map[v];
+  };
+  for (ValueId v : g.inputs)
+    out.inputs.push_back(addValue(v, -1));
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (!keep[i])
+      continue;
+    Node n = g.nodes[i];
+    for (ValueId &o : n.operands)
+      o = map[o];
+    for (ValueId &r : n.results)
+      r = addValue(r, int32_t(out.nodes.size()));
+    out.nodes.push_back(std::move(n));
+  }
+  for (ValueId v : g.outputs)
+    out.outputs.push_back(map[v]);
+  for (auto &[name, v] : values)
+    v = map[v];
+  g = std::move(out);
+}
+
 Error Importer::finish() {
   for (const ValueProto &v : model.outputs) {
-    auto id = values.count(v.name) ? Expected<ValueId>(values[v.name]) : lookup(v.name);
+    auto id = values.count(v.name) ? Expected<ValueId>(values[v.name])
+                                   : lookup(v.name);
     if (!id)
-      return makeError("graph output '" + v.name + "' is never computed");
+      return id.error().withContext("graph output '" + v.name + "'");
     if (g.values[*id].producer >= 0)
       g.values[*id].name = sanitize(v.name);
     g.addOutput(*id);
@@ -241,11 +336,13 @@ Error Importer::finish() {
   for (const std::string &name : inputOrder)
     if (auto it = values.find(name);
         it != values.end() && g.values[it->second].producer < 0 &&
-        std::find(ordered.begin(), ordered.end(), it->second) == ordered.end()) {
+        std::find(ordered.begin(), ordered.end(), it->second) ==
+            ordered.end()) {
       ordered.push_back(it->second);
       inputNames.push_back(name);
     }
   g.inputs = ordered;
+  pruneDeadNodes();
   // Helper values keep generated names that must not clash with ONNX names.
   std::set<std::string> used;
   for (ValueInfo &v : g.values)
@@ -276,9 +373,10 @@ Expected<Graph> loadAnyGraph(const std::string &path) {
   return loadGraph(path);
 }
 
-Expected<Tensor> readOnnxTensor(const std::string &path) {
+Expected<Tensor> readOnnxTensor(const std::string &path,
+                                std::optional<DType> declared) {
   CC_ASSIGN(bytes, readFile(path));
-  auto t = onnx::parseTensor(bytes);
+  auto t = onnx::parseTensor(bytes, declared);
   if (!t)
     return t.error().withContext(path);
   return t;
@@ -304,7 +402,8 @@ Expected<OnnxTestCase> loadOnnxTestCase(const std::string &dir) {
     return makeError(dir + ": no test_data_set_0");
   std::map<std::string, Tensor> known;
   for (size_t i = 0; i < model->inputs.size(); ++i) {
-    CC_ASSIGN(t, readOnnxTensor(data + "/input_" + std::to_string(i) + ".pb"));
+    CC_ASSIGN(t, readOnnxTensor(data + "/input_" + std::to_string(i) + ".pb",
+                                model->inputs[i].type->dtype));
     known[model->inputs[i].name] = t;
   }
   onnx::Importer importer(*model, known);
@@ -317,7 +416,8 @@ Expected<OnnxTestCase> loadOnnxTestCase(const std::string &dir) {
     tc.inputs.push_back(t);
   }
   for (size_t i = 0; i < model->outputs.size(); ++i) {
-    CC_ASSIGN(t, readOnnxTensor(data + "/output_" + std::to_string(i) + ".pb"));
+    CC_ASSIGN(t, readOnnxTensor(data + "/output_" + std::to_string(i) + ".pb",
+                                model->outputs[i].type->dtype));
     tc.expected.push_back(std::move(t));
   }
   return tc;

@@ -8,8 +8,6 @@
 
 namespace cc::onnx {
 
-namespace {
-
 using I = Importer;
 
 Attrs attrs(std::initializer_list<std::pair<const char *, AttrValue>> kv) {
@@ -19,139 +17,39 @@ Attrs attrs(std::initializer_list<std::pair<const char *, AttrValue>> kv) {
   return a;
 }
 
-OpHandler unary(std::string op) {
-  return [op](I &im) -> Error {
-    CC_ASSIGN(x, im.in(0));
-    CC_ASSIGN(r, im.op(op, {x}));
-    return im.define(0, r);
-  };
+Expected<ValueId> binaryOp(I &im, const std::string &op, ValueId a, ValueId b) {
+  CC_ASSIGN(ab, im.equalRanks({a, b}));
+  return im.op(op, ab);
 }
 
-// Binary ops with ONNX's multidirectional broadcasting; `swap` evaluates
-// op(b, a) (Less as greater with swapped operands).
-OpHandler binary(std::string op, bool swap = false) {
-  return [op, swap](I &im) -> Error {
-    CC_ASSIGN(a, im.in(0));
-    CC_ASSIGN(b, im.in(1));
-    CC_ASSIGN(ab, im.equalRanks({a, b}));
-    CC_ASSIGN(r, im.op(op, swap ? std::vector{ab[1], ab[0]} : ab));
-    return im.define(0, r);
-  };
-}
-
-// Max, Min, Sum: a left fold over any number of operands.
-OpHandler variadic(std::string op) {
-  return [op](I &im) -> Error {
-    CC_ASSIGN(acc, im.in(0));
-    for (size_t i = 1; i < im.numInputs(); ++i) {
-      CC_ASSIGN(x, im.in(i));
-      CC_ASSIGN(ab, im.equalRanks({acc, x}));
-      CC_ASSIGN(r, im.op(op, ab));
-      acc = r;
-    }
-    return im.define(0, acc);
-  };
-}
-
-// A constant of x's dtype with every dimension 1 (broadcasts against x).
 Expected<ValueId> scalarLike(I &im, ValueId x, double v) {
-  const TensorType &t = im.typeOf(x);
+  TensorType t = im.typeOf(x);
   return im.constant(Tensor::splat({t.dtype, Shape(t.shape.size(), 1)}, v));
 }
 
-Error relu(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  CC_ASSIGN(zero, scalarLike(im, x, 0));
-  CC_ASSIGN(r, im.op("maximum", {x, zero}));
-  return im.define(0, r);
-}
-
-Error div(I &im) {
-  CC_ASSIGN(a, im.in(0));
-  if (isFloat(im.typeOf(a).dtype))
-    return unsupported("float Div: the op table has no correctly rounded "
-                       "division (a * reciprocal(b) rounds twice)");
-  return binary("intdiv")(im); // both truncate toward zero
-}
-
-Error bitShift(I &im) {
-  if (im.attrString("direction", "") != "LEFT")
-    return unsupported("BitShift RIGHT is logical (unsigned); the op table's "
-                       "right shift is arithmetic");
-  return binary("logical_left_shift")(im);
-}
-
-// Clip: clamp when both bounds are given and ordered, else max/min with the
-// bounds, which is what ONNX defines (min(max(x, lo), hi)).
-Error clip(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  DType t = im.typeOf(x).dtype;
-  std::optional<double> lo, hi;
-  if (im.opset() < 11) {
-    if (im.attr("min")) lo = im.attrFloat("min", 0);
-    if (im.attr("max")) hi = im.attrFloat("max", 0);
-  } else {
-    for (size_t i : {1, 2}) {
-      if (!im.hasInput(i) || im.node->inputs[i].empty())
-        continue;
-      CC_ASSIGN(c, im.constIn(i));
-      if (c.size() != 1)
-        return makeError("Clip bounds must be scalars");
-      (i == 1 ? lo : hi) = c.asDouble(0);
-    }
+Expected<ValueId> broadcastTo(I &im, ValueId v, const Shape &shape) {
+  Shape s = im.typeOf(v).shape;
+  if (s.size() > shape.size())
+    return makeError("cannot broadcast " + im.typeOf(v).str() +
+                     " to a lower rank");
+  s.insert(s.begin(), shape.size() - s.size(), 1);
+  CC_ASSIGN(r, im.reshape(v, s));
+  std::vector<int64_t> mult;
+  bool any = false;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (s[d] != shape[d] && s[d] != 1)
+      return makeError("cannot broadcast " + im.typeOf(v).str() + " to " +
+                       TensorType{im.typeOf(v).dtype, shape}.str());
+    mult.push_back(s[d] == shape[d] ? 1 : shape[d]);
+    any |= mult.back() != 1;
   }
-  if (lo && hi && *lo <= *hi && !std::isnan(*lo) && !std::isnan(*hi)) {
-    CC_ASSIGN(r, im.op("clamp", {x}, attrs({{"min", *lo}, {"max", *hi}})));
-    return im.define(0, r);
-  }
-  ValueId v = x;
-  for (auto [bound, op] : {std::pair{lo, "maximum"}, std::pair{hi, "minimum"}}) {
-    if (!bound)
-      continue;
-    (void)t;
-    CC_ASSIGN(c, scalarLike(im, v, *bound));
-    CC_ASSIGN(r, im.op(op, {v, c}));
-    v = r;
-  }
-  return im.define(0, v);
+  if (!any)
+    return r;
+  return im.op("tile", {r}, attrs({{"multiples", mult}}));
 }
 
-Error where(I &im) {
-  CC_ASSIGN(c, im.in(0));
-  CC_ASSIGN(a, im.in(1));
-  CC_ASSIGN(b, im.in(2));
-  CC_ASSIGN(v, im.equalRanks({c, a, b}));
-  CC_ASSIGN(r, im.op("select", v));
-  return im.define(0, r);
-}
-
-Error cast(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  auto to = dtypeOfOnnx(int(im.attrInt("to", 0)));
-  if (!to || *to == DType::f64)
-    return unsupported("Cast to ONNX type " + std::to_string(im.attrInt("to", 0)));
-  if (*to == DType::i64)
-    *to = DType::i32; // see narrowTensor()
-  DType from = im.typeOf(x).dtype;
-  ValueId v = x;
-  if (isFloat(from) && !isFloat(*to) && !isBool(*to)) {
-    // ONNX truncates toward zero, TOSA CAST rounds to nearest even: cast
-    // the truncated value, which is exact.
-    CC_ASSIGN(zero, scalarLike(im, x, 0));
-    CC_ASSIGN(neg, im.op("greater", {zero, x}));
-    CC_ASSIGN(up, im.op("ceil", {x}));
-    CC_ASSIGN(down, im.op("floor", {x}));
-    CC_ASSIGN(trunc, im.op("select", {neg, up, down}));
-    v = trunc;
-  }
-  if (im.typeOf(v).dtype == *to)
-    return im.define(0, v);
-  CC_ASSIGN(r, im.op("cast", {v}, attrs({{"to", *to}})));
-  return im.define(0, r);
-}
-
-// The axes of a reduction: an input from `inputOpset` on, else an attribute.
-Expected<std::vector<int64_t>> reduceAxes(I &im, int64_t inputOpset, int64_t rank) {
+Expected<std::vector<int64_t>> reduceAxes(I &im, int64_t inputOpset,
+                                          int64_t rank) {
   std::vector<int64_t> axes;
   if (im.opset() >= inputOpset) {
     if (im.hasInput(1)) {
@@ -173,57 +71,223 @@ Expected<std::vector<int64_t>> reduceAxes(I &im, int64_t inputOpset, int64_t ran
   return axes;
 }
 
+Expected<ValueId> reduceOver(I &im, const std::string &op, ValueId x,
+                             const std::vector<int64_t> &axes) {
+  for (int64_t a : axes) { // one axis at a time; each keeps it with size 1
+    CC_ASSIGN(r, im.op(op, {x}, attrs({{"axis", a}})));
+    x = r;
+  }
+  return x;
+}
+
+Expected<ValueId> dropAxes(I &im, ValueId v, const Shape &before,
+                           const std::vector<int64_t> &axes) {
+  Shape kept;
+  for (size_t d = 0; d < before.size(); ++d)
+    if (!std::binary_search(axes.begin(), axes.end(), int64_t(d)))
+      kept.push_back(before[d]);
+  return im.reshape(v, kept);
+}
+
+Error castTo(I &im, ValueId x, DType to) {
+  CC_ASSIGN(r, castValue(im, x, to));
+  return im.define(0, r);
+}
+
+Expected<ValueId> castValue(I &im, ValueId x, DType to) {
+  DType from = im.typeOf(x).dtype;
+  ValueId v = x;
+  if (isFloat(from) && !isFloat(to) && !isBool(to)) {
+    // ONNX truncates toward zero, TOSA CAST rounds to nearest even: cast
+    // the truncated value, which is exact.
+    CC_ASSIGN(zero, scalarLike(im, x, 0));
+    CC_ASSIGN(neg, im.op("greater", {zero, x}));
+    CC_ASSIGN(up, im.op("ceil", {x}));
+    CC_ASSIGN(down, im.op("floor", {x}));
+    CC_ASSIGN(trunc, im.op("select", {neg, up, down}));
+    v = trunc;
+  }
+  if (im.typeOf(v).dtype == to)
+    return v;
+  return im.op("cast", {v}, attrs({{"to", to}}));
+}
+
+namespace {
+
+OpHandler unary(std::string op) {
+  return [op](I &im) -> Error {
+    CC_ASSIGN(x, im.in(0));
+    CC_ASSIGN(r, im.op(op, {x}));
+    return im.define(0, r);
+  };
+}
+
+// Binary ops with ONNX's multidirectional broadcasting; `swap` evaluates
+// op(b, a) (Less as greater with swapped operands).
+OpHandler binary(std::string op, bool swap = false) {
+  return [op, swap](I &im) -> Error {
+    CC_ASSIGN(a, im.in(0));
+    CC_ASSIGN(b, im.in(1));
+    CC_ASSIGN(ab, im.equalRanks({a, b}));
+    CC_ASSIGN(r, im.op(op, swap ? std::vector{ab[1], ab[0]} : ab));
+    return im.define(0, r);
+  };
+}
+
+// i8 and i16 operands of ops the table has for i32 only (maximum, minimum,
+// intdiv): the result in i32 fits the narrow type, so widening is exact.
+Expected<ValueId> widened(I &im, ValueId v) {
+  DType t = im.typeOf(v).dtype;
+  return t == DType::i8 || t == DType::i16 ? castValue(im, v, DType::i32) : v;
+}
+Expected<ValueId> narrowedTo(I &im, ValueId v, DType t) {
+  return im.typeOf(v).dtype == t ? v : castValue(im, v, t);
+}
+
+// Max, Min, Sum: a left fold over any number of operands.
+OpHandler variadic(std::string op) {
+  return [op](I &im) -> Error {
+    CC_ASSIGN(first, im.in(0));
+    DType t = im.typeOf(first).dtype;
+    CC_ASSIGN(acc, widened(im, first));
+    for (size_t i = 1; i < im.numInputs(); ++i) {
+      CC_ASSIGN(x, im.in(i));
+      CC_ASSIGN(wx, widened(im, x));
+      CC_ASSIGN(r, binaryOp(im, op, acc, wx));
+      acc = r;
+    }
+    CC_ASSIGN(r, narrowedTo(im, acc, t));
+    return im.define(0, r);
+  };
+}
+
+Error relu(I &im) {
+  CC_ASSIGN(x, im.in(0));
+  CC_ASSIGN(zero, scalarLike(im, x, 0));
+  CC_ASSIGN(r, im.op("maximum", {x, zero}));
+  return im.define(0, r);
+}
+
+// Pow by a constant 2, 3, 0.5 or -1 as products, sqrt or reciprocal: TOSA's
+// pow leaves a negative base undefined, ONNX's x^2 does not.
+Error pow(I &im) {
+  CC_ASSIGN(x, im.in(0));
+  auto e = im.constIn(1);
+  double k = e && e->size() > 0 ? e->asDouble(0) : NAN;
+  for (int64_t i = 1; e && i < e->size(); ++i)
+    if (e->asDouble(i) != k)
+      k = NAN;
+  CC_ASSIGN(y, im.in(1));
+  if (isFloat(im.typeOf(x).dtype) && !isFloat(im.typeOf(y).dtype)) {
+    // An integer exponent: as a float of the base's type (exact below 2^11).
+    CC_ASSIGN(yf, castValue(im, y, im.typeOf(x).dtype));
+    y = yf;
+  }
+  if (!isFloat(im.typeOf(x).dtype) ||
+      !(k == 2 || k == 3 || k == 0.5 || k == -1)) {
+    CC_ASSIGN(r, binaryOp(im, "pow", x, y));
+    return im.define(0, r);
+  }
+  Shape s = im.typeOf(x).shape;
+  TensorType ty = im.typeOf(y);
+  if (ty.rank() > int64_t(s.size()) ||
+      numElements(ty.shape) >
+          numElements(s)) { // the exponent shapes the result
+    CC_ASSIGN(r, binaryOp(im, "pow", x, y));
+    return im.define(0, r);
+  }
+  ValueId r = x;
+  if (k == 0.5 || k == -1) {
+    CC_ASSIGN(rs, im.op(k == -1 ? "reciprocal" : "rsqrt", {x}));
+    r = rs;
+    if (k == 0.5) {
+      CC_ASSIGN(sq, im.op("reciprocal", {rs}));
+      r = sq;
+    }
+  }
+  for (int i = 1; i < k; ++i) {
+    CC_ASSIGN(m, im.op("mul", {r, x}));
+    r = m;
+  }
+  return im.define(0, r);
+}
+
+Error bitShift(I &im) {
+  if (im.attrString("direction", "") != "LEFT")
+    return unsupported("BitShift RIGHT is logical (unsigned); the op table's "
+                       "right shift is arithmetic");
+  return binary("logical_left_shift")(im);
+}
+
+// Clip: clamp when both bounds are given and ordered, else max/min with the
+// bounds, which is what ONNX defines (min(max(x, lo), hi)).
+Error clip(I &im) {
+  CC_ASSIGN(x, im.in(0));
+  DType t = im.typeOf(x).dtype;
+  std::optional<double> lo, hi;
+  if (im.opset() < 11) {
+    if (im.attr("min"))
+      lo = im.attrFloat("min", 0);
+    if (im.attr("max"))
+      hi = im.attrFloat("max", 0);
+  } else {
+    for (size_t i : {1, 2}) {
+      if (!im.hasInput(i) || im.node->inputs[i].empty())
+        continue;
+      CC_ASSIGN(c, im.constIn(i));
+      if (c.size() != 1)
+        return makeError("Clip bounds must be scalars");
+      (i == 1 ? lo : hi) = c.asDouble(0);
+    }
+  }
+  if (lo && hi && *lo <= *hi && !std::isnan(*lo) && !std::isnan(*hi)) {
+    CC_ASSIGN(r, im.op("clamp", {x}, attrs({{"min", *lo}, {"max", *hi}})));
+    return im.define(0, r);
+  }
+  CC_ASSIGN(v, widened(im, x));
+  for (auto [bound, op] :
+       {std::pair{lo, "maximum"}, std::pair{hi, "minimum"}}) {
+    if (!bound)
+      continue;
+    CC_ASSIGN(c, scalarLike(im, v, *bound));
+    CC_ASSIGN(r, im.op(op, {v, c}));
+    v = r;
+  }
+  CC_ASSIGN(r, narrowedTo(im, v, t));
+  return im.define(0, r);
+}
+
+Error where(I &im) {
+  CC_ASSIGN(c, im.in(0));
+  CC_ASSIGN(a, im.in(1));
+  CC_ASSIGN(b, im.in(2));
+  CC_ASSIGN(v, im.equalRanks({c, a, b}));
+  CC_ASSIGN(r, im.op("select", v));
+  return im.define(0, r);
+}
+
+Error cast(I &im) {
+  CC_ASSIGN(x, im.in(0));
+  auto to = dtypeOfOnnx(int(im.attrInt("to", 0)));
+  if (!to || *to == DType::f64)
+    return unsupported("Cast to ONNX type " +
+                       std::to_string(im.attrInt("to", 0)));
+  return castTo(im, x,
+                *to == DType::i64 ? DType::i32 : *to); // see narrowTensor()
+}
+
 OpHandler reduce(std::string op, int64_t inputOpset) {
   return [op, inputOpset](I &im) -> Error {
     CC_ASSIGN(x, im.in(0));
     Shape shape = im.typeOf(x).shape;
     CC_ASSIGN(axes, reduceAxes(im, inputOpset, int64_t(shape.size())));
-    ValueId v = x;
-    for (int64_t a : axes) { // one axis at a time; each keeps it with size 1
-      CC_ASSIGN(r, im.op(op, {v}, attrs({{"axis", a}})));
-      v = r;
-    }
+    CC_ASSIGN(v, reduceOver(im, op, x, axes));
     if (!im.attrInt("keepdims", 1)) {
-      Shape kept;
-      for (size_t d = 0; d < shape.size(); ++d)
-        if (!std::binary_search(axes.begin(), axes.end(), int64_t(d)))
-          kept.push_back(shape[d]);
-      CC_ASSIGN(r, im.reshape(v, kept));
+      CC_ASSIGN(r, dropAxes(im, v, shape, axes));
       v = r;
     }
     return im.define(0, v);
   };
-}
-
-Error argMax(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  if (im.attrInt("select_last_index", 0))
-    return unsupported("ArgMax with select_last_index=1");
-  Shape shape = im.typeOf(x).shape;
-  CC_ASSIGN(axis, normalizeAxis(im.attrInt("axis", 0), int64_t(shape.size())));
-  // ONNX's int64 indices are i32 here (see narrowTensor()).
-  CC_ASSIGN(r, im.op("argmax", {x}, attrs({{"axis", axis}})));
-  if (!im.attrInt("keepdims", 1))
-    return im.define(0, r);
-  shape[axis] = 1;
-  CC_ASSIGN(k, im.reshape(r, shape));
-  return im.define(0, k);
-}
-
-// Broadcasts v to `shape` (same rank) by tiling its size-1 dimensions.
-Expected<ValueId> broadcastTo(I &im, ValueId v, const Shape &shape) {
-  Shape s = im.typeOf(v).shape;
-  s.insert(s.begin(), shape.size() - s.size(), 1);
-  CC_ASSIGN(r, im.reshape(v, s));
-  std::vector<int64_t> mult;
-  bool any = false;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    mult.push_back(s[d] == shape[d] ? 1 : shape[d]);
-    any |= mult.back() != 1;
-  }
-  if (!any)
-    return r;
-  return im.op("tile", {r}, attrs({{"multiples", mult}}));
 }
 
 Expected<Shape> broadcastShapes(Shape a, Shape b) {
@@ -246,8 +310,10 @@ Error matMul(I &im) {
   CC_ASSIGN(b, im.in(1));
   Shape sa = im.typeOf(a).shape, sb = im.typeOf(b).shape;
   bool vecA = sa.size() == 1, vecB = sb.size() == 1;
-  if (vecA) sa.insert(sa.begin(), 1);
-  if (vecB) sb.push_back(1);
+  if (vecA)
+    sa.insert(sa.begin(), 1);
+  if (vecB)
+    sb.push_back(1);
   if (sa.size() < 2 || sb.size() < 2)
     return makeError("MatMul of a scalar");
   Shape ba(sa.begin(), sa.end() - 2), bb(sb.begin(), sb.end() - 2);
@@ -265,11 +331,14 @@ Error matMul(I &im) {
   CC_ASSIGN(b3, im.reshape(tb, {nb, sb[sb.size() - 2], n}));
   CC_ASSIGN(mm, im.op("matmul", {a3, b3}));
   if (im.typeOf(mm).dtype != im.typeOf(a).dtype)
-    return unsupported("MatMul of " + std::string(dtypeName(im.typeOf(a).dtype)) +
+    return unsupported("MatMul of " +
+                       std::string(dtypeName(im.typeOf(a).dtype)) +
                        ": the table's result type differs from ONNX's");
   Shape out = batch;
-  if (!vecA) out.push_back(m);
-  if (!vecB) out.push_back(n);
+  if (!vecA)
+    out.push_back(m);
+  if (!vecB)
+    out.push_back(n);
   CC_ASSIGN(r, im.reshape(mm, out));
   return im.define(0, r);
 }
@@ -313,125 +382,6 @@ Error gemm(I &im) {
   return im.define(0, y);
 }
 
-// Explicit [top, bottom, left, right] padding of a 2-D window op from pads,
-// auto_pad, strides and the (dilated) kernel.
-Expected<std::vector<int64_t>> windowPads(I &im, const Shape &nchw,
-                                          const std::vector<int64_t> &kernel,
-                                          const std::vector<int64_t> &stride,
-                                          const std::vector<int64_t> &dilation) {
-  std::string autoPad = im.attrString("auto_pad", "NOTSET");
-  std::vector<int64_t> p(4, 0);
-  if (autoPad == "NOTSET") {
-    if (auto pads = im.attrInts("pads")) {
-      if (pads->size() != 4)
-        return makeError("pads must have 4 entries");
-      p = {(*pads)[0], (*pads)[2], (*pads)[1], (*pads)[3]};
-    }
-  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-    for (int d = 0; d < 2; ++d) {
-      int64_t in = nchw[2 + d], out = (in + stride[d] - 1) / stride[d];
-      int64_t total = std::max<int64_t>(
-          (out - 1) * stride[d] + (kernel[d] - 1) * dilation[d] + 1 - in, 0);
-      int64_t small = total / 2;
-      p[2 * d] = autoPad == "SAME_UPPER" ? small : total - small;
-      p[2 * d + 1] = total - p[2 * d];
-    }
-  } else if (autoPad != "VALID") {
-    return makeError("unknown auto_pad '" + autoPad + "'");
-  }
-  return p;
-}
-
-std::vector<int64_t> pair(I &im, const std::string &n, int64_t dflt) {
-  return im.attrInts(n).value_or(std::vector<int64_t>{dflt, dflt});
-}
-
-Expected<ValueId> toNhwc(I &im, ValueId x) {
-  if (im.typeOf(x).rank() != 4)
-    return unsupported("only 2-D (NCHW) convolutions and pools are mapped");
-  return im.transpose(x, {0, 2, 3, 1});
-}
-
-Error conv(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  CC_ASSIGN(w, im.in(1));
-  CC_ASSIGN(xh, toNhwc(im, x));
-  Shape xs = im.typeOf(x).shape, ws = im.typeOf(w).shape;
-  std::vector<int64_t> kernel{ws[2], ws[3]}, stride = pair(im, "strides", 1),
-                       dilation = pair(im, "dilations", 1);
-  CC_ASSIGN(pads, windowPads(im, xs, kernel, stride, dilation));
-  int64_t group = im.attrInt("group", 1), outC = ws[0];
-  ValueId bias;
-  if (im.hasInput(2)) {
-    CC_ASSIGN(b, im.in(2));
-    bias = b;
-  } else {
-    CC_ASSIGN(b, im.constant(Tensor::splat({im.typeOf(x).dtype, {outC}}, 0)));
-    bias = b;
-  }
-  Attrs a = attrs({{"pad", pads}, {"stride", stride}, {"dilation", dilation}});
-  ValueId y;
-  if (group == 1) {
-    CC_ASSIGN(wt, im.transpose(w, {0, 2, 3, 1})); // OIHW -> OHWI
-    CC_ASSIGN(r, im.op("conv2d", {xh, wt, bias}, a));
-    y = r;
-  } else if (group == xs[1] && ws[1] == 1) {
-    // Depthwise: ONNX channel c*M+m is the table's too.
-    int64_t m = outC / group;
-    CC_ASSIGN(w4, im.reshape(w, {group, m, ws[2], ws[3]}));
-    CC_ASSIGN(wt, im.transpose(w4, {2, 3, 0, 1})); // -> KH, KW, C, M
-    CC_ASSIGN(r, im.op("depthwise_conv2d", {xh, wt, bias}, a));
-    y = r;
-  } else {
-    return unsupported("Conv with group=" + std::to_string(group) +
-                       " (only 1 and depthwise)");
-  }
-  CC_ASSIGN(r, im.transpose(y, {0, 3, 1, 2}));
-  return im.define(0, r);
-}
-
-OpHandler pool(bool isMax) {
-  return [isMax](I &im) -> Error {
-    CC_ASSIGN(x, im.in(0));
-    if (im.node->outputs.size() > 1 && !im.node->outputs[1].empty())
-      return unsupported("MaxPool's Indices output");
-    if (im.attrInt("storage_order", 0))
-      return unsupported("MaxPool with storage_order=1");
-    auto kernel = im.attrInts("kernel_shape");
-    if (!kernel || kernel->size() != 2)
-      return unsupported("only 2-D pools are mapped");
-    std::vector<int64_t> stride = pair(im, "strides", 1),
-                         dilation = pair(im, "dilations", 1);
-    if (dilation != std::vector<int64_t>{1, 1})
-      return unsupported("pooling with dilations");
-    Shape xs = im.typeOf(x).shape;
-    CC_ASSIGN(xh, toNhwc(im, x));
-    CC_ASSIGN(pads, windowPads(im, xs, *kernel, stride, dilation));
-    if (im.attrInt("ceil_mode", 0)) {
-      // The partial last window becomes bottom/right padding, which the
-      // table's pools exclude just as ONNX does.
-      for (int d = 0; d < 2; ++d) {
-        int64_t span = xs[2 + d] + pads[2 * d] + pads[2 * d + 1] - (*kernel)[d];
-        if (span % stride[d])
-          pads[2 * d + 1] += stride[d] - span % stride[d];
-      }
-    }
-    ValueId in = xh;
-    if (!isMax && im.attrInt("count_include_pad", 0) &&
-        std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p; })) {
-      // Zero padding that the average counts: pad explicitly.
-      std::vector<int64_t> padding{0, 0, pads[0], pads[1], pads[2], pads[3], 0, 0};
-      CC_ASSIGN(p, im.op("pad", {xh}, attrs({{"padding", padding}})));
-      in = p;
-      pads.assign(4, 0);
-    }
-    Attrs a = attrs({{"kernel", *kernel}, {"stride", stride}, {"pad", pads}});
-    CC_ASSIGN(y, im.op(isMax ? "max_pool2d" : "avg_pool2d", {in}, a));
-    CC_ASSIGN(r, im.transpose(y, {0, 3, 1, 2}));
-    return im.define(0, r);
-  };
-}
-
 Error reshape(I &im) {
   CC_ASSIGN(x, im.in(0));
   std::vector<int64_t> shape;
@@ -441,7 +391,7 @@ Error reshape(I &im) {
   } else {
     shape = im.attrInts("shape").value_or(std::vector<int64_t>{});
   }
-  const Shape &in = im.typeOf(x).shape;
+  Shape in = im.typeOf(x).shape;
   int64_t known = 1, infer = -1;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == 0 && !im.attrInt("allowzero", 0)) {
@@ -464,14 +414,15 @@ Error reshape(I &im) {
 
 Error flatten(I &im) {
   CC_ASSIGN(x, im.in(0));
-  const Shape &s = im.typeOf(x).shape;
+  Shape s = im.typeOf(x).shape;
   int64_t rank = int64_t(s.size()), axis = im.attrInt("axis", 1);
   if (axis < 0)
     axis += rank;
   if (axis < 0 || axis > rank)
     return makeError("axis out of range");
   int64_t outer = numElements(Shape(s.begin(), s.begin() + axis));
-  CC_ASSIGN(r, im.reshape(x, {outer, numElements(s) / std::max<int64_t>(outer, 1)}));
+  CC_ASSIGN(
+      r, im.reshape(x, {outer, numElements(s) / std::max<int64_t>(outer, 1)}));
   return im.define(0, r);
 }
 
@@ -487,7 +438,7 @@ Expected<std::vector<int64_t>> squeezeAxes(I &im) {
 
 Error squeeze(I &im) {
   CC_ASSIGN(x, im.in(0));
-  const Shape &s = im.typeOf(x).shape;
+  Shape s = im.typeOf(x).shape;
   CC_ASSIGN(axes, squeezeAxes(im));
   std::vector<bool> drop(s.size(), axes.empty());
   for (int64_t a : axes) {
@@ -504,7 +455,7 @@ Error squeeze(I &im) {
 
 Error unsqueeze(I &im) {
   CC_ASSIGN(x, im.in(0));
-  const Shape &s = im.typeOf(x).shape;
+  Shape s = im.typeOf(x).shape;
   CC_ASSIGN(axes, squeezeAxes(im));
   int64_t rank = int64_t(s.size() + axes.size());
   std::vector<bool> unit(rank, false);
@@ -530,9 +481,28 @@ Error transposeOp(I &im) {
   return im.define(0, r);
 }
 
+// The indices a Slice with step != 1 picks on an axis of `dim` (ONNX's
+// clamping: [0, dim] going up, [-1, dim - 1] going down).
+Expected<std::vector<int64_t>> steppedIndices(int64_t start, int64_t end,
+                                              int64_t step, int64_t dim) {
+  if (step == 0)
+    return makeError("Slice with step 0");
+  auto wrap = [dim](int64_t v) { return v < 0 ? v + dim : v; };
+  int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? dim : dim - 1;
+  int64_t b = std::clamp<int64_t>(wrap(start), 0, hi),
+          e = std::clamp<int64_t>(wrap(end), lo, hi);
+  std::vector<int64_t> idx;
+  for (int64_t i = b; step > 0 ? i < e : i > e; i += step)
+    idx.push_back(i);
+  if (idx.empty())
+    return unsupported(
+        "Slice of no element (the op table has no empty tensors)");
+  return idx;
+}
+
 Error slice(I &im) {
   CC_ASSIGN(x, im.in(0));
-  const Shape &s = im.typeOf(x).shape;
+  Shape s = im.typeOf(x).shape;
   int64_t rank = int64_t(s.size());
   std::vector<int64_t> starts, ends, axes, steps;
   if (im.opset() >= 10) {
@@ -561,13 +531,18 @@ Error slice(I &im) {
     CC_ASSIGN(a, normalizeAxis(axes[i], rank));
     int64_t dim = s[a];
     if (!steps.empty() && steps[i] == -1 &&
-        (starts[i] >= dim - 1 || starts[i] == -1) && ends[i] < -dim) { // the whole axis backwards
+        (starts[i] >= dim - 1 || starts[i] == -1) &&
+        ends[i] < -dim) { // the whole axis backwards
       CC_ASSIGN(r, im.op("reverse", {v}, attrs({{"axis", a}})));
       v = r;
       continue;
     }
-    if (!steps.empty() && steps[i] != 1)
-      return unsupported("Slice with step " + std::to_string(steps[i]));
+    if (!steps.empty() && steps[i] != 1) {
+      CC_ASSIGN(idx, steppedIndices(starts[i], ends[i], steps[i], dim));
+      CC_ASSIGN(r, gatherAxis(im, v, a, idx));
+      v = r;
+      continue;
+    }
     auto clampIdx = [dim](int64_t v) {
       if (v < 0)
         v += dim;
@@ -589,15 +564,53 @@ Error concat(I &im) {
     CC_ASSIGN(x, im.in(i));
     xs.push_back(x);
   }
-  CC_ASSIGN(axis, normalizeAxis(im.attrInt("axis", 0), im.typeOf(xs[0]).rank()));
+  CC_ASSIGN(axis,
+            normalizeAxis(im.attrInt("axis", 0), im.typeOf(xs[0]).rank()));
   CC_ASSIGN(r, im.op("concat", xs, attrs({{"axis", axis}})));
   return im.define(0, r);
 }
 
+// Reflect or edge padding of one axis: slices of x (reversed, or its edge
+// tiled) concatenated before and after it.
+Expected<ValueId> padAxis(I &im, ValueId x, int64_t axis, int64_t lo,
+                          int64_t hi, bool reflect) {
+  Shape s = im.typeOf(x).shape;
+  int64_t n = s[axis];
+  if (reflect && (lo >= n || hi >= n))
+    return makeError("reflect padding must be smaller than the axis");
+  auto part = [&](int64_t first, int64_t count,
+                  int64_t copies) -> Expected<ValueId> {
+    std::vector<int64_t> start(s.size(), 0), size(s.begin(), s.end());
+    start[axis] = first;
+    size[axis] = count;
+    CC_ASSIGN(p,
+              im.op("slice", {x}, attrs({{"start", start}, {"size", size}})));
+    if (reflect)
+      return im.op("reverse", {p}, attrs({{"axis", axis}}));
+    std::vector<int64_t> mult(s.size(), 1);
+    mult[axis] = copies;
+    return im.op("tile", {p}, attrs({{"multiples", mult}}));
+  };
+  std::vector<ValueId> parts;
+  if (lo > 0) {
+    CC_ASSIGN(p, reflect ? part(1, lo, 1) : part(0, 1, lo));
+    parts.push_back(p);
+  }
+  parts.push_back(x);
+  if (hi > 0) {
+    CC_ASSIGN(p, reflect ? part(n - 1 - hi, hi, 1) : part(n - 1, 1, hi));
+    parts.push_back(p);
+  }
+  if (parts.size() == 1)
+    return x;
+  return im.op("concat", parts, attrs({{"axis", axis}}));
+}
+
 Error pad(I &im) {
   CC_ASSIGN(x, im.in(0));
-  if (im.attrString("mode", "constant") != "constant")
-    return unsupported("Pad mode '" + im.attrString("mode", "") + "'");
+  std::string mode = im.attrString("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return unsupported("Pad mode '" + mode + "'");
   int64_t rank = im.typeOf(x).rank();
   std::vector<int64_t> pads;
   double value = 0;
@@ -631,7 +644,17 @@ Error pad(I &im) {
   for (int64_t p : padding)
     if (p < 0)
       return unsupported("Pad with negative pads");
-  CC_ASSIGN(r, im.op("pad", {x}, attrs({{"padding", padding}, {"pad_const", value}})));
+  if (mode != "constant") {
+    ValueId v = x;
+    for (int64_t d = 0; d < rank; ++d) {
+      CC_ASSIGN(r, padAxis(im, v, d, padding[2 * d], padding[2 * d + 1],
+                           mode == "reflect"));
+      v = r;
+    }
+    return im.define(0, v);
+  }
+  CC_ASSIGN(r, im.op("pad", {x},
+                     attrs({{"padding", padding}, {"pad_const", value}})));
   return im.define(0, r);
 }
 
@@ -650,33 +673,6 @@ Error expand(I &im) {
   return im.define(0, r);
 }
 
-// Gather on any axis as the table's gather [N,K,C] x [N,W]; the indices
-// must be constants (negative ones wrap, as ONNX allows).
-Error gather(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  CC_ASSIGN(idx, im.constIn(1));
-  const Shape &s = im.typeOf(x).shape;
-  CC_ASSIGN(axis, normalizeAxis(im.attrInt("axis", 0), int64_t(s.size())));
-  int64_t n = numElements(Shape(s.begin(), s.begin() + axis)), k = s[axis],
-          c = numElements(Shape(s.begin() + axis + 1, s.end())), w = idx.size();
-  Tensor ind(DType::i32, {n, w});
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < w; ++i) {
-      int64_t v = idx.getI(i);
-      if (v < -k || v >= k)
-        return makeError("Gather index " + std::to_string(v) + " is out of range");
-      ind.setI(j * w + i, v < 0 ? v + k : v);
-    }
-  CC_ASSIGN(x3, im.reshape(x, {n, k, c}));
-  CC_ASSIGN(iv, im.constant(ind));
-  CC_ASSIGN(gv, im.op("gather", {x3, iv}));
-  Shape out(s.begin(), s.begin() + axis);
-  out.insert(out.end(), idx.shape().begin(), idx.shape().end());
-  out.insert(out.end(), s.begin() + axis + 1, s.end());
-  CC_ASSIGN(r, im.reshape(gv, out));
-  return im.define(0, r);
-}
-
 Error identity(I &im) {
   CC_ASSIGN(x, im.in(0));
   return im.define(0, x);
@@ -688,7 +684,8 @@ Error constantOp(I &im) {
   auto scalarOrList = [&](DType t, std::vector<double> v, bool scalar) {
     Tensor out(t, scalar ? Shape{} : Shape{int64_t(v.size())});
     for (size_t i = 0; i < v.size(); ++i)
-      isFloat(t) ? out.setF(int64_t(i), v[i]) : out.setI(int64_t(i), int64_t(v[i]));
+      isFloat(t) ? out.setF(int64_t(i), v[i])
+                 : out.setI(int64_t(i), int64_t(v[i]));
     im.defineConstant(0, out);
     return Error::success();
   };
@@ -699,86 +696,81 @@ Error constantOp(I &im) {
   if (const Attribute *a = im.attr("value_int"))
     return scalarOrList(DType::i64, {double(a->i)}, true);
   if (const Attribute *a = im.attr("value_ints"))
-    return scalarOrList(DType::i64,
-                        std::vector<double>(a->ints.begin(), a->ints.end()), false);
+    return scalarOrList(
+        DType::i64, std::vector<double>(a->ints.begin(), a->ints.end()), false);
   return unsupported("Constant without a tensor, float or int value");
 }
 
 } // namespace
 
-const std::map<std::string, OpHandler> &opHandlers() {
-  static const std::map<std::string, OpHandler> handlers = {
-      {"Add", binary("add")},
-      {"Sub", binary("sub")},
-      {"Mul", binary("mul")},
-      {"Div", div},
-      {"Pow", binary("pow")},
-      {"Max", variadic("maximum")},
-      {"Min", variadic("minimum")},
-      {"Sum", variadic("add")},
-      {"Abs", unary("abs")},
-      {"Neg", unary("negate")},
-      {"Exp", unary("exp")},
-      {"Log", unary("log")},
-      {"Tanh", unary("tanh")},
-      {"Sigmoid", unary("sigmoid")},
-      {"Erf", unary("erf")},
-      {"Reciprocal", unary("reciprocal")},
-      {"Floor", unary("floor")},
-      {"Ceil", unary("ceil")},
-      {"Relu", relu},
-      {"Clip", clip},
-      {"Where", where},
-      {"Equal", binary("equal")},
-      {"Greater", binary("greater")},
-      {"GreaterOrEqual", binary("greater_equal")},
-      {"Less", binary("greater", true)},
-      {"LessOrEqual", binary("greater_equal", true)},
-      {"And", binary("logical_and")},
-      {"Or", binary("logical_or")},
-      {"Not", unary("logical_not")},
-      {"BitwiseAnd", binary("bitwise_and")},
-      {"BitwiseOr", binary("bitwise_or")},
-      {"BitwiseXor", binary("bitwise_xor")},
-      {"BitShift", bitShift},
-      {"Cast", cast},
-      {"ReduceSum", reduce("reduce_sum", 13)},
-      {"ReduceProd", reduce("reduce_product", 18)},
-      {"ReduceMax", reduce("reduce_max", 18)},
-      {"ReduceMin", reduce("reduce_min", 18)},
-      {"ArgMax", argMax},
-      {"MatMul", matMul},
-      {"Gemm", gemm},
-      {"Conv", conv},
-      {"MaxPool", pool(true)},
-      {"AveragePool", pool(false)},
-      {"Reshape", reshape},
-      {"Flatten", flatten},
-      {"Squeeze", squeeze},
-      {"Unsqueeze", unsqueeze},
-      {"Transpose", transposeOp},
-      {"Slice", slice},
-      {"Concat", concat},
-      {"Pad", pad},
-      {"Tile", tile},
-      {"Expand", expand},
-      {"Gather", gather},
-      {"Identity", identity},
-      {"Constant", constantOp},
-  };
+const OpHandlers &opHandlers() {
+  static const OpHandlers handlers = [] {
+    OpHandlers h = {
+        {"Add", binary("add")},
+        {"Sub", binary("sub")},
+        {"Mul", binary("mul")},
+        {"Pow", pow},
+        {"Max", variadic("maximum")},
+        {"Min", variadic("minimum")},
+        {"Sum", variadic("add")},
+        {"Abs", unary("abs")},
+        {"Neg", unary("negate")},
+        {"Exp", unary("exp")},
+        {"Log", unary("log")},
+        {"Tanh", unary("tanh")},
+        {"Sigmoid", unary("sigmoid")},
+        {"Erf", unary("erf")},
+        {"Reciprocal", unary("reciprocal")},
+        {"Floor", unary("floor")},
+        {"Ceil", unary("ceil")},
+        {"Relu", relu},
+        {"Clip", clip},
+        {"Where", where},
+        {"Equal", binary("equal")},
+        {"Greater", binary("greater")},
+        {"GreaterOrEqual", binary("greater_equal")},
+        {"Less", binary("greater", true)},
+        {"LessOrEqual", binary("greater_equal", true)},
+        {"And", binary("logical_and")},
+        {"Or", binary("logical_or")},
+        {"Not", unary("logical_not")},
+        {"BitwiseAnd", binary("bitwise_and")},
+        {"BitwiseOr", binary("bitwise_or")},
+        {"BitwiseXor", binary("bitwise_xor")},
+        {"BitShift", bitShift},
+        {"Cast", cast},
+        {"ReduceSum", reduce("reduce_sum", 13)},
+        {"ReduceProd", reduce("reduce_product", 18)},
+        {"ReduceMax", reduce("reduce_max", 18)},
+        {"ReduceMin", reduce("reduce_min", 18)},
+        {"MatMul", matMul},
+        {"Gemm", gemm},
+        {"Reshape", reshape},
+        {"Flatten", flatten},
+        {"Squeeze", squeeze},
+        {"Unsqueeze", unsqueeze},
+        {"Transpose", transposeOp},
+        {"Slice", slice},
+        {"Concat", concat},
+        {"Pad", pad},
+        {"Tile", tile},
+        {"Expand", expand},
+        {"Identity", identity},
+        {"Constant", constantOp},
+    };
+    addNnHandlers(h);
+    addShapeHandlers(h);
+    addIndexHandlers(h);
+    addConvHandlers(h);
+    return h;
+  }();
   return handlers;
 }
 
 const std::map<std::string, std::string> &refusedOps() {
   static const std::map<std::string, std::string> refused = {
-      {"Sqrt", "reciprocal(rsqrt(x)) rounds twice"},
-      {"Softmax", "needs float division"},
-      {"LogSoftmax", "needs float division"},
-      {"LayerNormalization", "needs float division and sqrt"},
-      {"BatchNormalization", "needs float division and sqrt"},
-      {"Gelu", "x / sqrt(2) has no exact equivalent"},
-      {"ReduceMean", "needs float division"},
-      {"Mean", "needs float division"},
+      {"Sin", "no op-table equivalent (TOSA SIN is not in the table)"},
+      {"Cos", "no op-table equivalent (TOSA COS is not in the table)"},
   };
   return refused;
 }

@@ -1,4 +1,5 @@
-// The import context shared by the ONNX op handlers (Import.cpp, ImportOps.cpp).
+// The import context shared by the ONNX op handlers (Import.cpp,
+// ImportOps.cpp).
 #pragma once
 
 #include "backends/onnx/Proto.h"
@@ -6,6 +7,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace cc::onnx {
@@ -28,7 +30,10 @@ public:
   bool hasInput(size_t i) const { return i < numInputs(); }
   // Operand i as a graph value (constants are materialized on first use).
   Expected<ValueId> in(size_t i);
-  const TensorType &typeOf(ValueId v) const { return g.typeOf(v); }
+  // By value: adding ops grows the graph and would leave a reference dangling.
+  TensorType typeOf(ValueId v) const { return g.typeOf(v); }
+  // Operand i's type, without adding it to the graph (Shape, Size).
+  Expected<TensorType> typeIn(size_t i) const;
   // Operand i's value, which must be known at import time.
   Expected<Tensor> constIn(size_t i);
   Expected<std::vector<int64_t>> intsIn(size_t i);
@@ -63,12 +68,23 @@ private:
   std::vector<std::string> inputOrder;
 
   Expected<ValueId> lookup(const std::string &name);
+  std::optional<Tensor> fold(ValueId v) const;
+  void pruneDeadNodes();
   Error finish();
 };
 
 using OpHandler = std::function<Error(Importer &)>;
-// ONNX op type -> handler (ImportOps.cpp).
-const std::map<std::string, OpHandler> &opHandlers();
+using OpHandlers = std::map<std::string, OpHandler>;
+// ONNX op type -> handler: ImportOps.cpp maps ops 1:1 or nearly; the
+// decompositions a TOSA frontend uses are in ImportNn.cpp (activations,
+// normalizations, division, means), ImportShape.cpp (shape arithmetic,
+// splits, resizing, predicates), ImportIndex.cpp (gathers, scatters) and
+// ImportConv.cpp (convolutions and pools).
+const OpHandlers &opHandlers();
+void addNnHandlers(OpHandlers &handlers);
+void addShapeHandlers(OpHandlers &handlers);
+void addIndexHandlers(OpHandlers &handlers);
+void addConvHandlers(OpHandlers &handlers);
 // Op types that are refused on purpose, with the reason.
 const std::map<std::string, std::string> &refusedOps();
 
@@ -78,5 +94,32 @@ Expected<Tensor> narrowTensor(const Tensor &t, const std::string &what);
 
 // Normalizes a possibly negative axis; error when out of range.
 Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+
+// --- helpers shared by the op handlers (ImportOps.cpp) ---
+Attrs attrs(std::initializer_list<std::pair<const char *, AttrValue>> kv);
+// op(a, b) with ONNX's multidirectional broadcasting (ranks equalized).
+Expected<ValueId> binaryOp(Importer &im, const std::string &op, ValueId a,
+                           ValueId b);
+// A constant of x's dtype with every dimension 1 (broadcasts against x).
+Expected<ValueId> scalarLike(Importer &im, ValueId x, double v);
+// Broadcasts v to `shape` by tiling its size-1 dimensions.
+Expected<ValueId> broadcastTo(Importer &im, ValueId v, const Shape &shape);
+// The sorted axes of a reduction: operand 1 from `inputOpset` on, else the
+// "axes" attribute; all axes when none (unless noop_with_empty_axes).
+Expected<std::vector<int64_t>> reduceAxes(Importer &im, int64_t inputOpset,
+                                          int64_t rank);
+// x reduced by `op` over `axes`, which keep size 1.
+Expected<ValueId> reduceOver(Importer &im, const std::string &op, ValueId x,
+                             const std::vector<int64_t> &axes);
+// x cast to `to` the way ONNX's Cast converts (floats to integers
+// truncate); castTo defines it as output 0.
+Expected<ValueId> castValue(Importer &im, ValueId x, DType to);
+Error castTo(Importer &im, ValueId x, DType to);
+// x's slices along `axis` picked by `idx` (each in range).
+Expected<ValueId> gatherAxis(Importer &im, ValueId x, int64_t axis,
+                             const std::vector<int64_t> &idx);
+// Drops the (sorted) reduced axes from v's shape.
+Expected<ValueId> dropAxes(Importer &im, ValueId v, const Shape &before,
+                           const std::vector<int64_t> &axes);
 
 } // namespace cc::onnx

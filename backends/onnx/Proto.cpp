@@ -4,6 +4,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace cc::onnx {
@@ -12,15 +13,24 @@ namespace pb = ::onnx;
 
 int onnxElemType(DType t) {
   switch (t) {
-  case DType::i1: return pb::TensorProto::BOOL;
-  case DType::i8: return pb::TensorProto::INT8;
-  case DType::i16: return pb::TensorProto::INT16;
-  case DType::i32: return pb::TensorProto::INT32;
-  case DType::i64: return pb::TensorProto::INT64;
-  case DType::f16: return pb::TensorProto::FLOAT16;
-  case DType::bf16: return pb::TensorProto::BFLOAT16;
-  case DType::f32: return pb::TensorProto::FLOAT;
-  case DType::f64: return pb::TensorProto::DOUBLE;
+  case DType::i1:
+    return pb::TensorProto::BOOL;
+  case DType::i8:
+    return pb::TensorProto::INT8;
+  case DType::i16:
+    return pb::TensorProto::INT16;
+  case DType::i32:
+    return pb::TensorProto::INT32;
+  case DType::i64:
+    return pb::TensorProto::INT64;
+  case DType::f16:
+    return pb::TensorProto::FLOAT16;
+  case DType::bf16:
+    return pb::TensorProto::BFLOAT16;
+  case DType::f32:
+    return pb::TensorProto::FLOAT;
+  case DType::f64:
+    return pb::TensorProto::DOUBLE;
   }
   return pb::TensorProto::UNDEFINED;
 }
@@ -36,7 +46,8 @@ namespace {
 
 std::string elemTypeName(int elemType) {
   return pb::TensorProto::DataType_IsValid(elemType)
-             ? pb::TensorProto::DataType_Name(pb::TensorProto::DataType(elemType))
+             ? pb::TensorProto::DataType_Name(
+                   pb::TensorProto::DataType(elemType))
              : "type " + std::to_string(elemType);
 }
 
@@ -45,10 +56,14 @@ int64_t heldElements(const pb::TensorProto &p, DType dt) {
   if (p.has_raw_data())
     return int64_t(p.raw_data().size() / byteSize(dt));
   switch (dt) {
-  case DType::f32: return p.float_data_size();
-  case DType::f64: return p.double_data_size();
-  case DType::i64: return p.int64_data_size();
-  default: return p.int32_data_size(); // f16 and bf16 as bit patterns too
+  case DType::f32:
+    return p.float_data_size();
+  case DType::f64:
+    return p.double_data_size();
+  case DType::i64:
+    return p.int64_data_size();
+  default:
+    return p.int32_data_size(); // f16 and bf16 as bit patterns too
   }
 }
 
@@ -56,8 +71,8 @@ Expected<Tensor> fromProto(const pb::TensorProto &p) {
   std::string what = "tensor '" + p.name() + "'";
   std::optional<DType> dt = dtypeOfOnnx(p.data_type());
   if (!dt)
-    return Error::failure(what + ": element type " + elemTypeName(p.data_type()) +
-                              " is not supported",
+    return Error::failure(what + ": element type " +
+                              elemTypeName(p.data_type()) + " is not supported",
                           ErrorCode::Unsupported);
   if (p.data_location() == pb::TensorProto::EXTERNAL)
     return makeError(what + ": external data is not supported");
@@ -83,16 +98,23 @@ Expected<Tensor> fromProto(const pb::TensorProto &p) {
   }
   for (int64_t i = 0; i < n; ++i) {
     switch (*dt) {
-    case DType::f32: t.setF(i, p.float_data(int(i))); break;
-    case DType::f64: t.setF(i, p.double_data(int(i))); break;
-    case DType::i64: t.setI(i, p.int64_data(int(i))); break;
+    case DType::f32:
+      t.setF(i, p.float_data(int(i)));
+      break;
+    case DType::f64:
+      t.setF(i, p.double_data(int(i)));
+      break;
+    case DType::i64:
+      t.setI(i, p.int64_data(int(i)));
+      break;
     case DType::f16:
     case DType::bf16: { // bit patterns in int32_data
       uint16_t bits = uint16_t(p.int32_data(int(i)));
       std::memcpy(t.data() + 2 * i, &bits, 2);
       break;
     }
-    default: t.setI(i, p.int32_data(int(i)));
+    default:
+      t.setI(i, p.int32_data(int(i)));
     }
   }
   return t;
@@ -103,8 +125,8 @@ void toProto(const Tensor &t, const std::string &name, pb::TensorProto &p) {
   p.set_data_type(onnxElemType(t.dtype()));
   for (int64_t d : t.shape())
     p.add_dims(d);
-  p.set_raw_data(std::string(reinterpret_cast<const char *>(t.data()),
-                             t.byteCount()));
+  p.set_raw_data(
+      std::string(reinterpret_cast<const char *>(t.data()), t.byteCount()));
 }
 
 ValueProto fromValueInfo(const pb::ValueInfoProto &v) {
@@ -117,8 +139,8 @@ ValueProto fromValueInfo(const pb::ValueInfoProto &v) {
   const pb::TypeProto::Tensor &tt = v.type().tensor_type();
   std::optional<DType> dt = dtypeOfOnnx(tt.elem_type());
   if (!dt) {
-    out.whyNoType = "element type " + elemTypeName(tt.elem_type()) +
-                    " is not supported";
+    out.whyNoType =
+        "element type " + elemTypeName(tt.elem_type()) + " is not supported";
     return out;
   }
   if (!tt.has_shape()) {
@@ -128,10 +150,11 @@ ValueProto fromValueInfo(const pb::ValueInfoProto &v) {
   TensorType type{*dt, {}};
   for (const auto &d : tt.shape().dim()) {
     if (!d.has_dim_value()) {
-      out.whyNoType = "dimension " + std::to_string(type.shape.size()) +
-                      (d.has_dim_param() ? " is symbolic ('" + d.dim_param() + "')"
-                                         : " is unknown") +
-                      " (static shapes only)";
+      out.whyNoType =
+          "dimension " + std::to_string(type.shape.size()) +
+          (d.has_dim_param() ? " is symbolic ('" + d.dim_param() + "')"
+                             : " is unknown") +
+          " (static shapes only)";
       return out;
     }
     type.shape.push_back(d.dim_value());
@@ -142,6 +165,8 @@ ValueProto fromValueInfo(const pb::ValueInfoProto &v) {
 
 void toValueInfo(const ValueProto &v, pb::ValueInfoProto &p) {
   p.set_name(v.name);
+  if (!v.type) // a value parsed without a usable type keeps only its name
+    return;
   auto *tt = p.mutable_type()->mutable_tensor_type();
   tt->set_elem_type(onnxElemType(v.type->dtype));
   auto *shape = tt->mutable_shape();
@@ -155,9 +180,18 @@ void toValueInfo(const ValueProto &v, pb::ValueInfoProto &p) {
 Expected<Attribute> fromAttr(const pb::AttributeProto &a) {
   Attribute out;
   switch (a.type()) {
-  case pb::AttributeProto::FLOAT: out.kind = Attribute::Float; out.f = a.f(); break;
-  case pb::AttributeProto::INT: out.kind = Attribute::Int; out.i = a.i(); break;
-  case pb::AttributeProto::STRING: out.kind = Attribute::String; out.s = a.s(); break;
+  case pb::AttributeProto::FLOAT:
+    out.kind = Attribute::Float;
+    out.f = a.f();
+    break;
+  case pb::AttributeProto::INT:
+    out.kind = Attribute::Int;
+    out.i = a.i();
+    break;
+  case pb::AttributeProto::STRING:
+    out.kind = Attribute::String;
+    out.s = a.s();
+    break;
   case pb::AttributeProto::TENSOR: {
     out.kind = Attribute::TensorKind;
     auto t = fromProto(a.t());
@@ -178,17 +212,28 @@ Expected<Attribute> fromAttr(const pb::AttributeProto &a) {
     out.kind = Attribute::Strings;
     out.strings.assign(a.strings().begin(), a.strings().end());
     break;
-  default: break; // graphs, sparse tensors: the op that needs it says so
+  default:
+    break; // graphs, sparse tensors: the op that needs it says so
   }
   return out;
 }
 
-void toAttr(const std::string &name, const Attribute &a, pb::AttributeProto &p) {
+void toAttr(const std::string &name, const Attribute &a,
+            pb::AttributeProto &p) {
   p.set_name(name);
   switch (a.kind) {
-  case Attribute::Float: p.set_type(pb::AttributeProto::FLOAT); p.set_f(float(a.f)); break;
-  case Attribute::Int: p.set_type(pb::AttributeProto::INT); p.set_i(a.i); break;
-  case Attribute::String: p.set_type(pb::AttributeProto::STRING); p.set_s(a.s); break;
+  case Attribute::Float:
+    p.set_type(pb::AttributeProto::FLOAT);
+    p.set_f(float(a.f));
+    break;
+  case Attribute::Int:
+    p.set_type(pb::AttributeProto::INT);
+    p.set_i(a.i);
+    break;
+  case Attribute::String:
+    p.set_type(pb::AttributeProto::STRING);
+    p.set_s(a.s);
+    break;
   case Attribute::TensorKind:
     p.set_type(pb::AttributeProto::TENSOR);
     toProto(*a.t, "", *p.mutable_t());
@@ -208,11 +253,40 @@ void toAttr(const std::string &name, const Attribute &a, pb::AttributeProto &p) 
     for (const std::string &s : a.strings)
       p.add_strings(s);
     break;
-  case Attribute::Other: break;
+  case Attribute::Other:
+    break;
   }
 }
 
 } // namespace
+
+// Names end up in messages and in the graph: a control character in one
+// means a corrupt file, said once here rather than printed raw later.
+Error checkNames(const ModelProto &m) {
+  auto bad = [](const std::string &s) {
+    return std::any_of(s.begin(), s.end(), [](char c) {
+      return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+    });
+  };
+  std::vector<const std::string *> names{&m.graphName};
+  for (const auto *list : {&m.inputs, &m.outputs})
+    for (const ValueProto &v : *list)
+      names.push_back(&v.name);
+  for (const auto &[name, t] : m.initializers)
+    names.push_back(&name);
+  for (const NodeProto &n : m.nodes) {
+    names.push_back(&n.opType);
+    for (const auto *list : {&n.inputs, &n.outputs})
+      for (const std::string &s : *list)
+        names.push_back(&s);
+  }
+  for (const std::string *s : names)
+    if (bad(*s))
+      return makeError(
+          "not a valid ONNX model (a name holds control characters: "
+          "the file is corrupt)");
+  return Error::success();
+}
 
 Expected<ModelProto> parseModel(const std::string &bytes) {
   pb::ModelProto p;
@@ -256,6 +330,8 @@ Expected<ModelProto> parseModel(const std::string &bytes) {
     }
     m.nodes.push_back(std::move(node));
   }
+  if (Error e = checkNames(m))
+    return e;
   return m;
 }
 
@@ -288,10 +364,14 @@ std::string serializeModel(const ModelProto &m) {
   return p.SerializeAsString();
 }
 
-Expected<Tensor> parseTensor(const std::string &bytes) {
+Expected<Tensor> parseTensor(const std::string &bytes,
+                             std::optional<DType> declared) {
   pb::TensorProto p;
   if (!p.ParseFromString(bytes))
     return makeError("not a valid ONNX TensorProto (protobuf parse failed)");
+  // ONNX's node tests (1.12) store bfloat16 data as its uint16 bit patterns.
+  if (declared == DType::bf16 && p.data_type() == pb::TensorProto::UINT16)
+    p.set_data_type(pb::TensorProto::BFLOAT16);
   return fromProto(p);
 }
 

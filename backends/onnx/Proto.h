@@ -27,7 +27,7 @@ struct Attribute {
 
 struct NodeProto {
   std::string opType;
-  std::string domain; // "" or "ai.onnx" for the default domain
+  std::string domain;              // "" or "ai.onnx" for the default domain
   std::vector<std::string> inputs; // "" for an omitted optional input
   std::vector<std::string> outputs;
   std::map<std::string, Attribute> attrs;
@@ -52,12 +52,14 @@ struct ModelProto {
 // Parses a serialized ModelProto. Tensor element types without a crosscheck
 // dtype (u8, f64, strings, ...) are errors naming the tensor.
 Expected<ModelProto> parseModel(const std::string &bytes);
-// Inputs and outputs need a type; a negative dimension is written as the
-// symbolic dimension "N".
+// A negative dimension is written as the symbolic dimension "N"; an input
+// or output without a type is written by name only.
 std::string serializeModel(const ModelProto &m);
 
-// A serialized TensorProto (the test_data_set_*/*.pb files).
-Expected<Tensor> parseTensor(const std::string &bytes);
+// A serialized TensorProto (the test_data_set_*/*.pb files); `declared`:
+// the model's type of the value, when known.
+Expected<Tensor> parseTensor(const std::string &bytes,
+                             std::optional<DType> declared = std::nullopt);
 std::string serializeTensor(const Tensor &t, const std::string &name);
 
 // ONNX's TensorProto.DataType of a dtype and back (nullopt: none).

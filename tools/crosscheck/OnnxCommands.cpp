@@ -81,6 +81,12 @@ void printCases(const ConformanceReport &report) {
                 report.count(path, CaseStatus::Pass),
                 report.count(path, CaseStatus::Fail),
                 report.count(path, CaseStatus::Unsupported));
+  int scope = report.inScope(),
+      imported = report.count(0, CaseStatus::Pass, true) +
+                 report.count(0, CaseStatus::Fail, true);
+  std::printf("in DL-inference scope: %d of %d tests, %d imported (%.1f%%)\n",
+              scope, int(report.cases.size()), imported,
+              scope ? 100.0 * imported / scope : 0.0);
 }
 int exportGraph(ExportFlags &o, const Args &args) {
   if (!args.has("--output"))
