@@ -171,6 +171,24 @@ def build_maxvit():
 
 M = torchvision.models
 # name -> (builder, input height/width)
+class Recurrent(nn.Module):
+    """A recurrent network (nn.LSTM, nn.GRU, nn.RNN) with a linear head on its
+    outputs: the exporter writes ONNX's LSTM/GRU/RNN ops, reordering
+    PyTorch's gate weights into ONNX's order, which PyTorch's own output
+    then checks."""
+
+    def __init__(self, rnn):
+        super().__init__()
+        self.rnn = rnn
+        width = rnn.hidden_size * (2 if rnn.bidirectional else 1)
+        self.head = nn.Linear(width, NUM_CLASSES)
+
+    def forward(self, x):
+        return self.head(self.rnn(x)[0])
+
+
+# name -> (builder, input): an int is the side of a 1x3xNxN image, a tuple
+# the input's shape (sequences: [seq, batch, features], or batch first).
 MODELS = {
     "resnet18_w0.25": (lambda: NarrowResNet(resnet.BasicBlock, [2, 2, 2, 2], num_classes=NUM_CLASSES), 32),
     "resnet50_d1_w0.25": (lambda: NarrowResNet(resnet.Bottleneck, [1, 1, 1, 1], num_classes=NUM_CLASSES), 32),
@@ -197,7 +215,16 @@ MODELS = {
     "fpn_resnet_w0.25": (build_fpn_resnet, 64),
     "fpn_mobilenet_v3_small_w0.5": (build_fpn_mobilenet_v3, 64),
     "lraspp_mobilenet_v3_small_w0.5": (build_lraspp, 64),
+    "lstm_2layer_bidir": (lambda: Recurrent(nn.LSTM(8, 12, num_layers=2, bidirectional=True)),
+                          (5, 1, 8)),
+    "gru_batch_first": (lambda: Recurrent(nn.GRU(8, 12, batch_first=True)), (1, 5, 8)),
+    "rnn_tanh": (lambda: Recurrent(nn.RNN(8, 12)), (5, 1, 8)),
 }
+
+
+def input_shape(spec):
+    """The input shape of a MODELS entry's second field."""
+    return (1, 3, spec, spec) if isinstance(spec, int) else spec
 
 
 # ---------------------------------------------------------------- export
@@ -225,13 +252,13 @@ def randomize_batchnorm(model, gen):
 
 def build(name, seed):
     """The model `name` in eval mode, its weights and input seeded by `seed`."""
-    builder, hw = MODELS[name]
+    builder, spec = MODELS[name]
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     model = TupleOutputs(builder()).eval()
     with torch.no_grad():
         randomize_batchnorm(model, gen)
-    x = torch.randn(1, 3, hw, hw, generator=gen)
+    x = torch.randn(*input_shape(spec), generator=gen)
     return model, x
 
 
@@ -318,7 +345,8 @@ def main():
     parser.add_argument("--list", action="store_true", help="list the model names and exit")
     args = parser.parse_args()
     if args.list:
-        print("\n".join(f"{n}  (1x3x{hw}x{hw})" for n, (_, hw) in MODELS.items()))
+        print("\n".join(f"{n}  ({'x'.join(map(str, input_shape(spec)))})"
+                        for n, (_, spec) in MODELS.items()))
         return 0
     if not args.outdir:
         parser.error("OUTDIR is required")

@@ -761,6 +761,7 @@ const OpHandlers &opHandlers() {
     addNnHandlers(h);
     addShapeHandlers(h);
     addIndexHandlers(h);
+    addRnnHandlers(h);
     addConvHandlers(h);
     return h;
   }();

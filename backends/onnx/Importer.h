@@ -78,12 +78,14 @@ using OpHandlers = std::map<std::string, OpHandler>;
 // ONNX op type -> handler: ImportOps.cpp maps ops 1:1 or nearly; the
 // decompositions a TOSA frontend uses are in ImportNn.cpp (activations,
 // normalizations, division, means), ImportShape.cpp (shape arithmetic,
-// splits, resizing, predicates), ImportIndex.cpp (gathers, scatters) and
-// ImportConv.cpp (convolutions and pools).
+// splits, resizing, predicates), ImportIndex.cpp (gathers, scatters),
+// ImportConv.cpp (convolutions and pools) and ImportRnn.cpp (RNN, GRU,
+// LSTM unrolled).
 const OpHandlers &opHandlers();
 void addNnHandlers(OpHandlers &handlers);
 void addShapeHandlers(OpHandlers &handlers);
 void addIndexHandlers(OpHandlers &handlers);
+void addRnnHandlers(OpHandlers &handlers);
 void addConvHandlers(OpHandlers &handlers);
 // Op types that are refused on purpose, with the reason.
 const std::map<std::string, std::string> &refusedOps();
