@@ -93,7 +93,9 @@ const FlagTable<F> kFuzzFlags = {
      "are grouped under the bug, with its upstream link, and are not new",
      text(&F::knownBugs)},
     {"--seed-corpus", "", "DIR",
-     "graphs (.json or .onnx) that open the case stream", text(&F::seedCorpus)},
+     "graphs (.json or .onnx) that open the case stream; every other "
+     "generated graph is then one of them grown by 1 to 4 ops",
+     text(&F::seedCorpus)},
     {"--engine", "", "NAME",
      "{} (default: the case stream above) or libfuzzer: the "
      "coverage-guided cc_fuzz_pipeline target in fork mode with --jobs "
