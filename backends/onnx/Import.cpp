@@ -135,30 +135,42 @@ Expected<Tensor> Importer::constIn(size_t i) {
                      "graph input");
 }
 
+namespace {
+// The nodes that `roots` depend on, and the values they read (inputs too).
+struct Cone {
+  std::vector<bool> node, value;
+};
+Cone coneOf(const Graph &g, const std::vector<ValueId> &roots) {
+  Cone c{std::vector<bool>(g.nodes.size(), false),
+         std::vector<bool>(g.values.size(), false)};
+  for (ValueId v : roots)
+    c.value[v] = true;
+  for (size_t i = g.nodes.size(); i-- > 0;) {
+    const Node &n = g.nodes[i];
+    c.node[i] = std::any_of(n.results.begin(), n.results.end(),
+                            [&](ValueId r) { return c.value[r]; });
+    if (c.node[i])
+      for (ValueId o : n.operands)
+        c.value[o] = true;
+  }
+  return c;
+}
+} // namespace
+
 // Shape arithmetic computed from constants only (Shape, Gather, Mul, Concat
 // feeding a Reshape): the value's cone evaluated now, in its own dtypes.
 std::optional<Tensor> Importer::fold(ValueId v) const {
-  std::vector<bool> inCone(g.values.size(), false);
-  inCone[v] = true;
-  std::vector<size_t> nodes;
-  for (size_t i = g.nodes.size(); i-- > 0;) {
-    const Node &n = g.nodes[i];
-    if (std::none_of(n.results.begin(), n.results.end(),
-                     [&](ValueId r) { return inCone[r]; }))
-      continue;
-    nodes.push_back(i);
-    for (ValueId o : n.operands)
-      inCone[o] = true;
-  }
+  Cone cone = coneOf(g, {v});
   for (ValueId in : g.inputs)
-    if (inCone[in])
+    if (cone.value[in])
       return std::nullopt;
-  Graph cone;
-  cone.values = g.values;
-  for (auto i = nodes.rbegin(); i != nodes.rend(); ++i)
-    cone.nodes.push_back(g.nodes[*i]);
-  cone.outputs = {v};
-  auto out = interpret(cone, {}, Precision::Target);
+  Graph sub;
+  sub.values = g.values;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (cone.node[i])
+      sub.nodes.push_back(g.nodes[i]);
+  sub.outputs = {v};
+  auto out = interpret(sub, {}, Precision::Target);
   if (!out)
     return std::nullopt;
   return std::move(out->front());
@@ -282,18 +294,7 @@ Expected<Graph> Importer::run() {
 // Drops nodes no output depends on (shape arithmetic that was folded, a
 // Split's unused parts), renumbering values in order.
 void Importer::pruneDeadNodes() {
-  std::vector<bool> live(g.values.size(), false);
-  for (ValueId v : g.outputs)
-    live[v] = true;
-  std::vector<bool> keep(g.nodes.size(), false);
-  for (size_t i = g.nodes.size(); i-- > 0;) {
-    const Node &n = g.nodes[i];
-    keep[i] = std::any_of(n.results.begin(), n.results.end(),
-                          [&](ValueId r) { return live[r]; });
-    if (keep[i])
-      for (ValueId o : n.operands)
-        live[o] = true;
-  }
+  std::vector<bool> keep = coneOf(g, g.outputs).node;
   Graph out;
   out.name = g.name;
   std::vector<ValueId> map(g.values.size(), -1);
