@@ -1,10 +1,9 @@
 // What a counterexample shows (the inputs, both sides' outputs) and
 // whether the JIT confirms it: a replay whose outputs differ, a target
-// that fails where the source runs, or, for a TOSA source whose encoding
-// is exact, compiled code that disagrees with TOSA's semantics.
+// that fails where the source runs, or, where the source's encoding is
+// exact, compiled code that disagrees with the source's semantics.
 #include "smt/Refine.h"
 
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
@@ -21,55 +20,65 @@ struct Shown {
   Inputs inputs;
   std::string notReplayable;
   Mask mask; // per output, the elements where the source is defined
+  std::vector<bool> unmapped; // per argument: not dereferenceable
   // The source's outputs (nothing where the model leaves them open).
   std::vector<std::vector<std::optional<double>>> expected;
 };
 
 namespace {
 
-// The concrete value of a model term, as a double (floats) or integer;
-// nothing where the term is not concrete (a probe's inputs leave an
-// uninterpreted function open).
-std::optional<double> modelValue(const Eval &eval, const z3::expr &e, Type elt,
-                                 z3::context &c) {
+// The concrete value of a model term: a double (floats), or an exact
+// integer (`i`, also as a double); nothing where the term is not concrete
+// (a probe's inputs leave an uninterpreted function open).
+struct ModelNum {
+  double d = 0;
+  std::optional<int64_t> i = std::nullopt;
+};
+
+std::optional<ModelNum> modelValue(const Eval &eval, const z3::expr &e,
+                                   Type elt, z3::context &c) {
   if (e.get_sort().is_fpa()) {
     z3::expr bits = eval(z3::expr(c, Z3_mk_fpa_to_ieee_bv(c, e)));
     z3::expr nan = eval(z3::expr(c, Z3_mk_fpa_is_nan(c, e)));
     if (nan.is_true())
-      return std::nan("");
+      return ModelNum{std::nan(""), std::nullopt};
     uint64_t b;
     if (!bits.is_numeral_u64(b))
       return std::nullopt;
     if (elt.isF16())
-      return f16BitsToF64(uint16_t(b));
+      return ModelNum{f16BitsToF64(uint16_t(b)), std::nullopt};
     if (elt.isBF16())
-      return bf16BitsToF64(uint16_t(b));
+      return ModelNum{bf16BitsToF64(uint16_t(b)), std::nullopt};
     if (elt.isF32()) {
       uint32_t u = uint32_t(b);
       float f;
       std::memcpy(&f, &u, 4);
-      return f;
+      return ModelNum{f, std::nullopt};
     }
     double d;
     std::memcpy(&d, &b, 8);
-    return d;
+    return ModelNum{d, std::nullopt};
   }
   z3::expr v = eval(e);
   uint64_t u = 0;
   if (!v.is_numeral_u64(u))
     return std::nullopt;
   unsigned w = e.get_sort().bv_size();
-  if (w == 1)
-    return double(u);
-  int64_t s = w == 64 ? int64_t(u) : int64_t(u << (64 - w)) >> (64 - w);
-  return double(s);
+  int64_t s =
+      w == 1 || w == 64 ? int64_t(u) : int64_t(u << (64 - w)) >> (64 - w);
+  return ModelNum{double(s), s};
 }
 
 std::string fmtValue(double d) {
   std::ostringstream os;
-  os.precision(d == std::floor(d) && std::abs(d) < 1e19 ? 20 : 9);
+  os.precision(d == std::floor(d) && std::abs(d) < 1e15 ? 20 : 9);
   os << d;
   return os.str();
+}
+
+// Integers exactly (an i64 near its extremes is not a double).
+std::string fmtValue(const ModelNum &n) {
+  return n.i ? std::to_string(*n.i) : fmtValue(n.d);
 }
 
 // The arguments' values, shown and as the replay's inputs.
@@ -84,11 +93,11 @@ void showInputs(z3::context &c, const Eval &eval, const std::vector<SVal> &args,
     x.text << "  %arg" << i << " = [";
     Tensor tensor(dt.value_or(DType::f32), Shape(args[i].shape));
     for (int64_t k = 0; k < args[i].size(); ++k) {
-      double d = modelValue(eval, args[i].v[k], getElementTypeOrSelf(t), c)
-                     .value_or(0);
-      x.text << (k ? ", " : "") << fmtValue(d);
+      ModelNum n = modelValue(eval, args[i].v[k], getElementTypeOrSelf(t), c)
+                       .value_or(ModelNum{0, 0});
+      x.text << (k ? ", " : "") << fmtValue(n);
       if (dt)
-        isFloat(*dt) ? tensor.setF(k, d) : tensor.setI(k, int64_t(d));
+        isFloat(*dt) ? tensor.setF(k, n.d) : tensor.setI(k, n.i.value_or(0));
     }
     x.text << "]\n";
     x.inputs.push_back(std::move(tensor));
@@ -101,12 +110,14 @@ std::string showOutput(z3::context &c, const Eval &eval, const SVal &v,
                        Type elt, Shown *x) {
   std::string out;
   for (int64_t i = 0; i < v.size(); ++i) {
-    bool poison = eval(v.p[i]).is_true();
-    std::optional<double> d =
-        poison ? std::nullopt : modelValue(eval, v.v[i], elt, c);
+    // Poison unless known defined (a probe may leave it open).
+    bool poison = !eval(v.p[i]).is_false();
+    std::optional<ModelNum> d;
+    if (!poison)
+      d = modelValue(eval, v.v[i], elt, c);
     if (x) {
       x->mask.back().push_back(!poison);
-      x->expected.back().push_back(d);
+      x->expected.back().push_back(d ? std::optional(d->d) : std::nullopt);
     }
     out += (i ? ", " : "") + (poison ? std::string("poison")
                               : d    ? fmtValue(*d)
@@ -118,6 +129,34 @@ std::string showOutput(z3::context &c, const Eval &eval, const SVal &v,
 } // namespace
 
 Attempt Query::counterexample(const Eval &eval) {
+  Shown x = show(eval);
+  bool targetUb = eval(et.ub).is_true();
+  if (!o.confirm)
+    return {TvVerdict::Incorrect, "counterexample not replayed (--no-confirm)",
+            x.text.str()};
+  if (!x.notReplayable.empty())
+    return {TvVerdict::Unknown,
+            "counterexample not confirmed: " + x.notReplayable +
+                " cannot be replayed",
+            x.text.str()};
+  Attempt a = confirm(x, targetUb);
+  if (a.verdict == TvVerdict::Unknown) {
+    // Only poison or undefined behaviour differs when no defined element
+    // of the target differs in value.
+    bool valueDiffers = false;
+    for (size_t r = 0; r < os.size() && !valueDiffers; ++r)
+      if (os[r].shape == ot[r].shape)
+        for (int64_t i = 0; i < os[r].size() && !valueDiffers; ++i)
+          valueDiffers =
+              eval(!os[r].p[i] && !ot[r].p[i] && os[r].v[i] != ot[r].v[i])
+                  .is_true();
+    a.poisonOnly = !valueDiffers && shapeNote.empty();
+  }
+  return a;
+}
+
+// What a counterexample shows, with what its replay needs.
+Shown Query::show(const Eval &eval) {
   auto argTypes = src.getFunctionType().getInputs();
   Shown x;
   showInputs(c, eval, args, argTypes, x);
@@ -132,34 +171,68 @@ Attempt Query::counterexample(const Eval &eval) {
     x.text << "  target " << outName(r) << " = ["
            << showOutput(c, eval, ot[r], elt, nullptr) << "]\n";
   }
+  x.unmapped.assign(args.size(), false);
+  for (auto [i, blk] : es.argBlocks)
+    if (eval(*es.mem[size_t(blk)].deref).is_false()) {
+      x.unmapped[i] = true;
+      x.text << "  %arg" << i
+             << " is not dereferenceable (any access is undefined; replayed "
+                "as a pointer to unmapped memory)\n";
+    }
   bool targetUb = eval(et.ub).is_true();
   if (targetUb)
     x.text << "  the target has undefined behaviour\n";
   if (!shapeNote.empty())
     x.text << "  " << shapeNote << "\n";
-  if (!o.confirm)
-    return {TvVerdict::Incorrect, "counterexample not replayed (--no-confirm)",
-            x.text.str()};
-  if (!x.notReplayable.empty())
-    return {TvVerdict::Unknown,
-            "counterexample not confirmed: " + x.notReplayable +
-                " cannot be replayed",
-            x.text.str()};
-  return confirm(x, targetUb);
+  return x;
+}
+
+// A counterexample that depends on uninterpreted functions (their model
+// is Z3's choice, not libm's) may not replay; the probes' edge values
+// (±0, ±1, ±inf, NaN, small integers) may, where the source is defined.
+std::optional<Attempt> Query::probeExecution() {
+  if (!es.usedUf && !et.usedUf && es.opaqueOps.empty() && et.opaqueOps.empty())
+    return std::nullopt;
+  for (const Assignment &as : probeSet(c, args)) {
+    Eval eval = [&](const z3::expr &e) {
+      return under(noChoice(), e).substitute(as.vars, as.vals).simplify();
+    };
+    if (!eval(es.ub).is_false())
+      continue;
+    Shown x = show(eval);
+    if (!x.notReplayable.empty())
+      return std::nullopt;
+    Shapes shapes;
+    for (const SVal &r : os)
+      shapes.push_back(r.shape);
+    Replay rp = replay(src, tgt, x.inputs, shapes, x.mask, 0, x.unmapped);
+    if (rp.kind == Replay::Differ)
+      return Attempt{TvVerdict::Incorrect,
+                     "counterexample confirmed by execution on probe inputs "
+                     "(Z3's own depended on uninterpreted functions)",
+                     x.text.str()};
+  }
+  return std::nullopt;
 }
 
 Attempt Query::confirm(const Shown &x, bool targetUb) {
   Shapes shapes;
   for (const SVal &r : os)
     shapes.push_back(r.shape);
-  Replay rp = replay(src, tgt, x.inputs, shapes, x.mask);
+  Replay rp = replay(src, tgt, x.inputs, shapes, x.mask, 0, x.unmapped);
   if (rp.kind == Replay::Differ) {
     // The lowered source computes one of the results TOSA allows, the
     // target may compute another (a zero sign TOSA leaves open): where the
     // source's encoding is exact, it tells.
-    bool exact = es.opaqueOps.empty() && !es.usedUf;
-    if (choices.empty() || !exact || !allowed(rp, x))
-      return {TvVerdict::Incorrect, "counterexample confirmed by execution",
+    bool calls = llvm::any_of(es.opaqueOps, [](const std::string &n) {
+      return n.rfind("call @", 0) == 0;
+    });
+    if (choices.empty() || !es.exact() || !allowed(rp, x))
+      return {TvVerdict::Incorrect,
+              std::string("counterexample confirmed by execution") +
+                  (calls ? ", with each declared function run as the "
+                           "stand-in x0*2 + x1*3 + ... + 1"
+                         : ""),
               x.text.str()};
     return {TvVerdict::Unknown,
             "counterexample not confirmed: the target's compiled code "
@@ -180,7 +253,9 @@ Attempt Query::confirm(const Shown &x, bool targetUb) {
             "on these inputs, but its compiled code computes what the source "
             "does",
             x.text.str()};
-  if (std::optional<Attempt> a = againstTosa(rp, x))
+  if (std::optional<Attempt> a = againstSource(rp, x))
+    return *a;
+  if (std::optional<Attempt> a = probeExecution())
     return *a;
   std::string note = opaqueNote().empty() ? "" : " (" + opaqueNote() + ")";
   if (rp.kind == Replay::Agree)
@@ -191,19 +266,16 @@ Attempt Query::confirm(const Shown &x, bool targetUb) {
           x.text.str()};
 }
 
-// A TOSA source runs through the same lowering as the target, so a bug in
-// that lowering makes both agree. Where the source's encoding is exact (no
-// uninterpreted function, no sum whose order the encoding leaves open), its
-// value on the inputs is TOSA's semantics (the encoding agrees with the
+// The replay lowers both sides the same way, so a bug in that lowering
+// makes both agree, and a source it cannot lower leaves only the target's
+// run. Where the source's encoding is exact (no uninterpreted function, no
+// sum whose order the encoding leaves open, no NaN bits), its value on the
+// inputs is the source's semantics (for TOSA: the encoding agrees with the
 // reference interpreter op by op): the target's compiled code is compared
 // with that.
-std::optional<Attempt> Query::againstTosa(const Replay &rp, const Shown &x) {
-  bool tosaSource = false;
-  src.walk([&](Operation *op) {
-    tosaSource |= isa_and_present<tosa::TosaDialect>(op->getDialect());
-  });
-  if (rp.kind != Replay::Agree || !tosaSource || es.usedUf || es.usedReassoc ||
-      !es.opaqueOps.empty())
+std::optional<Attempt> Query::againstSource(const Replay &rp, const Shown &x) {
+  if ((rp.kind != Replay::Agree && rp.kind != Replay::SourceFailed) ||
+      !es.exact())
     return std::nullopt;
   for (size_t r = 0; r < rp.target.size() && r < x.expected.size(); ++r)
     for (int64_t i = 0; i < rp.target[r].size(); ++i) {
@@ -214,14 +286,18 @@ std::optional<Attempt> Query::againstTosa(const Replay &rp, const Shown &x) {
       // Another choice of what TOSA leaves open may give the target's.
       if (choices.size() && allowed(rp, x))
         return std::nullopt;
+      std::string how =
+          rp.kind == Replay::Agree
+              ? "the source, lowered the same way, agrees with the target: "
+                "the shared lowering is wrong"
+              : rp.why;
       return Attempt{TvVerdict::Incorrect,
-                     "counterexample confirmed by execution against TOSA's "
-                     "semantics: the target's compiled code gives " +
+                     "counterexample confirmed by execution against the "
+                     "source's semantics: the target's compiled code gives " +
                          fmtValue(got) + " at " + outName(r) + "[" +
-                         std::to_string(i) + "], TOSA gives " +
-                         fmtValue(*want) +
-                         " (the source, lowered the same way, agrees with the "
-                         "target: the shared lowering is wrong)",
+                         std::to_string(i) +
+                         "], the source's exact encoding gives " +
+                         fmtValue(*want) + " (" + how + ")",
                      x.text.str()};
     }
   return std::nullopt;
@@ -237,11 +313,11 @@ bool Query::allowed(const Replay &rp, const Shown &x) {
       if (!x.mask[r][size_t(i)])
         continue;
       const z3::expr &v = os[r].v[size_t(i)];
-      double got = rp.target[r].asDouble(i);
       z3::sort so = v.get_sort();
-      z3::expr lit = so.is_fpa()
-                         ? z3::expr(c, Z3_mk_fpa_numeral_double(c, got, so))
-                         : c.bv_val(uint64_t(int64_t(got)), so.bv_size());
+      z3::expr lit =
+          so.is_fpa() ? z3::expr(c, Z3_mk_fpa_numeral_double(
+                                        c, rp.target[r].asDouble(i), so))
+                      : c.bv_val(uint64_t(rp.target[r].getI(i)), so.bv_size());
       same.push_back(os[r].p[size_t(i)] || v == lit);
     }
   z3::solver s(c);

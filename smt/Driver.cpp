@@ -187,10 +187,13 @@ private:
   std::map<std::string, StepCheck> seen;
 };
 
-// Records the pattern of the current rewrite.
+// Records the pattern that was applied (not the last one tried: a pattern
+// that fails to match begins too).
 struct PatternNamer : public RewriterBase::Listener {
   std::string name;
-  void notifyPatternBegin(const Pattern &p, Operation *) override {
+  void notifyPatternEnd(const Pattern &p, LogicalResult result) override {
+    if (failed(result))
+      return;
     name = p.getDebugName().str();
     if (name.empty())
       name = "pattern on " + (p.getRootKind()
@@ -367,6 +370,8 @@ Expected<std::vector<FunctionCheck>> checkRefinement(const std::string &src,
     if (!mismatch.empty())
       return makeError("mismatched signatures: " + mismatch);
     out.push_back(checkFunctionPair(it->second, t, options));
+    if (out.back().internalError)
+      return makeError("@" + name + ": " + out.back().reason);
   }
   if (out.empty())
     return makeError("the target has no function with a body");

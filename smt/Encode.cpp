@@ -30,6 +30,11 @@ void Encoder::encodeOp(Operation *op) {
   } catch (const EncodeFailure &) {
     if (!opaqueOp(op))
       throw;
+  } catch (const EncodeBug &) {
+    throw;
+  } catch (const std::exception &e) {
+    throw EncodeBug{"internal error while encoding op '" +
+                    op->getName().getStringRef().str() + "': " + e.what()};
   }
   // Integer tensors in Z3's normal form (sums and products flattened and
   // sorted): the same integer computation written in another order, as a
@@ -50,6 +55,7 @@ void Encoder::encodeKnownOp(Operation *op) {
   static const llvm::StringMap<Family> kFamilies = {
       {"arith", &Encoder::encodeArithMath},
       {"math", &Encoder::encodeArithMath},
+      {"index", &Encoder::encodeArithMath},
       {"linalg", &Encoder::encodeLinalg},
       {"tensor", &Encoder::encodeTensor},
       {"shape", &Encoder::encodeTensor},
@@ -57,10 +63,22 @@ void Encoder::encodeKnownOp(Operation *op) {
       {"bufferization", &Encoder::encodeMemref},
       {"affine", &Encoder::encodeMemref},
       {"tosa", &Encoder::encodeTosa},
+      {"scf", &Encoder::encodeScf},
       {"func", &Encoder::encodeFunc}};
   auto it = kFamilies.find(op->getName().getDialectNamespace());
   if (it == kFamilies.end())
     unsupportedOp(op);
+  // Only the families of memory, calls and linalg (on buffers) read views;
+  // a value family given a memref (arith.select of two buffers) would read
+  // an empty value.
+  bool memoryFamily = it->second == &Encoder::encodeMemref ||
+                      it->second == &Encoder::encodeFunc ||
+                      it->second == &Encoder::encodeLinalg;
+  auto isRef = [](Type t) { return isa<BaseMemRefType>(t); };
+  if (!memoryFamily && (llvm::any_of(op->getOperandTypes(), isRef) ||
+                        llvm::any_of(op->getResultTypes(), isRef)))
+    unsupported("op '" + op->getName().getStringRef().str() +
+                "' on memref values");
   (this->*it->second)(op);
 }
 
@@ -74,6 +92,17 @@ void Encoder::encodeFunc(Operation *op) {
       op, call.getCalleeAttr());
   if (!f)
     unsupported("call of unknown function");
+  // A declaration: one uninterpreted function of the operands, the same
+  // on both sides (assumed pure: the verdict says so).
+  if (f.isExternal()) {
+    if (!call.getNumResults())
+      unsupported("call of external function @" + f.getSymName().str() +
+                  " without results (only its side effects would matter)");
+    if (!opaqueResults("call @" + f.getSymName().str(), op))
+      unsupported("call of external function @" + f.getSymName().str() +
+                  " on operands or results other than values");
+    return;
+  }
   for (auto [a, v] : llvm::zip(f.getArguments(), call.getOperands()))
     if (isa<MemRefType>(v.getType()))
       bindRef(a, ref(v));
@@ -116,6 +145,13 @@ Encoder::encodeCall(func::FuncOp f, const std::vector<SVal> &args, int depth) {
 bool Encoder::opaqueOp(Operation *op) {
   if (op->getNumRegions() || !isMemoryEffectFree(op) || !op->getNumResults())
     return false;
+  return opaqueResults(op->getName().getStringRef().str(), op);
+}
+
+// `op`'s results as uninterpreted functions of all its operand elements,
+// named `what` in the verdict's notes; false where an operand or result is
+// not a value of static shape.
+bool Encoder::opaqueResults(const std::string &what, Operation *op) {
   std::vector<z3::expr> args;
   z3::expr_vector poison(c);
   for (Value v : op->getOperands()) {
@@ -162,7 +198,7 @@ bool Encoder::opaqueOp(Operation *op) {
     }
     env[r] = std::move(out);
   }
-  opaqueOps.insert(op->getName().getStringRef().str());
+  opaqueOps.insert(what);
   return true;
 }
 

@@ -1,12 +1,13 @@
-// The Z3 encoding of the arith dialect (and the entry of the math dialect,
-// whose scalar semantics are in EncodeMath.cpp): elementwise over tensors
-// with broadcasting, one element at a time. Integers are exact
-// bit-vectors: overflow flags and shifts by the width or more give poison,
-// a division by zero and a signed division overflow are undefined
-// behaviour.
+// The Z3 encoding of the arith and index dialects (and the entry of the
+// math dialect, whose scalar semantics are in EncodeMath.cpp): elementwise
+// over tensors with broadcasting, one element at a time. Integers are
+// exact bit-vectors: overflow flags and shifts by the width or more give
+// poison, a division by zero and a signed division overflow are undefined
+// behaviour. index is 64 bits wide (the JIT's target).
 #include "smt/Encoder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Index/IR/IndexOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -56,66 +57,143 @@ MaybeElem wrapping(Operation *op, const Exprs &a, z3::expr p) {
       .Default(noMatch);
 }
 
-// Divisions, bitwise ops, shifts, minima and maxima.
+// A division rounded toward +inf (ceil) or -inf: the truncated quotient,
+// moved by one where a remainder is left and the exact quotient lies on
+// that side of it (signed: the operands' signs agree for ceil, differ for
+// floor). Shared with the index dialect.
+z3::expr roundedDiv(z3::context &c, const z3::expr &a, const z3::expr &b,
+                    bool isSigned, bool ceil) {
+  unsigned w = a.get_sort().bv_size();
+  z3::expr zero = c.bv_val(0, w), one = c.bv_val(1, w);
+  // The remainder as a - q*b (equal where the division is defined): the
+  // form expansions write, so that Z3 meets them without bit-blasting two
+  // dividers.
+  // Unsigned ceil as 0 or (a - 1) / b + 1, the form of arith-expand.
+  if (!isSigned)
+    return z3::ite(a == zero, zero, z3::udiv(a - one, b) + one);
+  z3::expr q = a / b;
+  z3::expr inexact = a != q * b;
+  z3::expr sameSign = (a < zero) == (b < zero);
+  z3::expr moves = inexact && (ceil ? sameSign : !sameSign);
+  return z3::ite(moves, ceil ? q + one : q - one, q);
+}
+
+// The integer ops of arith (but for the wrapping ones) and of the index
+// dialect, which share their semantics.
+enum class IntOp {
+  Add,
+  Sub,
+  Mul,
+  DivS,
+  DivU,
+  RemS,
+  RemU,
+  CeilDivS,
+  FloorDivS,
+  CeilDivU,
+  MaxS,
+  MinS,
+  MaxU,
+  MinU,
+  And,
+  Or,
+  Xor,
+  Shl,
+  ShrS,
+  ShrU
+};
+
+std::optional<IntOp> intOp(Operation *op) {
+  using R = std::optional<IntOp>;
+  auto k = [](IntOp o) { return [o](Operation *) -> R { return o; }; };
+  return llvm::TypeSwitch<Operation *, R>(op)
+      .Case<index::AddOp>(k(IntOp::Add))
+      .Case<index::SubOp>(k(IntOp::Sub))
+      .Case<index::MulOp>(k(IntOp::Mul))
+      .Case<arith::DivSIOp, index::DivSOp>(k(IntOp::DivS))
+      .Case<arith::DivUIOp, index::DivUOp>(k(IntOp::DivU))
+      .Case<arith::RemSIOp, index::RemSOp>(k(IntOp::RemS))
+      .Case<arith::RemUIOp, index::RemUOp>(k(IntOp::RemU))
+      .Case<arith::CeilDivSIOp, index::CeilDivSOp>(k(IntOp::CeilDivS))
+      .Case<arith::FloorDivSIOp, index::FloorDivSOp>(k(IntOp::FloorDivS))
+      .Case<arith::CeilDivUIOp, index::CeilDivUOp>(k(IntOp::CeilDivU))
+      .Case<arith::MaxSIOp, index::MaxSOp>(k(IntOp::MaxS))
+      .Case<arith::MinSIOp, index::MinSOp>(k(IntOp::MinS))
+      .Case<arith::MaxUIOp, index::MaxUOp>(k(IntOp::MaxU))
+      .Case<arith::MinUIOp, index::MinUOp>(k(IntOp::MinU))
+      .Case<arith::AndIOp, index::AndOp>(k(IntOp::And))
+      .Case<arith::OrIOp, index::OrOp>(k(IntOp::Or))
+      .Case<arith::XOrIOp, index::XOrOp>(k(IntOp::Xor))
+      .Case<arith::ShLIOp, index::ShlOp>(k(IntOp::Shl))
+      .Case<arith::ShRSIOp, index::ShrSOp>(k(IntOp::ShrS))
+      .Case<arith::ShRUIOp, index::ShrUOp>(k(IntOp::ShrU))
+      .Default([](Operation *) -> R { return std::nullopt; });
+}
+
+// Divisions (zero and signed overflow undefined), bitwise ops, shifts (by
+// the width or more: poison), minima and maxima; index ops on 64 bits.
 MaybeElem integer(Encoder &e, Operation *op, const Exprs &a, z3::expr p) {
+  std::optional<IntOp> k = intOp(op);
+  if (!k)
+    return std::nullopt;
   z3::context &c = e.c;
-  auto divUb = [&](bool isSigned) {
-    unsigned w = a[1].get_sort().bv_size();
-    z3::expr bad = a[1] == c.bv_val(0, w);
+  const z3::expr &x = a[0], &y = a[1];
+  unsigned w = x.get_sort().bv_size();
+  bool isSigned = *k == IntOp::DivS || *k == IntOp::RemS ||
+                  *k == IntOp::CeilDivS || *k == IntOp::FloorDivS;
+  if (isSigned || *k == IntOp::DivU || *k == IntOp::RemU ||
+      *k == IntOp::CeilDivU) {
+    z3::expr bad = y == c.bv_val(0, w);
     if (isSigned)
-      bad = bad || (a[0] == c.bv_val(uint64_t(1) << (w - 1), w) &&
-                    a[1] == c.bv_val(~uint64_t(0), w));
+      bad = bad || (x == c.bv_val(uint64_t(1) << (w - 1), w) &&
+                    y == c.bv_val(~uint64_t(0), w));
     e.ub = e.ub || (!p && bad);
-  };
-  auto shiftPoison = [&] {
-    unsigned w = a[1].get_sort().bv_size();
-    p = p || z3::uge(a[1], c.bv_val(uint64_t(w), w));
-  };
-  return Switch(op)
-      .Case([&](arith::DivSIOp) {
-        divUb(true);
-        return Elem{a[0] / a[1], p};
-      })
-      .Case([&](arith::DivUIOp) {
-        divUb(false);
-        return Elem{z3::udiv(a[0], a[1]), p};
-      })
-      .Case([&](arith::RemSIOp) {
-        divUb(true);
-        return Elem{z3::srem(a[0], a[1]), p};
-      })
-      .Case([&](arith::RemUIOp) {
-        divUb(false);
-        return Elem{z3::urem(a[0], a[1]), p};
-      })
-      .Case([&](arith::AndIOp) { return Elem{a[0] & a[1], p}; })
-      .Case([&](arith::OrIOp) { return Elem{a[0] | a[1], p}; })
-      .Case([&](arith::XOrIOp) { return Elem{a[0] ^ a[1], p}; })
-      .Case([&](arith::ShLIOp) {
-        shiftPoison();
-        return Elem{z3::shl(a[0], a[1]), p};
-      })
-      .Case([&](arith::ShRSIOp) {
-        shiftPoison();
-        return Elem{z3::ashr(a[0], a[1]), p};
-      })
-      .Case([&](arith::ShRUIOp) {
-        shiftPoison();
-        return Elem{z3::lshr(a[0], a[1]), p};
-      })
-      .Case([&](arith::MaxSIOp) {
-        return Elem{z3::ite(a[0] > a[1], a[0], a[1]), p};
-      })
-      .Case([&](arith::MinSIOp) {
-        return Elem{z3::ite(a[0] < a[1], a[0], a[1]), p};
-      })
-      .Case([&](arith::MaxUIOp) {
-        return Elem{z3::ite(z3::ugt(a[0], a[1]), a[0], a[1]), p};
-      })
-      .Case([&](arith::MinUIOp) {
-        return Elem{z3::ite(z3::ult(a[0], a[1]), a[0], a[1]), p};
-      })
-      .Default(noMatch);
+  }
+  if (*k == IntOp::Shl || *k == IntOp::ShrS || *k == IntOp::ShrU)
+    p = p || z3::uge(y, c.bv_val(uint64_t(w), w));
+  switch (*k) {
+  case IntOp::Add:
+    return Elem{x + y, p};
+  case IntOp::Sub:
+    return Elem{x - y, p};
+  case IntOp::Mul:
+    return Elem{x * y, p};
+  case IntOp::DivS:
+    return Elem{x / y, p};
+  case IntOp::DivU:
+    return Elem{z3::udiv(x, y), p};
+  case IntOp::RemS:
+    return Elem{z3::srem(x, y), p};
+  case IntOp::RemU:
+    return Elem{z3::urem(x, y), p};
+  case IntOp::CeilDivS:
+    return Elem{roundedDiv(c, x, y, true, true), p};
+  case IntOp::FloorDivS:
+    return Elem{roundedDiv(c, x, y, true, false), p};
+  case IntOp::CeilDivU:
+    return Elem{roundedDiv(c, x, y, false, true), p};
+  case IntOp::MaxS:
+    return Elem{z3::ite(x > y, x, y), p};
+  case IntOp::MinS:
+    return Elem{z3::ite(x < y, x, y), p};
+  case IntOp::MaxU:
+    return Elem{z3::ite(z3::ugt(x, y), x, y), p};
+  case IntOp::MinU:
+    return Elem{z3::ite(z3::ult(x, y), x, y), p};
+  case IntOp::And:
+    return Elem{x & y, p};
+  case IntOp::Or:
+    return Elem{x | y, p};
+  case IntOp::Xor:
+    return Elem{x ^ y, p};
+  case IntOp::Shl:
+    return Elem{z3::shl(x, y), p};
+  case IntOp::ShrS:
+    return Elem{z3::ashr(x, y), p};
+  case IntOp::ShrU:
+    return Elem{z3::lshr(x, y), p};
+  }
+  return std::nullopt;
 }
 
 unsigned widthOf(Type t) {
@@ -145,22 +223,29 @@ MaybeElem compareSelectCast(Encoder &e, Operation *op, const Exprs &a,
       .Case([&](arith::CmpIOp cmp) {
         return Elem{e.boolToBv(compare(cmp.getPredicate(), a[0], a[1])), p};
       })
+      .Case([&](index::CmpOp cmp) {
+        // The two enums list the same predicates in the same order.
+        auto pred = arith::CmpIPredicate(uint64_t(cmp.getPred()));
+        return Elem{e.boolToBv(compare(pred, a[0], a[1])), p};
+      })
       .Case([&](arith::SelectOp) {
         z3::expr cond = e.bvTrue(a[0]);
         return Elem{z3::ite(cond, a[1], a[2]),
                     pa[0] || z3::ite(cond, pa[1], pa[2])};
       })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
-            arith::IndexCastUIOp>([&](Operation *) {
-        unsigned from = a[0].get_sort().bv_size(), to = widthOf(rt);
-        bool sgn = isa<arith::ExtSIOp, arith::IndexCastOp>(op);
-        if (to < from)
-          return Elem{a[0].extract(to - 1, 0), p};
-        if (to == from)
-          return Elem{a[0], p};
-        return Elem{sgn ? z3::sext(a[0], to - from) : z3::zext(a[0], to - from),
-                    p};
-      })
+            arith::IndexCastUIOp, index::CastSOp, index::CastUOp>(
+          [&](Operation *) {
+            unsigned from = a[0].get_sort().bv_size(), to = widthOf(rt);
+            bool sgn =
+                isa<arith::ExtSIOp, arith::IndexCastOp, index::CastSOp>(op);
+            if (to < from)
+              return Elem{a[0].extract(to - 1, 0), p};
+            if (to == from)
+              return Elem{a[0], p};
+            return Elem{
+                sgn ? z3::sext(a[0], to - from) : z3::zext(a[0], to - from), p};
+          })
       .Default(noMatch);
 }
 
@@ -196,6 +281,15 @@ MaybeElem floating(Encoder &e, Operation *op, const Exprs &a,
       })
       .Case<arith::ExtFOp, arith::TruncFOp>(
           [&](Operation *) { return Elem{e.fcast(a[0], rt), p}; })
+      .Case([&](arith::BitcastOp) {
+        Type from = getElementTypeOrSelf(op->getOperand(0).getType());
+        z3::expr bits = a[0];
+        if (Encoder::isFloat(from)) {
+          auto [eb, sb] = e.fpBits(cast<FloatType>(from));
+          bits = e.floatToBits(a[0], eb, sb);
+        }
+        return Elem{Encoder::isFloat(rt) ? e.bitsToFloat(bits, rt) : bits, p};
+      })
       .Default(noMatch);
 }
 
@@ -220,6 +314,18 @@ Elem scalarOp(Encoder &e, Operation *op, const Exprs &a, const Exprs &pa) {
 void Encoder::encodeArithMath(Operation *op) {
   if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
     env[cst] = constant(cst.getValue(), cst.getType());
+    return;
+  }
+  if (auto cst = dyn_cast<index::ConstantOp>(op)) {
+    env[cst] = indexVal(cst.getValue().getSExtValue());
+    return;
+  }
+  if (auto cst = dyn_cast<index::BoolConstantOp>(op)) {
+    env[cst] = scalar(c.bv_val(uint64_t(cst.getValue()), 1), c.bool_val(false));
+    return;
+  }
+  if (isa<index::SizeOfOp>(op)) {
+    env[op->getResult(0)] = indexVal(64);
     return;
   }
   std::vector<SVal> ins = operandsOf(op);

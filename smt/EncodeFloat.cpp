@@ -161,8 +161,118 @@ z3::expr Encoder::mathFn(const std::string &name,
     return roundToIntegral(z3::expr(c, it->second(c)), args[0]);
   if (mode == FMode::Ieee && name == "fma")
     return z3::expr(c, Z3_mk_fpa_fma(c, rne(), args[0], args[1], args[2]));
+  if (mode == FMode::Ieee && name == "copysign") {
+    // The sign bit of the second operand's bits (a NaN's is that of the
+    // NaN pattern bitcasts read).
+    z3::sort so = args[1].get_sort();
+    z3::expr bits = floatToBits(args[1], so.fpa_ebits(), so.fpa_sbits());
+    unsigned top = bits.get_sort().bv_size() - 1;
+    z3::expr neg = bits.extract(top, top) == c.bv_val(1, 1);
+    return z3::ite(neg, fneg(fabs(args[0])), fabs(args[0]));
+  }
   usedUf = true;
-  return uf("math_" + name, args, args[0].get_sort());
+  z3::expr rest = uf("math_" + name, args, args[0].get_sort());
+  return mode == FMode::Ieee ? transcendental(name, args, rest) : rest;
+}
+
+namespace {
+// Exact cases, first match wins, else `rest`.
+z3::expr cases(const std::vector<std::pair<z3::expr, z3::expr>> &cs,
+               z3::expr rest) {
+  for (auto it = cs.rbegin(); it != cs.rend(); ++it)
+    rest = z3::ite(it->first, it->second, rest);
+  return rest;
+}
+} // namespace
+
+// C99 Annex F (which LLVM's intrinsics and libm, the math dialect's
+// lowerings, follow): exp(±0) = 1, exp(-inf) = +0, exp(+inf) = +inf;
+// log(±0) = -inf, log(x < 0) = NaN, log(1) = +0, log(+inf) = +inf;
+// pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN, pow(x < 0, y) = NaN for
+// finite non-integral y and ±pow(-x, y) for integral y, and the zeros and
+// infinities of F.10.4.4. NaN in, NaN out otherwise.
+z3::expr Encoder::transcendental(const std::string &name,
+                                 const std::vector<z3::expr> &args,
+                                 const z3::expr &rest) {
+  const z3::expr &x = args[0];
+  z3::sort s = x.get_sort();
+  auto k = [&](double d) { return fpConst(d, s); };
+  auto is = [&](Z3_ast (*pred)(Z3_context, Z3_ast), const z3::expr &a) {
+    return z3::expr(c, pred(c, a));
+  };
+  auto eq = [&](const z3::expr &a, double d) {
+    return z3::expr(c, Z3_mk_fpa_eq(c, a, k(d)));
+  };
+  z3::expr nan = fpNaN(s);
+  z3::expr xNaN = isNaN(x), xZero = is(Z3_mk_fpa_is_zero, x);
+  z3::expr xInf = is(Z3_mk_fpa_is_infinite, x);
+  z3::expr xNeg = is(Z3_mk_fpa_is_negative, x);
+  if (name == "exp" || name == "exp2")
+    return cases(
+        {{xNaN, nan}, {xZero, k(1)}, {xInf, z3::ite(xNeg, k(0), k(INFINITY))}},
+        rest);
+  if (name == "log" || name == "log2" || name == "log10")
+    return cases({{xNaN, nan},
+                  {xZero, k(-INFINITY)},
+                  {xNeg, nan},
+                  {eq(x, 1), k(0)},
+                  {xInf, k(INFINITY)}},
+                 rest);
+  if (name != "powf")
+    return rest;
+  const z3::expr &y = args[1];
+  z3::expr yNaN = isNaN(y), yInf = is(Z3_mk_fpa_is_infinite, y);
+  z3::expr yNeg = is(Z3_mk_fpa_is_negative, y);
+  auto integral = [&](const z3::expr &a) {
+    return !isNaN(a) && !is(Z3_mk_fpa_is_infinite, a) &&
+           z3::expr(c, Z3_mk_fpa_eq(c, roundToIntegral(rne(), a), a));
+  };
+  z3::expr yOdd = integral(y) && !integral(fmul(y, k(0.5)));
+  z3::expr absX = fabs(x);
+  z3::expr big = z3::expr(c, Z3_mk_fpa_gt(c, absX, k(1)));
+  z3::expr powAbs = uf("math_powf", {absX, y}, s);
+  z3::expr signed0 = z3::ite(yOdd, x, k(0)); // ±0 keeps x's sign if y odd
+  z3::expr signedInf = z3::ite(yOdd && xNeg, k(-INFINITY), k(INFINITY));
+  return cases(
+      {{is(Z3_mk_fpa_is_zero, y), k(1)},
+       {eq(x, 1), k(1)},
+       {xNaN || yNaN, nan},
+       {eq(x, -1) && yInf, k(1)},
+       {yInf, z3::ite(big != yNeg, k(INFINITY), k(0))},
+       {xZero, z3::ite(yNeg, signedInf, signed0)},
+       {xInf, z3::ite(yNeg, z3::ite(yOdd && xNeg, k(-0.0), k(0)), signedInf)},
+       {xNeg && !integral(y), nan},
+       {xNeg, z3::ite(yOdd, fneg(powAbs), powAbs)}},
+      rest);
+}
+
+z3::expr Encoder::bitsToFloat(const z3::expr &bits, Type to) {
+  z3::sort s = sortOf(to);
+  z3::expr f = mode == FMode::Abstract
+                   ? uf("bitcast_to_float", {bits}, s)
+                   : z3::expr(c, Z3_mk_fpa_to_fp_bv(c, bits, s));
+  floatFromBits.insert_or_assign(f.id(), std::pair{f, bits});
+  return f;
+}
+
+z3::expr Encoder::floatToBits(const z3::expr &a, unsigned ebits,
+                              unsigned sbits) {
+  if (auto it = floatFromBits.find(a.id());
+      it != floatFromBits.end() && z3::eq(it->second.first, a))
+    return it->second.second;
+  unsigned w = ebits + sbits;
+  if (mode == FMode::Abstract)
+    return uf("bitcast_to_int", {a}, c.bv_sort(w));
+  // Some NaN pattern: all-ones exponent, a non-zero mantissa.
+  usedNaNBits = true;
+  unsigned mant = sbits - 1;
+  z3::expr any =
+      c.constant(("nan_bits_" + std::to_string(w)).c_str(), c.bv_sort(w));
+  z3::expr expOnes = c.bv_val(((uint64_t(1) << (w - 1 - mant)) - 1) << mant, w);
+  z3::expr isNanPattern = ((any & expOnes) == expOnes) &&
+                          any.extract(mant - 1, 0) != c.bv_val(0, mant);
+  z3::expr nanBits = z3::ite(isNanPattern, any, expOnes | c.bv_val(1, w));
+  return z3::ite(isNaN(a), nanBits, z3::expr(c, Z3_mk_fpa_to_ieee_bv(c, a)));
 }
 
 z3::expr Encoder::fcast(const z3::expr &a, Type to) {

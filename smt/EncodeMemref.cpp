@@ -79,6 +79,8 @@ int Encoder::blockOf(const SVal &contents, Type elt, bool writable) {
 void Encoder::bindArgument(unsigned index, BlockArgument a,
                            const SVal &contents) {
   int b = blockOf(contents, getElementTypeOrSelf(a.getType()), true);
+  mem[size_t(b)].deref =
+      c.bool_const(("deref_arg" + std::to_string(index)).c_str());
   argBlocks[index] = b;
   bindRef(a, identityView(b, contents.shape));
 }
@@ -108,6 +110,8 @@ z3::expr wide(const z3::expr &e) { return z3::sext(e, 64); }
 static z3::expr accessOk(z3::context &c, const MemRef &m, const MemBlock &b,
                          const std::vector<z3::expr> &idx) {
   z3::expr ok = c.bool_val(b.live);
+  if (b.deref)
+    ok = ok && *b.deref;
   z3::expr a = wide(m.offset);
   for (size_t k = 0; k < idx.size(); ++k) {
     ok = ok && z3::ult(idx[k], m.sizes[k]);
@@ -254,11 +258,30 @@ void allocate(Encoder &e, Value result, MemRefType t, ValueRange dynSizes) {
   int b = e.newBlock(z3::const_array(idx, e.zeroOf(e.sortOf(t))),
                      z3::const_array(idx, e.c.bool_val(true)), product(shape),
                      true, /*owned=*/true);
-  e.bindRef(result, e.identityView(b, shape));
+  MemRef m = e.identityView(b, shape);
+  m.allocation = true;
+  e.bindRef(result, m);
 }
 
 void encode(Encoder &e, memref::AllocOp op) {
   allocate(e, op, op.getType(), op.getDynamicSizes());
+}
+
+// bufferization.clone: a new allocation (freeable) holding a copy of the
+// source's contents.
+void encode(Encoder &e, bufferization::CloneOp op) {
+  auto t = cast<MemRefType>(op.getType());
+  if (!t.getLayout().isIdentity())
+    unsupported("clone with a layout");
+  SVal contents = e.loadView(e.ref(op.getInput()));
+  z3::sort idx = e.c.bv_sort(64);
+  int b = e.newBlock(z3::const_array(idx, e.zeroOf(e.sortOf(t))),
+                     z3::const_array(idx, e.c.bool_val(true)), contents.size(),
+                     true, /*owned=*/true);
+  MemRef m = e.identityView(b, contents.shape);
+  m.allocation = true;
+  e.storeView(m, contents);
+  e.bindRef(op, m);
 }
 
 void encode(Encoder &e, memref::AllocaOp op) {
@@ -266,9 +289,11 @@ void encode(Encoder &e, memref::AllocaOp op) {
 }
 
 void encode(Encoder &e, memref::DeallocOp op) {
-  // Only what the function allocated may be freed, once.
-  MemBlock &b = e.mem[size_t(e.ref(op.getMemref()).block)];
-  if (!b.owned || !b.live)
+  // Only what the function allocated may be freed, once, through the
+  // allocation's own memref.
+  const MemRef &m = e.ref(op.getMemref());
+  MemBlock &b = e.mem[size_t(m.block)];
+  if (!b.owned || !b.live || !m.allocation)
     e.ub = e.c.bool_val(true);
   b.live = false;
 }
@@ -457,7 +482,7 @@ void Encoder::encodeMemref(Operation *op) {
             affine::AffineLoadOp, affine::AffineStoreOp, affine::AffineApplyOp,
             bufferization::ToBufferOp, bufferization::ToTensorOp,
             bufferization::MaterializeInDestinationOp,
-            bufferization::AllocTensorOp>(
+            bufferization::AllocTensorOp, bufferization::CloneOp>(
           [&](auto typed) { encode(*this, typed); })
       .Default([](Operation *op) { unsupportedOp(op); });
 }

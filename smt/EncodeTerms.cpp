@@ -11,7 +11,8 @@ namespace cc::smt::detail {
 using namespace mlir;
 
 Encoder::Encoder(z3::context &c, FMode mode, const TvOptions &opts)
-    : c(c), mode(mode), opts(opts), ub(c.bool_val(false)) {}
+    : c(c), mode(mode), opts(opts), ub(c.bool_val(false)),
+      pastBound(c.bool_val(false)) {}
 
 bool Encoder::isFloat(Type t) {
   return isa<FloatType>(getElementTypeOrSelf(t));

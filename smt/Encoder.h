@@ -9,7 +9,8 @@
 // and one file per family, each with one table of its ops: EncodeArith.cpp
 // (and EncodeMath.cpp: scalar semantics, per element), EncodeLinalg.cpp,
 // EncodeTensor.cpp, EncodeTosa.cpp (and EncodeTosaKernels.cpp),
-// EncodeMemref.cpp.
+// EncodeMemref.cpp, EncodeScf.cpp (control flow: branches merged, loops
+// unrolled). The index dialect is encoded with arith (EncodeArith.cpp).
 //
 // Values are tensors of per-element terms (scalars are 0-d): static shapes,
 // dynamic dimensions instantiated with small sizes. Integers are bit-vectors
@@ -45,6 +46,10 @@ class ValueRange;
 namespace arith {
 enum class CmpFPredicate : uint64_t;
 }
+namespace scf {
+class ForOp;
+class WhileOp;
+} // namespace scf
 } // namespace mlir
 
 namespace cc::smt::detail {
@@ -55,6 +60,12 @@ struct EncodeFailure {
   std::string reason;
 };
 [[noreturn]] void unsupported(const std::string &reason);
+// Thrown by Encoder::encodeOp when encoding an op failed inside the
+// encoder itself (a Z3 sort error, a bad access): an error naming the op,
+// never a crash or a verdict.
+struct EncodeBug {
+  std::string message;
+};
 // "op '<name>'": an op no family encodes.
 [[noreturn]] void unsupportedOp(mlir::Operation *op);
 
@@ -82,6 +93,9 @@ struct MemBlock {
   bool writable;
   bool live = true;   // false after memref.dealloc
   bool owned = false; // allocated by the function (alloc/alloca): freeable
+  // An argument's block may not be dereferenceable: an input Boolean,
+  // the same on both sides; accessing it where it is false is undefined.
+  std::optional<z3::expr> deref = std::nullopt;
 };
 // A memref: a strided view into a block, in elements. Sizes may be symbolic
 // (a subview of dynamic size) until an op needs to iterate over them.
@@ -89,6 +103,9 @@ struct MemRef {
   int block;
   z3::expr offset;
   std::vector<z3::expr> sizes, strides;
+  // The result of memref.alloc/alloca itself: only that may be freed (a
+  // dealloc of a view, a subview or a cast, is undefined).
+  bool allocation = false;
 };
 
 // Row-major shapes: element count, and flat index <-> multi-index.
@@ -114,6 +131,13 @@ public:
   z3::expr ub;
   unsigned floatOps = 0;
   bool usedReassoc = false, usedUf = false, usedDynamic = false;
+  // A NaN's bits or sign were read (bitcast, copysign): Z3 has one NaN.
+  bool usedNaNBits = false;
+  // The value of every term is the program's semantics: no uninterpreted
+  // function or op, no sum left unordered, no NaN bits.
+  bool exact() const {
+    return !usedUf && !usedReassoc && !usedNaNBits && opaqueOps.empty();
+  }
   // The source of a query in IEEE mode: a zero result whose sign TOSA
   // leaves open (Freedoms::zeroSign) takes the sign a fresh Boolean of
   // `choices` picks, all false being one deterministic semantics. The
@@ -168,6 +192,18 @@ public:
   // (TOSA); `outOfRange` receives the condition of a NaN/Inf/overflow.
   z3::expr floatToInt(const z3::expr &a, unsigned w, bool isSigned,
                       bool nearest, z3::expr &outOfRange);
+  // arith.bitcast. A float made from bits gives those bits back exactly;
+  // other floats give their IEEE encoding, and a NaN one fixed NaN
+  // pattern per width, unknown (Z3 has one NaN; LLVM leaves the payload
+  // of a computed NaN open).
+  z3::expr bitsToFloat(const z3::expr &bits, mlir::Type to);
+  z3::expr floatToBits(const z3::expr &a, unsigned ebits, unsigned sbits);
+  std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> floatFromBits;
+  // C's special values of exp, log and pow around their uninterpreted
+  // function, in IEEE mode (EncodeFloat.cpp).
+  z3::expr transcendental(const std::string &name,
+                          const std::vector<z3::expr> &args,
+                          const z3::expr &rest);
   // A float sum of terms; abstract sums are multisets (EncodeFloat.cpp).
   z3::expr fsum(const std::vector<z3::expr> &in);
   const std::vector<z3::expr> *sumLeaves(const z3::expr &t) const;
@@ -246,6 +282,10 @@ public:
                                              // bufferization, affine)
   void encodeTosa(mlir::Operation *op);      // EncodeTosa.cpp
   void encodeFunc(mlir::Operation *op);      // Encode.cpp
+  void encodeScf(mlir::Operation *op);       // EncodeScf.cpp
+  // A loop unrolled to TvOptions::loopBound may run longer on some input
+  // (EncodeScf.cpp): a check is then bounded.
+  z3::expr pastBound;
   // TOSA's compute kernels (EncodeTosaKernels.cpp), after encodeTosa's own.
   void encodeTosaKernel(mlir::Operation *op, const std::vector<SVal> &ins);
   // The result element of a math op on one element per operand, poison
@@ -254,8 +294,20 @@ public:
               const z3::expr &p);
 
 private:
+  // scf (EncodeScf.cpp): a region's effects kept where a guard holds.
+  struct PathState;
+  PathState savePath();
+  void mergePath(const z3::expr &g, const PathState &before);
+  std::vector<SVal> runRegion(mlir::Region &region,
+                              const std::vector<SVal> &args);
+  std::vector<SVal> runGuarded(const z3::expr &g, mlir::Region &region,
+                               const std::vector<SVal> &args);
+  z3::expr branchCondition(mlir::Value v);
+  void encodeFor(mlir::scf::ForOp loop);
+  void encodeWhile(mlir::scf::WhileOp loop);
   void encodeKnownOp(mlir::Operation *op);
   bool opaqueOp(mlir::Operation *op);
+  bool opaqueResults(const std::string &what, mlir::Operation *op);
 };
 
 // TOSA's nan_mode: PROPAGATE (the default) or IGNORE (EncodeTosa.cpp).

@@ -24,10 +24,10 @@ FunctionCheck checkFunctionPair(mlir::func::FuncOp src, mlir::func::FuncOp tgt,
 // "" when the signatures agree, else what differs.
 std::string signatureMismatch(mlir::func::FuncOp src, mlir::func::FuncOp tgt);
 
-// The pipeline that lowers a function to replay a counterexample: tosa-O0
-// with its TOSA-to-linalg passes replaced by cc-tosa-to-linalg-nofold, which
-// never folds TOSA ops (a wrong folder would run on both sides and hide its
-// own bug). Registers that pass, so call it before parsing the pipeline.
-Expected<NamedPipeline> replayPipeline();
+// The pipeline that lowers a function to replay a counterexample: direct
+// conversions only, none of the passes a validation checks
+// (ReplayLowering.cpp says which and why). Registers its own passes, so
+// call it before parsing the pipeline.
+NamedPipeline replayPipeline();
 
 } // namespace cc::smt

@@ -27,6 +27,8 @@ Query::Query(func::FuncOp src, func::FuncOp tgt, FMode mode, const TvOptions &o)
 
 // Rounds of CEGIS per group of disjuncts, and the reason when they run out.
 constexpr int kChoiceRounds = 8;
+// Searches for a value difference after a poison-only counterexample.
+constexpr int kValueRounds = 4;
 const char *const kOpenChoices =
     "zero-sign freedom: each counterexample of 8 rounds is explained by a "
     "choice of the zero signs TOSA leaves open";
@@ -48,7 +50,9 @@ Attempt Query::run() {
   s.set(prm);
   for (const z3::expr &x : es.choices)
     choices.push_back(x);
-  z3::expr pre = under(noChoice(), !es.ub);
+  // Inputs where a loop runs past the unrolling bound are left out here,
+  // and then make a proof `unknown` (proved()).
+  z3::expr pre = under(noChoice(), !es.ub && !es.pastBound && !et.pastBound);
   std::vector<z3::expr> d = under(noChoice(), disj);
   s.add(pre && anyOf(d));
   QueryCache cache(o, mode, s);
@@ -67,6 +71,12 @@ Attempt Query::run() {
     return undecided(unknownWhy);
   if (mode == FMode::Abstract)
     return abstractCounterexample();
+  Attempt a = atPoint();
+  return a.poisonOnly ? valueDifference(a) : a;
+}
+
+// The counterexample at `point`.
+Attempt Query::atPoint() {
   if (!point->model)
     return counterexample([&](const z3::expr &e) {
       z3::expr x = under(noChoice(), e);
@@ -76,6 +86,57 @@ Attempt Query::run() {
   return counterexample([&](const z3::expr &e) {
     return model.eval(under(noChoice(), e), true);
   });
+}
+
+// A counterexample where only the target's poison or undefined behaviour
+// differs cannot be shown by execution: searches again, for inputs where
+// both sides are defined and a value differs (each round excluding the
+// inputs found before).
+Attempt Query::valueDifference(const Attempt &poisonOnly) {
+  std::vector<z3::expr> d;
+  for (size_t r = 0; r < os.size(); ++r)
+    if (os[r].shape == ot[r].shape)
+      for (int64_t i = 0; i < os[r].size(); ++i)
+        if (!z3::eq(os[r].v[i], ot[r].v[i]))
+          d.push_back(!os[r].p[i] && !ot[r].p[i] && os[r].v[i] != ot[r].v[i]);
+  d = under(noChoice(), d);
+  z3::expr pre = under(noChoice(), !es.ub && !et.ub);
+  z3::params prm(c);
+  prm.set("timeout", o.timeoutMs);
+  if (o.rlimit)
+    prm.set("rlimit", o.rlimit);
+  const std::string lead = poisonOnly.reason + "; ";
+  for (int round = 0; round < kValueRounds && !d.empty(); ++round) {
+    z3::solver s(c);
+    s.set(prm);
+    s.add(pre && anyOf(d));
+    std::vector<std::string> notes;
+    std::string why;
+    z3::check_result res = search(s, prm, pre, d, nullptr, notes, why);
+    if (res == z3::unsat)
+      break;
+    if (res == z3::unknown)
+      return {TvVerdict::Unknown,
+              lead +
+                  "the search for a value difference "
+                  "was undecided: " +
+                  why,
+              poisonOnly.counterexample};
+    Attempt a = atPoint();
+    if (a.verdict == TvVerdict::Incorrect) {
+      a.reason += " (a re-query for a value difference; the first "
+                  "counterexample was poison only)";
+      return a;
+    }
+    z3::expr_vector same(c);
+    for (unsigned k = 0; k < point->inputs.vars.size(); ++k)
+      same.push_back(point->inputs.vars[int(k)] == point->inputs.vals[int(k)]);
+    pre = pre && !z3::mk_and(same);
+  }
+  return {TvVerdict::Unknown,
+          lead + "the target is poison or undefined where the source is "
+                 "defined, and no input found gives a value difference",
+          poisonOnly.counterexample};
 }
 
 // Bounded CEGIS on the disjuncts `g`: sat with `point` a counterexample
@@ -356,6 +417,8 @@ std::vector<std::string> Query::notes() const {
     notes.push_back("correct up to reassociation of float sums");
   if (es.usedUf || et.usedUf)
     notes.push_back("math functions uninterpreted");
+  if (es.argBlocks.size() > 1)
+    notes.push_back("memref arguments assumed not to alias");
   if (std::string opaque = opaqueNote(); !opaque.empty())
     notes.push_back(opaque);
   return notes;
@@ -374,6 +437,17 @@ std::string Query::opaqueNote() const {
 // input (then any target refines it, which proves nothing).
 Attempt Query::proved(const z3::params &prm, std::vector<std::string> notes,
                       const QueryCache &cache) {
+  z3::expr past = (es.pastBound || et.pastBound).simplify();
+  if (!past.is_false()) {
+    z3::solver v(c);
+    v.set(prm);
+    v.add(under(noChoice(), !es.ub && past));
+    if (v.check() != z3::unsat)
+      return {TvVerdict::Unknown,
+              "bounded: no counterexample where every loop ends within " +
+                  std::to_string(o.loopBound) +
+                  " iterations, but a loop may run longer"};
+  }
   if (!z3::expr(es.ub).simplify().is_false()) {
     z3::solver v(c);
     v.set(prm);
@@ -548,6 +622,9 @@ FunctionCheck checkFunctionPair(func::FuncOp src, func::FuncOp tgt,
     return finish(refine(fs, ft, o));
   } catch (const EncodeFailure &f) {
     return finish({TvVerdict::Unknown, "unsupported: " + f.reason});
+  } catch (const EncodeBug &b) {
+    r.internalError = true;
+    return finish({TvVerdict::Unknown, b.message});
   } catch (const z3::exception &e) {
     return finish({TvVerdict::Unknown, std::string("z3: ") + e.msg()});
   }

@@ -24,6 +24,9 @@ struct Attempt {
   std::string reason, counterexample;
   bool needsRefinement = false;
   bool vacuous = false; // the source is always undefined
+  // Unconfirmed, and only the target's poison or undefined behaviour
+  // differs: no value to show by execution.
+  bool poisonOnly = false;
 };
 
 // ---- the solver's strategies (RefineSolver.cpp) -----------------------------
@@ -37,6 +40,8 @@ struct Assignment {
 // of a search. Returns the first input that makes `bad` true.
 std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
                                 const z3::expr &bad);
+// The probes' inputs themselves (those of sorts with edge values).
+std::vector<Assignment> probeSet(z3::context &c, const std::vector<SVal> &args);
 // Checks `pre && d` for each disjunct d within o.timeoutMs in all and
 // o.rlimit each; leaves the solver holding the satisfiable one (for its
 // model).
@@ -109,10 +114,14 @@ private:
                  const QueryCache &cache);
   Attempt undecided(const std::string &unknownWhy) const;
   Attempt abstractCounterexample();
+  Attempt atPoint();
+  Attempt valueDifference(const Attempt &poisonOnly);
   // Counterexample.cpp
   Attempt counterexample(const Eval &eval);
   Attempt confirm(const Shown &x, bool targetUb);
-  std::optional<Attempt> againstTosa(const Replay &rp, const Shown &x);
+  Shown show(const Eval &eval);
+  std::optional<Attempt> probeExecution();
+  std::optional<Attempt> againstSource(const Replay &rp, const Shown &x);
   bool allowed(const Replay &rp, const Shown &x);
 
   mlir::func::FuncOp src, tgt;

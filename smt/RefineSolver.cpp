@@ -80,6 +80,15 @@ std::optional<Assignment> probeInputs(z3::context &c,
 
 } // namespace
 
+std::vector<Assignment> probeSet(z3::context &c,
+                                 const std::vector<SVal> &args) {
+  std::vector<Assignment> r;
+  for (int t = 0; t < kProbes; ++t)
+    if (std::optional<Assignment> as = probeInputs(c, args, t))
+      r.push_back(*as);
+  return r;
+}
+
 std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
                                 const z3::expr &bad) {
   for (int t = 0; t < kProbes; ++t) {

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -140,6 +141,38 @@ void restrictToTensors(func::FuncOp f) {
   });
 }
 
+// A memref of static type `t` whose pointer is the unmapped address 16:
+// any access faults. It stands for an argument that a counterexample
+// makes non-dereferenceable.
+Value unmappedMemref(OpBuilder &b, Location loc, MemRefType t) {
+  MLIRContext *ctx = b.getContext();
+  auto i64 = b.getI64Type();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto dims = LLVM::LLVMArrayType::get(i64, unsigned(t.getRank()));
+  std::vector<Type> fields{ptr, ptr, i64};
+  if (t.getRank())
+    fields.insert(fields.end(), {dims, dims});
+  auto desc = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  auto k = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value p = LLVM::IntToPtrOp::create(b, loc, ptr, k(16).getResult());
+  Value d = LLVM::PoisonOp::create(b, loc, desc);
+  d = LLVM::InsertValueOp::create(b, loc, d, p, ArrayRef<int64_t>{0});
+  d = LLVM::InsertValueOp::create(b, loc, d, p, ArrayRef<int64_t>{1});
+  d = LLVM::InsertValueOp::create(b, loc, d, k(0), ArrayRef<int64_t>{2});
+  int64_t stride = 1;
+  for (int64_t i = t.getRank() - 1; i >= 0; --i) {
+    d = LLVM::InsertValueOp::create(b, loc, d, k(t.getDimSize(i)),
+                                    ArrayRef<int64_t>{3, i});
+    d = LLVM::InsertValueOp::create(b, loc, d, k(stride),
+                                    ArrayRef<int64_t>{4, i});
+    stride *= t.getDimSize(i);
+  }
+  return UnrealizedConversionCastOp::create(b, loc, TypeRange{t}, d)
+      .getResult(0);
+}
+
 // The JIT runs functions of tensors only. replayMain wraps `f` into
 // @cc_replay_main, whose arguments and results are tensors: a scalar
 // travels as a 0-d tensor (index as i64), a memref argument as a tensor
@@ -147,7 +180,8 @@ void restrictToTensors(func::FuncOp f) {
 // buffers follow the function's results. `argShapes` are the static shapes
 // of the memref arguments (others are ignored).
 func::FuncOp replayMain(func::FuncOp f,
-                        const std::vector<std::vector<int64_t>> &argShapes) {
+                        const std::vector<std::vector<int64_t>> &argShapes,
+                        const std::vector<bool> &unmapped) {
   MLIRContext *ctx = f.getContext();
   Location loc = f.getLoc();
   auto boundary = [&](Type t, const std::vector<int64_t> &shape) -> Type {
@@ -180,6 +214,15 @@ func::FuncOp replayMain(func::FuncOp f,
     if (auto mt = dyn_cast<MemRefType>(t)) {
       auto staticType = MemRefType::get(
           cast<RankedTensorType>(a.getType()).getShape(), mt.getElementType());
+      if (i < unmapped.size() && unmapped[i]) {
+        Value m = unmappedMemref(b, loc, staticType);
+        callArgs.push_back(
+            staticType == mt
+                ? m
+                : memref::CastOp::create(b, loc, mt, m).getResult());
+        buffers.push_back(a); // its contents cannot change
+        continue;
+      }
       Value buf = memref::AllocOp::create(b, loc, staticType);
       auto copy =
           bufferization::MaterializeInDestinationOp::create(b, loc, a, buf);
@@ -211,6 +254,10 @@ func::FuncOp replayMain(func::FuncOp f,
     results.push_back(x);
   }
   for (Value buf : buffers) {
+    if (isa<mlir::TensorType>(buf.getType())) {
+      results.push_back(buf);
+      continue;
+    }
     auto tt =
         RankedTensorType::get(cast<MemRefType>(buf.getType()).getShape(),
                               cast<MemRefType>(buf.getType()).getElementType());
@@ -222,22 +269,68 @@ func::FuncOp replayMain(func::FuncOp f,
   return main;
 }
 
+// Declared (body-less) functions of scalars of one type get a stand-in
+// body, the same on both sides: x0*2 + x1*3 + ... + k+1 for result k (a
+// rewrite must be right for every function, so a difference with this
+// one shows a wrong rewrite). Others stay declarations: not replayable.
+void defineDeclarations(ModuleOp m) {
+  for (auto f : llvm::make_early_inc_range(m.getOps<func::FuncOp>())) {
+    if (!f.isExternal() || f.getNumResults() == 0)
+      continue;
+    Type t = f.getResultTypes()[0];
+    auto same = [&](Type u) { return u == t; };
+    if (!isa<IntegerType, FloatType>(t) ||
+        !llvm::all_of(f.getArgumentTypes(), same) ||
+        !llvm::all_of(f.getResultTypes(), same))
+      continue;
+    f.setPrivate();
+    Block *entry = f.addEntryBlock();
+    OpBuilder b = OpBuilder::atBlockEnd(entry);
+    Location loc = f.getLoc();
+    bool fl = isa<FloatType>(t);
+    auto k = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(
+          b, loc, t,
+          fl ? TypedAttr(b.getFloatAttr(t, double(v)))
+             : TypedAttr(b.getIntegerAttr(t, v)));
+    };
+    auto add = [&](Value x, Value y) -> Value {
+      return fl ? arith::AddFOp::create(b, loc, x, y).getResult()
+                : arith::AddIOp::create(b, loc, x, y).getResult();
+    };
+    auto mul = [&](Value x, Value y) -> Value {
+      return fl ? arith::MulFOp::create(b, loc, x, y).getResult()
+                : arith::MulIOp::create(b, loc, x, y).getResult();
+    };
+    std::vector<Value> outs;
+    for (unsigned r = 0; r < f.getNumResults(); ++r) {
+      Value acc = k(r + 1);
+      for (auto [i, a] : llvm::enumerate(entry->getArguments()))
+        acc = add(acc, mul(a, k(int64_t(i) + 2)));
+      outs.push_back(acc);
+    }
+    func::ReturnOp::create(b, loc, outs);
+  }
+}
+
 // `f`'s module, printed, ready for the JIT: `f` takes the static shapes of
 // the counterexample, its lifted constants are appended to `ins`, and
 // @cc_replay_main runs it; `results` receives main's result types.
 std::string replayModule(func::FuncOp f, const Shapes &argShapes,
-                         const Shapes &resShapes, Inputs &ins,
+                         const Shapes &resShapes,
+                         const std::vector<bool> &unmapped, Inputs &ins,
                          std::vector<Type> &results) {
   OwningOpRef<ModuleOp> m(
       cast<ModuleOp>(f->getParentOfType<ModuleOp>()->clone()));
   auto g = m->lookupSymbol<func::FuncOp>(f.getSymName());
+  defineDeclarations(*m);
   specialize(g, argShapes, resShapes);
   liftConstants(g, ins);
   restrictToTensors(g);
   Shapes shapes = argShapes;
   for (size_t k = argShapes.size(); k < ins.size(); ++k)
     shapes.push_back(ins[k].shape());
-  func::FuncOp main = replayMain(g, shapes);
+  func::FuncOp main = replayMain(g, shapes, unmapped);
   results.assign(main.getResultTypes().begin(), main.getResultTypes().end());
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -268,7 +361,8 @@ bool agree(const Tensor &a, const Tensor &b, const std::vector<bool> &mask,
 } // namespace
 
 Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
-              const Shapes &outShapes, const Mask &mask, double tolerance) {
+              const Shapes &outShapes, const Mask &mask, double tolerance,
+              const std::vector<bool> &unmapped) {
   Shapes argShapes, resShapes;
   for (const Tensor &t : inputs)
     argShapes.push_back(t.shape());
@@ -289,32 +383,37 @@ Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
   Inputs srcIns = inputs, tgtIns = inputs;
   std::vector<Type> results;
   std::string srcText =
-      replayModule(src, argShapes, resShapes, srcIns, results);
+      replayModule(src, argShapes, resShapes, unmapped, srcIns, results);
   outputTypes(results);
   std::string tgtText =
-      replayModule(tgt, argShapes, resShapes, tgtIns, results);
+      replayModule(tgt, argShapes, resShapes, unmapped, tgtIns, results);
   outputTypes(results);
   if (bad)
     return *bad;
-  Expected<NamedPipeline> pl = replayPipeline();
-  if (!pl)
-    return {Replay::NotRun, pl.error().message()};
+  NamedPipeline pl = replayPipeline();
   RunOptions ro;
   ro.timeoutSeconds = 20;
   auto a = runMlirModule(srcText, "cc_replay_main", outTypes, srcIns,
-                         pl->pipeline, pl->llvmOptLevel, ro);
-  if (!a)
-    return {Replay::NotRun,
-            "source did not run: " + a.error().message().substr(0, 300)};
+                         pl.pipeline, pl.llvmOptLevel, ro);
   auto b = runMlirModule(tgtText, "cc_replay_main", outTypes, tgtIns,
-                         pl->pipeline, pl->llvmOptLevel, ro);
+                         pl.pipeline, pl.llvmOptLevel, ro);
+  std::string srcWhy =
+      a ? "" : "source did not run: " + a.error().message().substr(0, 300);
   if (!b) {
     const std::string &code = b.error().code();
     bool failed =
         code == ErrorCode::CompilerFailure || code == ErrorCode::Timeout;
-    return {failed ? Replay::TargetFailed : Replay::NotRun,
-            "target did not run: " + b.error().message().substr(0, 300)};
+    std::string msg = b.error().message();
+    std::string why = "target did not run: " +
+                      msg.substr(0, std::min(msg.find('\n'), size_t(300)));
+    if (!a)
+      return {Replay::NotRun, srcWhy + "; " + why};
+    return {failed ? Replay::TargetFailed : Replay::NotRun, why};
   }
+  // The target's outputs can still be judged against the source's
+  // encoding.
+  if (!a)
+    return {Replay::SourceFailed, srcWhy, std::move(*b)};
   for (size_t r = 0; r < a->size(); ++r)
     if (!agree((*a)[r], (*b)[r],
                r < mask.size() ? mask[r] : std::vector<bool>{}, tolerance))

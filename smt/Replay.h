@@ -30,7 +30,8 @@ std::optional<DType> dtypeOf(mlir::Type t);
 
 // How a replay ended.
 struct Replay {
-  enum Kind { Differ, Agree, TargetFailed, NotRun } kind;
+  // SourceFailed: only the target ran (the source's lowering failed).
+  enum Kind { Differ, Agree, TargetFailed, SourceFailed, NotRun } kind;
   std::string why;
   Outputs target = {}; // the target's outputs, where it ran
 };
@@ -39,10 +40,12 @@ struct Replay {
 // contents) through the JIT and compares both sides' outputs (results,
 // then the final contents of memref arguments, of `outShapes`) where
 // `mask` says so. With a tolerance, differences within it (of the output's
-// largest magnitude) are rounding, not a difference.
+// largest magnitude) are rounding, not a difference. A memref argument
+// marked `unmapped` is passed as a pointer to unmapped memory (any access
+// faults): the counterexample makes it non-dereferenceable.
 Replay replay(mlir::func::FuncOp src, mlir::func::FuncOp tgt,
               const Inputs &inputs, const Shapes &outShapes, const Mask &mask,
-              double tolerance = 0);
+              double tolerance = 0, const std::vector<bool> &unmapped = {});
 
 // For programs too large to refine an abstract counterexample: runs both
 // sides on a few seeded random inputs of `argShapes` and compares the

@@ -1,9 +1,33 @@
-// The lowering that replays a counterexample through the JIT. It is tosa-O0
-// with its TOSA-to-linalg passes replaced by one that never folds TOSA ops:
-// upstream's tosa-optional-decompositions (a greedy driver) and
-// tosa-to-linalg(-named) (dialect conversions, which fold illegal ops before
-// their patterns) would apply the very folders under validation to the
-// source too, so a wrong fold would make both sides agree.
+// The lowering that replays a counterexample through the JIT. It must not
+// run the passes under validation, or a wrong rewrite would be applied to
+// the source too and both sides would agree: no canonicalize, cse, folding,
+// arith-expand, math-expand-ops or integer-range pass. Every step is a
+// direct conversion:
+//   cc-tosa-to-linalg-nofold  TOSA's decompositions and TOSA to linalg with
+//                             folding off (upstream's passes fold first);
+//   tosa-to-arith, tosa-to-tensor
+//                             1:1 conversions (they fold their own
+//                             constants, reshapes and slices only);
+//   one-shot-bufferize, buffer-results-to-out-params,
+//   convert-bufferization-to-memref (clone as alloc + copy)
+//                             storage only; no deallocation pipeline (it
+//                             runs canonicalize and cse): a replay leaks;
+//   convert-linalg-to-loops   loops over the op's body as written;
+//   cc-replay-expand          ceildivsi, floordivsi, ceildivui and bf16
+//                             conversions, written here (arith-to-llvm has
+//                             no lowering for them; arith-expand may be the
+//                             pass under test);
+//   convert-math-to-funcs{convert-ctlz}, math-extend-to-supported-types,
+//   convert-math-to-llvm, convert-math-to-libm
+//                             each math op to one intrinsic or libm call
+//                             (f16/bf16 widened to f32 around it);
+//   convert-scf-to-cf, expand-strided-metadata, lower-affine,
+//   convert-vector-to-llvm, convert-to-llvm, reconcile-unrealized-casts
+//                             structural lowering to the LLVM dialect, with
+//                             LLVM at -O0.
+// Where the source's encoding is exact, the target's execution is also
+// compared with the source's Z3 value (Counterexample.cpp), which no
+// lowering shares.
 #include "smt/Internal.h"
 
 #include "backends/mlir/MlirBackend.h"
@@ -22,17 +46,12 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#include <cstring>
-
 using namespace mlir;
 
 namespace cc::smt {
 
 namespace {
 const char *const kNoFoldPass = "cc-tosa-to-linalg-nofold";
-// What the pass replaces in tosa-O0, in that order.
-const char *const kFoldingPasses =
-    "tosa-optional-decompositions,tosa-to-linalg-named,tosa-to-linalg,";
 
 // Converts the ops that `patterns` are rooted at, without folding; every
 // other op is legal. Upstream's passes list those ops by hand (tosa-to-linalg
@@ -53,8 +72,7 @@ LogicalResult convertWithoutFolding(Operation *op, RewritePatternSet patterns) {
 // tosa-optional-decompositions, tosa-to-linalg-named and tosa-to-linalg
 // (default options, as in tosa-O0) with folding off.
 class TosaToLinalgNoFoldPass
-    : public PassWrapper<TosaToLinalgNoFoldPass,
-                         OperationPass<func::FuncOp>> {
+    : public PassWrapper<TosaToLinalgNoFoldPass, OperationPass<func::FuncOp>> {
 public:
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TosaToLinalgNoFoldPass)
   StringRef getArgument() const override { return kNoFoldPass; }
@@ -62,9 +80,9 @@ public:
     return "TOSA decompositions and TOSA to linalg without folding TOSA ops";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, index::IndexDialect,
-                    linalg::LinalgDialect, math::MathDialect, scf::SCFDialect,
-                    tensor::TensorDialect>();
+    registry
+        .insert<arith::ArithDialect, index::IndexDialect, linalg::LinalgDialect,
+                math::MathDialect, scf::SCFDialect, tensor::TensorDialect>();
   }
 
   void runOnOperation() override {
@@ -93,25 +111,164 @@ public:
       signalPassFailure();
   }
 };
+// ---- cc-replay-expand ------------------------------------------------------
+
+const char *const kExpandPass = "cc-replay-expand";
+
+// An integer or float constant of `t`'s element type, splat for vectors.
+Value constLike(OpBuilder &b, Location loc, Type t, int64_t v) {
+  Type elt = getElementTypeOrSelf(t);
+  TypedAttr a = isa<FloatType>(elt) ? TypedAttr(b.getFloatAttr(elt, double(v)))
+                                    : TypedAttr(b.getIntegerAttr(elt, v));
+  if (auto vt = dyn_cast<VectorType>(t))
+    a = DenseElementsAttr::get(vt, a);
+  return arith::ConstantOp::create(b, loc, t, a);
+}
+
+// `t` with its element type replaced.
+Type withElement(Type t, Type elt) {
+  if (auto vt = dyn_cast<VectorType>(t))
+    return vt.clone(elt);
+  return elt;
+}
+
+// ceil/floor division: the truncated quotient, moved by one where a
+// remainder is left and the exact quotient lies on that side.
+Value roundedDivision(OpBuilder &b, Location loc, Value a, Value d, bool ceil) {
+  Type t = a.getType();
+  Value zero = constLike(b, loc, t, 0), one = constLike(b, loc, t, 1);
+  Value q = arith::DivSIOp::create(b, loc, a, d);
+  Value back = arith::MulIOp::create(b, loc, q, d);
+  Value inexact =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, a, back);
+  Value aNeg =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, a, zero);
+  Value dNeg =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, d, zero);
+  Value side = arith::CmpIOp::create(
+      b, loc, ceil ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ne, aNeg,
+      dNeg);
+  Value moves = arith::AndIOp::create(b, loc, inexact, side);
+  Value moved = ceil ? arith::AddIOp::create(b, loc, q, one).getResult()
+                     : arith::SubIOp::create(b, loc, q, one).getResult();
+  return arith::SelectOp::create(b, loc, moves, moved, q);
+}
+
+// a == 0 ? 0 : (a - 1) / d + 1.
+Value ceilDivUnsigned(OpBuilder &b, Location loc, Value a, Value d) {
+  Type t = a.getType();
+  Value zero = constLike(b, loc, t, 0), one = constLike(b, loc, t, 1);
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a, zero);
+  Value q =
+      arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, a, one), d);
+  return arith::SelectOp::create(b, loc, isZero, zero,
+                                 arith::AddIOp::create(b, loc, q, one));
+}
+
+// bf16 -> f32: the bits shifted into the high half.
+Value bf16ToF32(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value bits =
+      arith::BitcastOp::create(b, loc, withElement(t, b.getIntegerType(16)), x);
+  Value wide = arith::ExtUIOp::create(
+      b, loc, withElement(t, b.getIntegerType(32)), bits);
+  Value high = arith::ShLIOp::create(b, loc, wide,
+                                     constLike(b, loc, wide.getType(), 16));
+  return arith::BitcastOp::create(b, loc, withElement(t, b.getF32Type()), high);
+}
+
+// f32 -> bf16, rounding to nearest even; NaN becomes the quiet NaN 0x7fc0.
+Value f32ToBf16(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Type i32 = withElement(t, b.getIntegerType(32));
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  Value lsb = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, constLike(b, loc, i32, 16)),
+      constLike(b, loc, i32, 1));
+  Value bias =
+      arith::AddIOp::create(b, loc, constLike(b, loc, i32, 0x7fff), lsb);
+  Value rounded =
+      arith::ShRUIOp::create(b, loc, arith::AddIOp::create(b, loc, bits, bias),
+                             constLike(b, loc, i32, 16));
+  Type i16 = withElement(t, b.getIntegerType(16));
+  Value narrow = arith::TruncIOp::create(b, loc, i16, rounded);
+  Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value out = arith::SelectOp::create(b, loc, nan,
+                                      constLike(b, loc, i16, 0x7fc0), narrow);
+  return arith::BitcastOp::create(b, loc, withElement(t, b.getBF16Type()), out);
+}
+
+// The expansion of one op, or nothing when it needs none.
+Value expandOne(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  auto operand = [&](unsigned i) { return op->getOperand(i); };
+  auto eltOf = [](Value v) { return getElementTypeOrSelf(v.getType()); };
+  if (isa<arith::CeilDivSIOp, arith::FloorDivSIOp>(op))
+    return roundedDivision(b, loc, operand(0), operand(1),
+                           isa<arith::CeilDivSIOp>(op));
+  if (isa<arith::CeilDivUIOp>(op))
+    return ceilDivUnsigned(b, loc, operand(0), operand(1));
+  if (isa<arith::ExtFOp>(op) && eltOf(operand(0)).isBF16()) {
+    Value f = bf16ToF32(b, loc, operand(0));
+    Type to = op->getResult(0).getType();
+    return f.getType() == to ? f : arith::ExtFOp::create(b, loc, to, f);
+  }
+  if (isa<arith::TruncFOp>(op) && eltOf(op->getResult(0)).isBF16() &&
+      eltOf(operand(0)).isF32())
+    return f32ToBf16(b, loc, operand(0));
+  return {};
+}
+
+// Expands, without folding anything, the arith ops that arith-to-llvm
+// cannot lower.
+class ReplayExpandPass
+    : public PassWrapper<ReplayExpandPass, OperationPass<func::FuncOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ReplayExpandPass)
+  StringRef getArgument() const override { return kExpandPass; }
+  StringRef getDescription() const override {
+    return "ceil/floor divisions and bf16 conversions as plain arith";
+  }
+  void runOnOperation() override {
+    std::vector<Operation *> ops;
+    getOperation().walk([&](Operation *op) { ops.push_back(op); });
+    OpBuilder b(&getContext());
+    for (Operation *op : ops) {
+      b.setInsertionPoint(op);
+      if (Value v = expandOne(b, op)) {
+        op->getResult(0).replaceAllUsesWith(v);
+        op->erase();
+      }
+    }
+  }
+};
 } // namespace
 
-Expected<NamedPipeline> replayPipeline() {
+NamedPipeline replayPipeline() {
   static const bool registered = [] {
     PassRegistration<TosaToLinalgNoFoldPass>();
+    PassRegistration<ReplayExpandPass>();
     return true;
   }();
   (void)registered;
-  // Derived from tosa-O0 so that the rest of the lowering stays the same.
-  // tosa-to-arith and tosa-to-tensor, which it keeps, still fold their own
-  // ops (constants, apply_scale, reshape, slice, concat, pad).
-  NamedPipeline p = namedPipelines()[0];
-  size_t at = p.pipeline.find(kFoldingPasses);
-  if (at == std::string::npos)
-    return makeError(p.name + " no longer runs " + kFoldingPasses +
-                     " the replay lowering needs updating");
-  p.pipeline.replace(at, strlen(kFoldingPasses), std::string(kNoFoldPass) + ",");
-  p.name += "-nofold";
-  return p;
+  std::string p = "builtin.module(func.func(convert-elementwise-to-linalg," +
+                  std::string(kNoFoldPass) +
+                  ",tosa-to-arith{include-apply-rescale},tosa-to-tensor),"
+                  "one-shot-bufferize{bufferize-function-boundaries "
+                  "function-boundary-type-conversion=identity-layout-map},"
+                  "buffer-results-to-out-params{hoist-static-allocs "
+                  "modify-public-functions},"
+                  "convert-bufferization-to-memref,"
+                  "func.func(convert-linalg-to-loops," +
+                  kExpandPass +
+                  "),convert-math-to-funcs{convert-ctlz},"
+                  "math-extend-to-supported-types,convert-math-to-llvm,"
+                  "convert-math-to-libm,convert-scf-to-cf,"
+                  "expand-strided-metadata,lower-affine,"
+                  "convert-vector-to-llvm,convert-to-llvm,"
+                  "reconcile-unrealized-casts)";
+  return NamedPipeline{"replay", "direct conversions only", p, 0};
 }
 
 } // namespace cc::smt

@@ -40,6 +40,9 @@ struct TvOptions {
   // Dynamic dimensions are instantiated with these sizes (bounded check;
   // the reason says so).
   std::vector<int64_t> dynamicSizes = {2, 3};
+  // scf.for and scf.while whose trip count is not a constant are unrolled
+  // this many times; a loop that may run longer makes a check `unknown`.
+  unsigned loopBound = 8;
   // The files the MLIR came from, for the locations in parse errors.
   std::string sourceName = "source.mlir";
   std::string targetName = "target.mlir";
@@ -52,6 +55,7 @@ struct FunctionCheck {
   std::string reason;         // why (unknown/timeout), or a note (correct)
   std::string counterexample; // inputs and both outputs (incorrect)
   double seconds = 0;
+  bool internalError = false; // the encoder failed (reason says where)
 };
 
 // Checks that every function of `tgt` (MLIR text) refines its namesake in
