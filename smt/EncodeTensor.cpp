@@ -46,9 +46,41 @@ void encode(Encoder &e, tensor::ExtractOp op) {
   e.env[op] = e.scalar(v, vp || p);
 }
 
+// Writes `v` (poison `p`) at symbolic indices `idx` of `r`: every element
+// is selected by whether it is the one; out of bounds is undefined.
+void insertAt(Encoder &e, SVal &r, const std::vector<z3::expr> &idx,
+              const z3::expr &v, const z3::expr &p) {
+  z3::context &c = e.c;
+  z3::expr inBounds = c.bool_val(true);
+  for (size_t k = 0; k < idx.size(); ++k)
+    inBounds = inBounds && z3::ult(idx[k], c.bv_val(uint64_t(r.shape[k]), 64));
+  e.ub = e.ub || !inBounds;
+  for (int64_t j = 0; j < r.size(); ++j) {
+    z3::expr hit = c.bool_val(true);
+    for (auto [k, d] : llvm::enumerate(unflatten(j, r.shape)))
+      hit = hit && idx[k] == c.bv_val(uint64_t(d), 64);
+    r.v[j] = z3::ite(hit, v, r.v[j]);
+    r.p[j] = z3::ite(hit, p, r.p[j]);
+  }
+}
+
 void encode(Encoder &e, tensor::InsertOp op) {
   SVal r = e.get(op.getDest());
   SVal s = e.get(op.getScalar());
+  bool symbolic = llvm::any_of(op.getIndices(), [&](Value i) {
+    return !e.get(i).v[0].simplify().is_numeral();
+  });
+  if (symbolic) {
+    std::vector<z3::expr> idx;
+    z3::expr p = s.p[0];
+    for (Value i : op.getIndices()) {
+      idx.push_back(e.get(i).v[0]);
+      p = p || e.get(i).p[0];
+    }
+    insertAt(e, r, idx, s.v[0], p);
+    e.env[op] = r;
+    return;
+  }
   std::vector<int64_t> idx;
   for (Value i : op.getIndices())
     idx.push_back(e.concreteIndex(i));
@@ -164,8 +196,65 @@ int64_t sliceElement(const Slice &s, int64_t i,
   return flatten(idx, shape);
 }
 
+// The offsets of a slice whose sizes and strides are static but whose
+// offsets are not: symbolic indices.
+std::optional<std::vector<z3::expr>>
+symbolicOffsets(Encoder &e, OffsetSizeAndStrideOpInterface op) {
+  if (!llvm::any_of(op.getStaticOffsets(), ShapedType::isDynamic) ||
+      llvm::any_of(op.getStaticSizes(), ShapedType::isDynamic) ||
+      llvm::any_of(op.getStaticStrides(), ShapedType::isDynamic))
+    return std::nullopt;
+  std::vector<z3::expr> r;
+  for (OpFoldResult f : op.getMixedOffsets()) {
+    if (auto v = dyn_cast<Value>(f))
+      e.ub = e.ub || e.get(v).p[0]; // a slice at a poison offset
+    r.push_back(
+        isa<Attribute>(f)
+            ? e.c.bv_val(
+                  uint64_t(cast<IntegerAttr>(cast<Attribute>(f)).getInt()), 64)
+            : e.get(cast<Value>(f)).v[0]);
+  }
+  return r;
+}
+
+// Index `i` of a slice's element in its source (or destination).
+std::vector<z3::expr> sliceIndex(Encoder &e, const std::vector<z3::expr> &off,
+                                 ArrayRef<int64_t> sizes,
+                                 ArrayRef<int64_t> strides, int64_t i) {
+  std::vector<int64_t> ii =
+      unflatten(i, std::vector<int64_t>(sizes.begin(), sizes.end()));
+  std::vector<z3::expr> idx;
+  for (size_t k = 0; k < ii.size(); ++k)
+    idx.push_back(off[k] + e.c.bv_val(uint64_t(ii[k] * strides[k]), 64));
+  return idx;
+}
+
+// Sizes of a slice without its dropped unit dimensions.
+std::vector<int64_t> keptSizes(tensor::ExtractSliceOp op,
+                               const std::vector<int64_t> &sizes) {
+  std::vector<int64_t> kept;
+  auto dropped = op.getDroppedDims();
+  for (size_t k = 0; k < sizes.size(); ++k)
+    if (!dropped.test(k))
+      kept.push_back(sizes[k]);
+  return kept;
+}
+
 void encode(Encoder &e, tensor::ExtractSliceOp op) {
   SVal s = e.get(op.getSource());
+  if (auto off = symbolicOffsets(e, op)) {
+    SVal r;
+    ArrayRef<int64_t> sizes = op.getStaticSizes();
+    for (int64_t i = 0; i < product({sizes.begin(), sizes.end()}); ++i) {
+      auto [v, p] =
+          e.at(s, sliceIndex(e, *off, sizes, op.getStaticStrides(), i));
+      r.v.push_back(v);
+      r.p.push_back(p);
+    }
+    r.shape = keptSizes(op, {sizes.begin(), sizes.end()});
+    e.env[op] = r;
+    return;
+  }
   Slice sl = staticSlice(op);
   SVal r;
   r.shape = sl.sizes;
@@ -174,18 +263,22 @@ void encode(Encoder &e, tensor::ExtractSliceOp op) {
     r.v.push_back(s.v[j]);
     r.p.push_back(s.p[j]);
   }
-  std::vector<int64_t> kept;
-  auto dropped = op.getDroppedDims();
-  for (size_t k = 0; k < sl.sizes.size(); ++k)
-    if (!dropped.test(k))
-      kept.push_back(sl.sizes[k]);
-  r.shape = kept;
+  r.shape = keptSizes(op, sl.sizes);
   e.env[op] = r;
 }
 
 void encode(Encoder &e, tensor::InsertSliceOp op) {
   SVal s = e.get(op.getSource());
   SVal r = e.get(op.getDest());
+  if (auto off = symbolicOffsets(e, op)) {
+    for (int64_t i = 0; i < s.size(); ++i)
+      insertAt(
+          e, r,
+          sliceIndex(e, *off, op.getStaticSizes(), op.getStaticStrides(), i),
+          s.v[i], s.p[i]);
+    e.env[op] = r;
+    return;
+  }
   Slice sl = staticSlice(op);
   for (int64_t i = 0; i < product(sl.sizes); ++i) {
     int64_t j = sliceElement(sl, i, r.shape, "insert_slice");

@@ -39,6 +39,10 @@ const FlagTable<F> kCommonFlags = {
      "Z3 resource limit per solver check: the same verdict however loaded "
      "the machine is (default: none)",
      count(&F::rlimit, 1)},
+    {"--loop-bound", "", "N",
+     "unroll scf loops whose trip count is not a constant this many times; "
+     "a loop that may run longer makes a check unknown (default {})",
+     count(&F::loopBound, 1)},
     {"--cache-dir", "", "DIR",
      "cache solver results on disk, keyed by a hash of the query",
      text(&F::cacheDir)},
