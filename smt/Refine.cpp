@@ -52,7 +52,7 @@ Attempt Query::run() {
     choices.push_back(x);
   // Inputs where a loop runs past the unrolling bound are left out here,
   // and then make a proof `unknown` (proved()).
-  z3::expr pre = under(noChoice(), !es.ub && !es.pastBound && !et.pastBound);
+  z3::expr pre = under(noChoice(), withinBound(!es.ub));
   std::vector<z3::expr> d = under(noChoice(), disj);
   s.add(pre && anyOf(d));
   QueryCache cache(o, mode, s);
@@ -73,6 +73,13 @@ Attempt Query::run() {
     return abstractCounterexample();
   Attempt a = atPoint();
   return a.poisonOnly ? valueDifference(a) : a;
+}
+
+// `pre` restricted to inputs where no loop runs past the unrolling bound
+// (unchanged without loops: the solver's search is sensitive to the form).
+z3::expr Query::withinBound(const z3::expr &pre) {
+  z3::expr past = (es.pastBound || et.pastBound).simplify();
+  return past.is_false() ? pre : pre && !past;
 }
 
 // The counterexample at `point`.
@@ -100,7 +107,8 @@ Attempt Query::valueDifference(const Attempt &poisonOnly) {
         if (!z3::eq(os[r].v[i], ot[r].v[i]))
           d.push_back(!os[r].p[i] && !ot[r].p[i] && os[r].v[i] != ot[r].v[i]);
   d = under(noChoice(), d);
-  z3::expr pre = under(noChoice(), !es.ub && !et.ub);
+  // As in run(): the encoding of a loop past its bound is not its value.
+  z3::expr pre = under(noChoice(), withinBound(!es.ub && !et.ub));
   z3::params prm(c);
   prm.set("timeout", o.timeoutMs);
   if (o.rlimit)
@@ -146,7 +154,7 @@ Attempt Query::valueDifference(const Attempt &poisonOnly) {
 z3::check_result Query::refuteGroup(const std::vector<z3::expr> &g,
                                     const z3::params &prm,
                                     std::string &unknownWhy) {
-  z3::expr pre = under(noChoice(), !es.ub);
+  z3::expr pre = under(noChoice(), withinBound(!es.ub));
   std::vector<z3::expr> d = under(noChoice(), g);
   for (int round = 1; round <= kChoiceRounds; ++round) {
     z3::solver s(c);

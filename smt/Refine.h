@@ -115,6 +115,7 @@ private:
   Attempt undecided(const std::string &unknownWhy) const;
   Attempt abstractCounterexample();
   Attempt atPoint();
+  z3::expr withinBound(const z3::expr &pre);
   Attempt valueDifference(const Attempt &poisonOnly);
   // Counterexample.cpp
   Attempt counterexample(const Eval &eval);
