@@ -1,7 +1,7 @@
 // The replay of a counterexample through the JIT: both functions are
 // copied into modules of their own, given the static shapes of the
 // counterexample, wrapped into @cc_replay_main (tensors in, tensors out),
-// lowered without folding (ReplayLowering.cpp) and run.
+// lowered by direct conversions only (ReplayLowering.cpp) and run.
 #include "smt/Replay.h"
 
 #include "smt/Internal.h"
