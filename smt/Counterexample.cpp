@@ -143,13 +143,8 @@ Attempt Query::counterexample(const Eval &eval) {
   if (a.verdict == TvVerdict::Unknown) {
     // Only poison or undefined behaviour differs when no defined element
     // of the target differs in value.
-    bool valueDiffers = false;
-    for (size_t r = 0; r < os.size() && !valueDiffers; ++r)
-      if (os[r].shape == ot[r].shape)
-        for (int64_t i = 0; i < os[r].size() && !valueDiffers; ++i)
-          valueDiffers =
-              eval(!os[r].p[i] && !ot[r].p[i] && os[r].v[i] != ot[r].v[i])
-                  .is_true();
+    bool valueDiffers = llvm::any_of(
+        valueDisjuncts(), [&](const z3::expr &d) { return eval(d).is_true(); });
     a.poisonOnly = !valueDiffers && shapeNote.empty();
   }
   return a;

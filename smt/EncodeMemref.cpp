@@ -249,37 +249,35 @@ std::vector<z3::expr> applyMap(Encoder &e, AffineMap map, ValueRange operands) {
   return r;
 }
 
-// alloc and alloca: a fresh block, poison until written.
-void allocate(Encoder &e, Value result, MemRefType t, ValueRange dynSizes) {
+// A fresh block of `shape`, poison until written, and the allocation's own
+// memref on it (the one that may be freed).
+MemRef newAllocation(Encoder &e, MemRefType t,
+                     const std::vector<int64_t> &shape) {
   if (!t.getLayout().isIdentity())
     unsupported("allocation with a layout");
-  auto shape = shapeOf(e, t, dynSizes);
   z3::sort idx = e.c.bv_sort(64);
   int b = e.newBlock(z3::const_array(idx, e.zeroOf(e.sortOf(t))),
                      z3::const_array(idx, e.c.bool_val(true)), product(shape),
                      true, /*owned=*/true);
   MemRef m = e.identityView(b, shape);
   m.allocation = true;
-  e.bindRef(result, m);
+  return m;
+}
+
+// alloc and alloca.
+void allocate(Encoder &e, Value result, MemRefType t, ValueRange dynSizes) {
+  e.bindRef(result, newAllocation(e, t, shapeOf(e, t, dynSizes)));
 }
 
 void encode(Encoder &e, memref::AllocOp op) {
   allocate(e, op, op.getType(), op.getDynamicSizes());
 }
 
-// bufferization.clone: a new allocation (freeable) holding a copy of the
-// source's contents.
+// bufferization.clone: a new allocation holding a copy of the source's
+// contents.
 void encode(Encoder &e, bufferization::CloneOp op) {
-  auto t = cast<MemRefType>(op.getType());
-  if (!t.getLayout().isIdentity())
-    unsupported("clone with a layout");
   SVal contents = e.loadView(e.ref(op.getInput()));
-  z3::sort idx = e.c.bv_sort(64);
-  int b = e.newBlock(z3::const_array(idx, e.zeroOf(e.sortOf(t))),
-                     z3::const_array(idx, e.c.bool_val(true)), contents.size(),
-                     true, /*owned=*/true);
-  MemRef m = e.identityView(b, contents.shape);
-  m.allocation = true;
+  MemRef m = newAllocation(e, cast<MemRefType>(op.getType()), contents.shape);
   e.storeView(m, contents);
   e.bindRef(op, m);
 }

@@ -95,18 +95,23 @@ Attempt Query::atPoint() {
   });
 }
 
-// A counterexample where only the target's poison or undefined behaviour
-// differs cannot be shown by execution: searches again, for inputs where
-// both sides are defined and a value differs (each round excluding the
-// inputs found before).
-Attempt Query::valueDifference(const Attempt &poisonOnly) {
+// The outputs' elements that differ in value where both sides are defined.
+std::vector<z3::expr> Query::valueDisjuncts() const {
   std::vector<z3::expr> d;
   for (size_t r = 0; r < os.size(); ++r)
     if (os[r].shape == ot[r].shape)
       for (int64_t i = 0; i < os[r].size(); ++i)
         if (!z3::eq(os[r].v[i], ot[r].v[i]))
           d.push_back(!os[r].p[i] && !ot[r].p[i] && os[r].v[i] != ot[r].v[i]);
-  d = under(noChoice(), d);
+  return d;
+}
+
+// A counterexample where only the target's poison or undefined behaviour
+// differs cannot be shown by execution: searches again, for inputs where
+// both sides are defined and a value differs (each round excluding the
+// inputs found before).
+Attempt Query::valueDifference(const Attempt &poisonOnly) {
+  std::vector<z3::expr> d = under(noChoice(), valueDisjuncts());
   // As in run(): the encoding of a loop past its bound is not its value.
   z3::expr pre = under(noChoice(), withinBound(!es.ub && !et.ub));
   z3::params prm(c);

@@ -117,6 +117,7 @@ private:
   Attempt atPoint();
   z3::expr withinBound(const z3::expr &pre);
   Attempt valueDifference(const Attempt &poisonOnly);
+  std::vector<z3::expr> valueDisjuncts() const;
   // Counterexample.cpp
   Attempt counterexample(const Eval &eval);
   Attempt confirm(const Shown &x, bool targetUb);
