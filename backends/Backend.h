@@ -109,6 +109,16 @@ inline Error compilerFault(std::string message, CompilerFault fault) {
   return Error::failure(std::move(message), code, std::move(fault));
 }
 
+// A mid-level MLIR program (generators/Program.h) as backends run it: a
+// module whose public function `name` takes and returns ranked, statically
+// shaped tensors.
+struct MlirProgram {
+  std::string name = "main";
+  std::string mlir;
+  std::vector<TensorType> args, results;
+  bool operator==(const MlirProgram &) const = default;
+};
+
 class Backend {
 public:
   virtual ~Backend() = default;
@@ -124,6 +134,16 @@ public:
     for (const Inputs *inputs : sets)
       results.push_back(run(g, *inputs, options));
     return results;
+  }
+  // A program on several input sets, one result per set. Backends that
+  // compile MLIR override it; to the others a program is unsupported.
+  virtual std::vector<Expected<Outputs>>
+  runProgramSets(const MlirProgram &p, const InputSets &sets,
+                 const RunOptions &options) {
+    (void)p, (void)options;
+    return std::vector<Expected<Outputs>>(
+        sets.size(), Error::failure(name() + " does not run MLIR programs",
+                                    ErrorCode::Unsupported));
   }
 };
 
@@ -146,6 +166,13 @@ public:
     RunOptions tapped = options;
     tapped.passCoverage = &sink;
     return inner.runSets(g, sets, tapped);
+  }
+  std::vector<Expected<Outputs>>
+  runProgramSets(const MlirProgram &p, const InputSets &sets,
+                 const RunOptions &options) override {
+    RunOptions tapped = options;
+    tapped.passCoverage = &sink;
+    return inner.runProgramSets(p, sets, tapped);
   }
 
 private:

@@ -12,6 +12,7 @@
 #include "harness/Store.h"
 #include "harness/Workers.h"
 #include "oracles/Consensus.h"
+#include "oracles/Program.h"
 #include "reducers/Reduce.h"
 #include "reports/CiOutputs.h"
 
@@ -42,6 +43,15 @@ void countOps(const Graph &g, CaseOutcome &o) {
     DType d = n.operands.empty() ? g.typeOf(n.results.at(0)).dtype
                                  : g.typeOf(n.operands[0]).dtype;
     o.coverage[{n.op, std::string(dtypeName(d))}]++;
+  }
+}
+
+// Counts a program's ops by name, as printed (generators/Program.h), under
+// the dtype "mlir".
+void countOps(const MlirProgram &p, CaseOutcome &o) {
+  for (const auto &[name, n] : countProgramOps(p.mlir)) {
+    o.ops += n;
+    o.coverage[{name, "mlir"}] += n;
   }
 }
 
@@ -85,8 +95,13 @@ std::vector<CaseOutcome> runCases(const CaseStream &stream, uint64_t first,
       o.skipReason = c.error().message();
       continue;
     }
-    o.graphName = c->graph.name;
-    countOps(c->graph, o);
+    if (c->program) {
+      o.graphName = "program_" + std::to_string(o.index / options.inputSets);
+      countOps(*c->program, o);
+    } else {
+      o.graphName = c->graph.name;
+      countOps(c->graph, o);
+    }
     cases.push_back(std::move(*c));
     judged.push_back(&o);
   }
@@ -103,7 +118,9 @@ std::vector<CaseOutcome> runCases(const CaseStream &stream, uint64_t first,
     tapped.push_back(
         taps.emplace_back(std::make_unique<CoverageTap>(*b, head.passCoverage))
             .get());
-  auto results = judgeConsensusSets(cases, tapped, refs, co);
+  auto results = cases.front().program
+                     ? judgeProgramSets(cases, tapped, co)
+                     : judgeConsensusSets(cases, tapped, refs, co);
   for (size_t j = 0; j < cases.size(); ++j) {
     CaseOutcome &o = *judged[j];
     if (!results[j]) {
@@ -144,7 +161,7 @@ CaseOutcome workerFailure(const CaseStream &stream, uint64_t index,
   f.log = ev.detail;
   if (auto c = stream.at(index)) {
     f.testCase = std::move(*c);
-    o.graphName = f.testCase.graph.name;
+    o.graphName = caseName(f.testCase);
   }
   o.findings.push_back(std::move(f));
   return o;

@@ -15,6 +15,7 @@
 #include "core/Error.h"
 #include "generators/Inputs.h"
 #include "generators/Precision.h"
+#include "generators/Program.h"
 #include "generators/Topology.h"
 #include "oracles/Verdict.h"
 
@@ -48,7 +49,12 @@ struct CampaignOptions {
   std::string knownBugs;
   // Graphs (.json or .onnx) that open the stream before generated ones.
   std::string seedCorpus;
+  // Which generator makes the cases: TOSA graphs, mid-level MLIR programs
+  // (generators/Program.h; judged against the straight lowering, see
+  // oracles/Program.h), or both in turn (odd graphs are programs).
+  enum class Generator { Graph, Mlir, Mixed } generator = Generator::Graph;
   GenOptions gen;
+  ProgramOptions program;
   // Each generated graph is used as is, or (in turn) as one of these
   // precision variants.
   std::vector<PrecisionKind> precisions;

@@ -52,6 +52,16 @@ Expected<TestCase> CaseStream::at(uint64_t index) const {
   c.seed = options.seed;
   c.index = index;
   c.timeoutSeconds = options.caseTimeoutSeconds;
+  using Generator = CampaignOptions::Generator;
+  if (graphIndex >= corpus.size() &&
+      (options.generator == Generator::Mlir ||
+       (options.generator == Generator::Mixed && graphIndex % 2))) {
+    Program p = generateProgram(options.program, caseSeed);
+    c.program = MlirProgram{p.name, p.mlir, p.args, p.results};
+    c.inputs =
+        programInputs(p, set ? Rng::forStream(caseSeed, set).next() : caseSeed);
+    return c;
+  }
   if (graphIndex < corpus.size()) {
     c.graph = corpus[graphIndex];
   } else if (!corpus.empty() && caseSeed % 2 == 0) {
@@ -132,6 +142,18 @@ json CaseStream::identity() const {
   // Only where not the default, so that older campaigns keep their identity.
   if (options.inputSets != 1)
     id["input_sets"] = options.inputSets;
+  // Only for programs, so that graph campaigns keep their identity.
+  if (options.generator != CampaignOptions::Generator::Graph) {
+    const ProgramOptions &p = options.program;
+    json pdtypes = json::array();
+    for (DType d : p.dtypes)
+      pdtypes.push_back(dtypeName(d));
+    id["programs"] = {
+        {"mixed", options.generator == CampaignOptions::Generator::Mixed},
+        {"ops", p.ops},
+        {"dtypes", pdtypes},
+        {"weights", {p.linalg, p.tensor, p.scalar, p.scf, p.vector}}};
+  }
   // Only when on, so that campaigns without --tv keep their identity.
   if (options.tv)
     id["tv"] = {{"per_rewrite", options.tvPerRewrite},

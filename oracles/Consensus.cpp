@@ -271,11 +271,7 @@ std::vector<Expected<ConsensusResult>> judgeConsensusSets(
   for (const TestCase &c : cases)
     sets.push_back(&c.inputs);
   StageTimes shared;
-  RunOptions run;
-  run.timeoutSeconds = options.timeoutSeconds;
-  run.memoryLimitBytes = options.memoryLimitBytes;
-  run.isolate = options.isolate;
-  run.times = &shared;
+  RunOptions run = options.runOptions(&shared);
   std::vector<std::unique_ptr<Prerun>> owned;
   auto prerun = [&](const std::vector<Backend *> &list) {
     std::vector<Backend *> out;

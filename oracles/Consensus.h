@@ -26,6 +26,15 @@ struct ConsensusOptions {
   uint64_t memoryLimitBytes = 0;
   bool isolate = true;
   NumericOptions numeric;
+  // The options of each backend run, its stage times added to `times`.
+  RunOptions runOptions(StageTimes *times) const {
+    RunOptions r;
+    r.timeoutSeconds = timeoutSeconds;
+    r.memoryLimitBytes = memoryLimitBytes;
+    r.isolate = isolate;
+    r.times = times;
+    return r;
+  }
 };
 
 struct ConsensusResult {

@@ -37,35 +37,106 @@ Expected<Signature> signatureFromJson(const json &j) {
   return s;
 }
 
+namespace {
+json typesToJson(const std::vector<TensorType> &types) {
+  json a = json::array();
+  for (const TensorType &t : types)
+    a.push_back(t.str());
+  return a;
+}
+
+Expected<std::vector<TensorType>> typesFromJson(const json &j,
+                                                const char *what) {
+  if (!j.is_array())
+    return formatError(std::string("the program's '") + what +
+                       "' must be an array of tensor types");
+  std::vector<TensorType> types;
+  for (const json &t : j) {
+    if (!t.is_string())
+      return formatError(std::string("the program's '") + what +
+                         "' must be an array of tensor types");
+    CC_ASSIGN(type, parseTensorType(t.get<std::string>()));
+    types.push_back(std::move(type));
+  }
+  return types;
+}
+
+Expected<MlirProgram> programFromJson(const json &j) {
+  if (!j.is_object() || !j.contains("mlir") || !j["mlir"].is_string())
+    return formatError("a program needs its 'mlir' text");
+  MlirProgram p;
+  p.name = j.value("name", "main");
+  p.mlir = j["mlir"].get<std::string>();
+  CC_ASSIGN(args, typesFromJson(j.value("args", json()), "args"));
+  CC_ASSIGN(results, typesFromJson(j.value("results", json()), "results"));
+  p.args = std::move(args);
+  p.results = std::move(results);
+  return p;
+}
+} // namespace
+
+std::string caseName(const TestCase &c) {
+  return c.program ? c.program->name : c.graph.name;
+}
+
+std::vector<TensorType> inputTypes(const TestCase &c) {
+  if (c.program)
+    return c.program->args;
+  std::vector<TensorType> types;
+  for (ValueId v : c.graph.inputs)
+    types.push_back(c.graph.typeOf(v));
+  return types;
+}
+
 json testCaseToJson(const TestCase &c) {
   json inputs = json::array();
   for (const Tensor &t : c.inputs)
     inputs.push_back(tensorToJson(t));
-  return {
-      {"cut", c.cut},     {"timeout", c.timeoutSeconds},   {"seed", c.seed},
-      {"index", c.index}, {"graph", graphToJson(c.graph)}, {"inputs", inputs}};
+  json j = {{"cut", c.cut},
+            {"timeout", c.timeoutSeconds},
+            {"seed", c.seed},
+            {"index", c.index},
+            {"inputs", inputs}};
+  if (c.program)
+    j["program"] = {{"name", c.program->name},
+                    {"mlir", c.program->mlir},
+                    {"args", typesToJson(c.program->args)},
+                    {"results", typesToJson(c.program->results)}};
+  else
+    j["graph"] = graphToJson(c.graph);
+  return j;
 }
 
 Expected<TestCase> testCaseFromJson(const json &j) {
-  if (!j.is_object() || !j.contains("graph") || !j.contains("inputs") ||
-      !j["inputs"].is_array())
-    return formatError("a case needs 'graph' and an 'inputs' array");
+  if (!j.is_object() || !(j.contains("graph") || j.contains("program")) ||
+      !j.contains("inputs") || !j["inputs"].is_array())
+    return formatError(
+        "a case needs a 'graph' (or a 'program') and an 'inputs' array");
   TestCase c;
-  CC_ASSIGN(graph, graphFromJson(j["graph"]));
-  CC_TRY(verify(graph));
-  c.graph = std::move(graph);
+  if (j.contains("program")) {
+    CC_ASSIGN(program, programFromJson(j["program"]));
+    c.program = std::move(program);
+  } else {
+    CC_ASSIGN(graph, graphFromJson(j["graph"]));
+    CC_TRY(verify(graph));
+    c.graph = std::move(graph);
+  }
   for (const json &t : j["inputs"]) {
     CC_ASSIGN(tensor, tensorFromJson(t));
     c.inputs.push_back(std::move(tensor));
   }
-  if (c.inputs.size() != c.graph.inputs.size())
+  std::vector<TensorType> types = inputTypes(c);
+  const char *owner = c.program ? "program" : "graph";
+  if (c.inputs.size() != types.size())
     return formatError("the case has " + std::to_string(c.inputs.size()) +
-                       " inputs, its graph " +
-                       std::to_string(c.graph.inputs.size()));
+                       " inputs, its " + owner + " " +
+                       std::to_string(types.size()));
   for (size_t i = 0; i < c.inputs.size(); ++i)
-    if (c.inputs[i].type() != c.graph.typeOf(c.graph.inputs[i]))
+    if (c.inputs[i].type() != types[i])
       return formatError("input " + std::to_string(i) +
-                         " does not have the type of the graph's input");
+                         " does not have the "
+                         "type of the " +
+                         owner + "'s input");
   c.cut = j.value("cut", "");
   c.timeoutSeconds = j.value("timeout", 30.0);
   c.seed = j.value("seed", uint64_t(0));

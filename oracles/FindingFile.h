@@ -8,6 +8,8 @@
 //    "message": "...",
 //    "case": {"cut": "mlir:tosa-O3", "timeout": 30, "seed": 7, "index": 12,
 //             "graph": {...graph JSON...}, "inputs": [{...tensor...}, ...]},
+//    (or "program": {"name": "main", "mlir": "...", "args": ["tensor<..>"],
+//                    "results": [...]} instead of "graph")
 //    "log": "...", "evidence": {...}}
 #pragma once
 
@@ -15,6 +17,7 @@
 #include "oracles/Verdict.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace cc {
@@ -23,7 +26,10 @@ inline constexpr int kFindingFormatVersion = 1;
 
 struct TestCase {
   Graph graph;
-  Inputs inputs;   // in the order of graph.inputs
+  // A generated mid-level program instead of a graph (then `graph` is
+  // empty): "program": {"name", "mlir", "args", "results"} in the JSON.
+  std::optional<MlirProgram> program;
+  Inputs inputs;   // in the order of graph.inputs (program.args)
   std::string cut; // backend spec of the compiler under test
   double timeoutSeconds = 30;
   uint64_t seed = 0;  // campaign seed (provenance)
@@ -44,6 +50,12 @@ Expected<Signature> signatureFromJson(const nlohmann::json &j);
 
 nlohmann::json testCaseToJson(const TestCase &c);
 Expected<TestCase> testCaseFromJson(const nlohmann::json &j);
+
+// What a case is called in messages and file names: the graph's or the
+// program's name.
+std::string caseName(const TestCase &c);
+// The types of a case's inputs (graph or program).
+std::vector<TensorType> inputTypes(const TestCase &c);
 
 nlohmann::json findingToJson(const FindingRecord &f);
 Expected<FindingRecord> findingFromJson(const nlohmann::json &j);

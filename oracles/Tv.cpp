@@ -20,8 +20,7 @@ namespace {
 std::map<std::string, int> opCounts(const std::string &ir) {
   static const std::regex op(R"((?:^|[=\s])([a-z_]+\.[a-z_0-9.]+)[\s({<"])");
   std::map<std::string, int> out;
-  for (std::sregex_iterator it(ir.begin(), ir.end(), op), end; it != end;
-       ++it)
+  for (std::sregex_iterator it(ir.begin(), ir.end(), op), end; it != end; ++it)
     ++out[(*it)[1].str()];
   return out;
 }
@@ -44,7 +43,9 @@ std::vector<FindingRecord> tvFindings(const TestCase &c,
                                       PassCoverage *checks, double *seconds) {
   std::vector<FindingRecord> out;
   std::string pipeline = tvPipelineOf(c.cut);
-  auto module = emitModule(c.graph);
+  // A program is validated as generated; a graph as its TOSA module.
+  auto module =
+      c.program ? Expected<std::string>(c.program->mlir) : emitModule(c.graph);
   if (pipeline.empty() || !module)
     return out; // the compiler run itself reports what does not emit
   smt::TvOptions tv;
@@ -74,11 +75,11 @@ std::vector<FindingRecord> tvFindings(const TestCase &c,
         "sides)";
     f.testCase = c;
     f.log = s.counterexample;
-    f.evidence["tv"] = {{"pass", s.pass},         {"pattern", s.pattern},
-                        {"function", s.function}, {"before", s.before},
-                        {"after", s.after},       {"counterexample",
-                                                   s.counterexample},
-                        {"reason", s.reason},     {"seconds", s.seconds}};
+    f.evidence["tv"] = {
+        {"pass", s.pass},         {"pattern", s.pattern},
+        {"function", s.function}, {"before", s.before},
+        {"after", s.after},       {"counterexample", s.counterexample},
+        {"reason", s.reason},     {"seconds", s.seconds}};
     out.push_back(std::move(f));
   }
   return out;

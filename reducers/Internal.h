@@ -19,6 +19,11 @@ bool sameFailure(const Signature &a, const Signature &b);
 // ErrorCode::NotReproduced), else the differential run (judgeCase).
 Expected<FindingRecord> judgeLike(const TestCase &c, const Signature &target);
 
+// A program case judged alone against the straight lowering
+// (oracles/Program.h): its first finding on `cut`, if any.
+Expected<std::optional<FindingRecord>> programFinding(const TestCase &c,
+                                                      Backend &cut);
+
 enum class Outcome : char { Same = 'S', Other = 'O', Invalid = 'I' };
 
 // Judges candidates against the target signature with a cache, the budget
@@ -71,6 +76,11 @@ private:
 // Graph passes to a fixpoint; `best` holds the result.
 Error reduceGraph(CaseOracle &oracle, BestSoFar &best, ReduceStats &stats,
                   const ReduceOptions &options);
+
+// Program passes: the MLIR reducer over the program, its function's
+// signature kept (so that the inputs stay valid); `best` holds the result.
+Error reduceProgram(CaseOracle &oracle, BestSoFar &best, ReduceStats &stats,
+                    const ReduceOptions &options);
 
 // Pipeline reduction and bisection for mlir:NAME and mlir:pipeline= cuts.
 Error reducePipeline(CaseOracle &oracle, BestSoFar &best, ReduceResult &result,

@@ -13,9 +13,11 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace cc::reduce {
 
@@ -108,6 +110,16 @@ UbScan scanUb(ModuleOp m) {
       scanAccess(extract.getTensor().getType(), extract.getIndices(), scan);
     } else if (auto insert = dyn_cast<tensor::InsertOp>(op)) {
       scanAccess(insert.getDest().getType(), insert.getIndices(), scan);
+    } else if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+                   arith::RemUIOp, arith::CeilDivSIOp, arith::CeilDivUIOp,
+                   arith::FloorDivSIOp>(op)) {
+      // Generated programs guard their divisors; a reduction that rewires
+      // one to a zero constant must not pass for the bug.
+      Value divisor = op->getOperand(1);
+      if (matchPattern(divisor, m_Zero()))
+        scan.definite = "a division by zero";
+      else if (!matchPattern(divisor, m_Constant()))
+        ++scan.unknown;
     }
     // A poison memref that is accessed is undefined behaviour too.
     for (Value v : op->getOperands())
@@ -410,8 +422,31 @@ std::vector<std::string> calledFunctions(ModuleOp m) {
   return names;
 }
 
+namespace {
+// Every op without effects whose results are unused, to a fixpoint: dead
+// code goes in one step, and nothing is folded (which a canonicalization
+// might do to the bug's trigger).
+std::optional<std::string> withoutDeadOps(const std::string &text) {
+  auto m = parse(text);
+  if (!m)
+    return std::nullopt;
+  for (bool erased = true; erased;) {
+    erased = false;
+    m->walk([&](Operation *op) { // post-order: erasing `op` is safe
+      if (isOpTriviallyDead(op)) {
+        op->erase();
+        erased = true;
+      }
+    });
+  }
+  return print(*m);
+}
+} // namespace
+
 std::vector<std::string> cleanupCandidates(const std::string &text) {
   std::vector<std::string> out;
+  if (auto dce = withoutDeadOps(text); dce && *dce != text)
+    out.push_back(std::move(*dce));
   // The inliner canonicalizes by default, which may fold the bug away: the
   // plain inline goes first.
   const std::string inl = "inline{default-pipeline=}";

@@ -22,8 +22,9 @@ struct MlirSize {
 
 // What a static look at the module finds of undefined behaviour or
 // non-termination: `definite` names a certain case (a loop whose step is
-// not positive, an index outside a static dimension), `unknown` counts the
-// loop steps and indices whose range is not known.
+// not positive, an index outside a static dimension, an integer division by
+// a zero constant), `unknown` counts the loop steps, indices and divisors
+// whose range is not known.
 struct UbScan {
   std::string definite;
   int unknown = 0;
@@ -58,8 +59,9 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-// The module after cleanup pipelines (inline, symbol-dce, canonicalize,
-// cse, and all of them), each a candidate; failures left out.
+// The module without its dead ops, and after cleanup pipelines (inline,
+// symbol-dce, canonicalize, cse, and all of them), each a candidate;
+// failures left out.
 std::vector<std::string> cleanupCandidates(const std::string &module);
 
 } // namespace cc::reduce

@@ -6,6 +6,7 @@
 #include "backends/ref/Interpreter.h"
 #include "core/Json.h"
 #include "oracles/Differential.h"
+#include "oracles/Program.h"
 #ifdef CC_HAVE_SMT
 #include "oracles/Tv.h"
 #endif
@@ -19,6 +20,20 @@ namespace cc::reduce {
 
 bool sameFailure(const Signature &a, const Signature &b) {
   return a.kind == b.kind && a.stage == b.stage && a.detail == b.detail;
+}
+
+Expected<std::optional<FindingRecord>> programFinding(const TestCase &c,
+                                                      Backend &cut) {
+  ConsensusOptions o;
+  o.timeoutSeconds = c.timeoutSeconds;
+  auto r = std::move(judgeProgramSets({c}, {&cut}, o).front());
+  if (!r)
+    return r.error();
+  if (r->skipped)
+    return Error::failure(r->skipReason, ErrorCode::Unsupported);
+  if (r->findings.empty())
+    return std::optional<FindingRecord>();
+  return std::optional<FindingRecord>(std::move(r->findings.front()));
 }
 
 Expected<FindingRecord> judgeLike(const TestCase &c, const Signature &target) {
@@ -82,11 +97,17 @@ void CaseOracle::pinOutputs(const TestCase &c) {
   if (target.kind == Kind::TvIncorrect)
     return; // TV names the pass; there are no outputs to pin
   Backend *cut = backendFor(c.cut);
+  ++stats.oracleCalls;
+  cache.clear();
+  if (c.program) { // the message names the first wrong element and value
+    auto f = cut ? programFinding(c, *cut) : makeError("no backend");
+    pinned = f && *f ? (*f)->finding.message : "";
+    return;
+  }
   DifferentialOptions o;
   o.timeoutSeconds = c.timeoutSeconds;
   auto r = cut ? runDifferential(c.graph, c.inputs, *cut, o)
                : Expected<CaseResult>(makeError("no backend"));
-  ++stats.oracleCalls;
   pinned = r ? fingerprint(*r) : "";
   cache.clear();
 }
@@ -97,6 +118,15 @@ Outcome CaseOracle::judge(const TestCase &c) {
   Backend *cut = backendFor(c.cut);
   if (!cut)
     return Outcome::Invalid;
+  if (c.program) {
+    auto f = programFinding(c, *cut);
+    if (!f)
+      return Outcome::Invalid;
+    if (!*f || !sameFailure((*f)->finding.signature, target))
+      return Outcome::Other;
+    return pinned && (*f)->finding.message != *pinned ? Outcome::Other
+                                                      : Outcome::Same;
+  }
   DifferentialOptions o;
   o.timeoutSeconds = c.timeoutSeconds;
   auto r = runDifferential(c.graph, c.inputs, *cut, o);
@@ -116,6 +146,8 @@ uint64_t caseKey(const TestCase &c) {
 // Cheap checks that need no compiler: a valid graph whose reference run is
 // defined.
 bool plausible(const TestCase &c) {
+  if (c.program) // programs are checked by the MLIR reducer's verifier
+    return true;
   if (verify(c.graph) || c.inputs.size() != c.graph.inputs.size())
     return false;
   return bool(interpret(c.graph, c.inputs, Precision::F64));
@@ -247,7 +279,11 @@ Error BestSoFar::update(const TestCase &c) {
   std::filesystem::create_directories(options.outDir, ec);
   if (ec)
     return makeError("cannot create '" + options.outDir + "': " + ec.message());
-  CC_TRY(writeAtomically(options.outDir + "/graph.json", printGraph(c.graph)));
+  if (c.program)
+    CC_TRY(writeAtomically(options.outDir + "/program.mlir", c.program->mlir));
+  else
+    CC_TRY(
+        writeAtomically(options.outDir + "/graph.json", printGraph(c.graph)));
   return writeAtomically(options.outDir + "/finding.json",
                          findingToJson(record).dump(1) + "\n");
 }

@@ -10,6 +10,14 @@ using namespace reduce;
 
 Expected<FindingRecord> judgeCase(const TestCase &c) {
   CC_ASSIGN(backend, makeBackend(c.cut));
+  if (c.program) {
+    CC_ASSIGN(f, programFinding(c, *backend));
+    if (!f)
+      return Error::failure("the case passes on " + c.cut +
+                                ": there is no failure to reduce",
+                            ErrorCode::NotReproduced);
+    return std::move(*f);
+  }
   DifferentialOptions o;
   o.timeoutSeconds = c.timeoutSeconds;
   CC_ASSIGN(r, runDifferential(c.graph, c.inputs, *backend, o));
@@ -49,7 +57,8 @@ Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
                               now->finding.signature.str(),
                           ErrorCode::NotReproduced);
   if (options.reduceGraph)
-    CC_TRY(reduceGraph(oracle, best, stats, options));
+    CC_TRY(original.program ? reduceProgram(oracle, best, stats, options)
+                            : reduceGraph(oracle, best, stats, options));
   if (options.reducePipeline)
     CC_TRY(reducePipeline(oracle, best, result, options));
 
@@ -65,14 +74,17 @@ Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
   result.reduced.evidence = last->evidence;
   result.reduced.evidence["reduced"] = {
       {"ops_before", stats.opsBefore},
-      {"ops_after", countOps(best.current().graph)},
+      {"ops_after",
+       original.program ? stats.opsAfter : countOps(best.current().graph)},
       {"oracle_calls", stats.oracleCalls},
       {"budget_exhausted", stats.budgetExhausted},
       {"quick", options.quick}};
   if (!result.firstFailingPass.empty())
     result.reduced.evidence["first_failing_pass"] = result.firstFailingPass;
-  stats.opsAfter = countOps(result.reduced.testCase.graph);
-  stats.elementsAfter = leafElements(result.reduced.testCase.graph);
+  if (!original.program) {
+    stats.opsAfter = countOps(result.reduced.testCase.graph);
+    stats.elementsAfter = leafElements(result.reduced.testCase.graph);
+  }
   stats.seconds = oracle.elapsed();
   BestSoFar done(result.reduced, options);
   CC_TRY(done.update(result.reduced.testCase));

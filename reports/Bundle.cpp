@@ -72,6 +72,11 @@ private:
 };
 
 Expected<BundleResult> Writer::write() {
+  if (f.testCase.program)
+    return Error::failure("bundles of mid-level program findings are not "
+                          "written yet; the finding file holds the program "
+                          "and its inputs (crosscheck reduce replays it)",
+                          ErrorCode::Unsupported);
   CC_TRY(verify(f.testCase.graph).withContext("finding graph"));
   lowering = cutPipeline(f.testCase.cut);
   if (!lowering.pipeline.empty() && options.bisect &&

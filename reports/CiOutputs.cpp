@@ -258,7 +258,7 @@ std::string sarifJson(const CiRun &ungrouped) {
           {"upstream", c.knownBug ? c.knownBug->upstream : ""},
           {"signatures", signatures},
           {"count", rootCount(run, c)},
-          {"graph", f.record.testCase.graph.name},
+          {"graph", caseName(f.record.testCase)},
           {"seed", f.record.testCase.seed},
           {"case", f.record.testCase.index}}}};
     // The reduced case, when there is one, is what to look at first.

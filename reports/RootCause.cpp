@@ -123,9 +123,25 @@ bool matches(const KnownBug::Match &m, const FindingRecord &f,
   return true;
 }
 
+// A program's "dialect.op" names in order, without values or types.
+std::string programForm(const std::string &mlir) {
+  static const std::regex op(R"(^\s*(?:%[^=]*=\s*)?([a-z_]+\.[a-z_0-9.]+))");
+  std::istringstream lines(mlir);
+  std::string form;
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, op))
+      form += m[1].str() + ";";
+  }
+  return form;
+}
+
 // The reduced case's structure without names, shapes or values: its ops
 // with their operand and result element types, in order.
-std::string reducedForm(const Graph &g) {
+std::string reducedForm(const TestCase &c) {
+  if (c.program) // its ops in order, as printed
+    return programForm(c.program->mlir);
+  const Graph &g = c.graph;
   std::string form;
   for (const Node &n : g.nodes) {
     form += n.op + "(";
@@ -161,7 +177,7 @@ std::string rootKey(const FindingRecord &f, const FindingRecord *reduced,
   // was reduced (a triage only bisects it): not part of the key.
   if (s.kind == Kind::Miscompile && reduced && !culprit.empty())
     return kind + "|" + culprit.substr(0, culprit.find(" (shows after ")) +
-           "|" + reducedForm(reduced->testCase.graph);
+           "|" + reducedForm(reduced->testCase);
   if (s.kind == Kind::Crash)
     return kind + "|" + s.stage + "|" + crashSite(s.detail);
   return kind + "|" + s.stage + "|" + s.detail;

@@ -1,6 +1,6 @@
 // Internal interface of cc_smt between the refinement check (Refine.cpp:
 // MLIR + Z3), the drivers (Driver.cpp: parsing, pass instrumentation) and
-// the replay of counterexamples (Replay.cpp, ReplayLowering.cpp). Includes
+// the replay of counterexamples (Replay.cpp). Includes
 // MLIR headers: only cc_smt's own translation units may include it.
 #pragma once
 
@@ -23,11 +23,5 @@ FunctionCheck checkFunctionPair(mlir::func::FuncOp src, mlir::func::FuncOp tgt,
 
 // "" when the signatures agree, else what differs.
 std::string signatureMismatch(mlir::func::FuncOp src, mlir::func::FuncOp tgt);
-
-// The pipeline that lowers a function to replay a counterexample: direct
-// conversions only, none of the passes a validation checks
-// (ReplayLowering.cpp says which and why). Registers its own passes, so
-// call it before parsing the pipeline.
-NamedPipeline replayPipeline();
 
 } // namespace cc::smt

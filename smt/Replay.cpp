@@ -1,7 +1,7 @@
 // The replay of a counterexample through the JIT: both functions are
 // copied into modules of their own, given the static shapes of the
 // counterexample, wrapped into @cc_replay_main (tensors in, tensors out),
-// lowered by direct conversions only (ReplayLowering.cpp) and run.
+// lowered by direct conversions only (cc::straightLowering) and run.
 #include "smt/Replay.h"
 
 #include "smt/Internal.h"
@@ -390,7 +390,7 @@ Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
   outputTypes(results);
   if (bad)
     return *bad;
-  NamedPipeline pl = replayPipeline();
+  NamedPipeline pl = straightLowering();
   RunOptions ro;
   ro.timeoutSeconds = 20;
   auto a = runMlirModule(srcText, "cc_replay_main", outTypes, srcIns,

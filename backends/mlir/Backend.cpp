@@ -54,23 +54,51 @@ public:
   // Emits (and runs the external command) once for every set.
   std::vector<Expected<Outputs>> runSets(const Graph &g, const InputSets &sets,
                                          const RunOptions &options) override {
-    auto everySet = [&](Error e) {
-      return std::vector<Expected<Outputs>>(sets.size(), std::move(e));
-    };
     auto start = std::chrono::steady_clock::now();
     auto text = emitModule(g, syntaxVersion);
     if (!text)
-      return everySet(text.error());
+      return everySet(sets, text.error());
     addStageTime(options.times, "emit", start);
-    LowerRequest req{&*text, Origin::Crosscheck, "emitted module",
-                     g.name, pipeline,           llvmOptLevel};
-    if (command.empty())
-      return mlirbackend::lowerAndRunSets(req, outputTypes(g), sets, options);
+    return runText(*text, "emitted module", g.name, outputTypes(g), pipeline,
+                   sets, options);
+  }
 
-    start = std::chrono::steady_clock::now();
-    auto external = runExternal(*text, options);
+  // An external compiler's output is completed by the straight lowering;
+  // a program in syntax the compiler cannot parse is unsupported, not a
+  // finding (MLIR 19 reading MLIR 22).
+  std::vector<Expected<Outputs>>
+  runProgramSets(const MlirProgram &p, const InputSets &sets,
+                 const RunOptions &options) override {
+    if (command.empty())
+      return runText(p.mlir, "program", p.name, p.results, pipeline, sets,
+                     options);
+    if (Error e = checkExternalParses(p.mlir, options))
+      return everySet(sets, std::move(e));
+    return runText(p.mlir, "program", p.name, p.results,
+                   straightLowering().pipeline, sets, options);
+  }
+
+private:
+  static std::vector<Expected<Outputs>> everySet(const InputSets &sets,
+                                                 Error e) {
+    return std::vector<Expected<Outputs>>(sets.size(), std::move(e));
+  }
+
+  // Runs `text` through the external command (if any), then `lowering`.
+  std::vector<Expected<Outputs>>
+  runText(const std::string &text, const char *what, const std::string &func,
+          const std::vector<TensorType> &resultTypes,
+          const std::string &lowering, const InputSets &sets,
+          const RunOptions &options) {
+    LowerRequest req{&text, Origin::Crosscheck, what,
+                     func,  lowering,           llvmOptLevel};
+    if (command.empty())
+      return mlirbackend::lowerAndRunSets(req, resultTypes, sets, options);
+
+    auto start = std::chrono::steady_clock::now();
+    auto external = runExternal(text, options);
     if (!external)
-      return everySet(external.error());
+      return everySet(sets, external.error());
     double took = addStageTime(options.times, "external", start);
     req.module = &*external;
     req.origin = Origin::External;
@@ -78,10 +106,23 @@ public:
     // The time limit covers the whole run.
     RunOptions rest = options;
     rest.timeoutSeconds = std::max(options.timeoutSeconds - took, 0.001);
-    return mlirbackend::lowerAndRunSets(req, outputTypes(g), sets, rest);
+    return mlirbackend::lowerAndRunSets(req, resultTypes, sets, rest);
   }
 
-private:
+  // The command's first word alone (mlir-opt-19) must read the text back.
+  Error checkExternalParses(const std::string &text,
+                            const RunOptions &options) {
+    size_t begin = command.find_first_not_of(" \t");
+    std::string tool = command.substr(begin, command.find(' ', begin) - begin);
+    CC_ASSIGN(r, mlirbackend::runShell(tool, text, options.timeoutSeconds,
+                                       options.memoryLimitBytes));
+    if (r.exitCode == 0 && !r.signal && !r.timedOut)
+      return Error::success();
+    return Error::failure("'" + tool +
+                              "' cannot read the program: " + tail(r.err, 300),
+                          ErrorCode::Unsupported);
+  }
+
   // Runs the external command; its failures are findings.
   Expected<std::string> runExternal(const std::string &text,
                                     const RunOptions &options) {

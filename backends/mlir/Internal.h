@@ -46,6 +46,9 @@ struct LowerRequest {
 // Tells req.onStage the stage about to run, when set.
 void reportStage(const LowerRequest &req, const char *stage);
 
+// The straight lowering's own passes (Straight.cpp), once per process.
+void registerStraightPasses();
+
 // Passes, native target, runtime libraries: once per process. Called before
 // forking so that workers start ready.
 void initializeMlir();

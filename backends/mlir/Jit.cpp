@@ -61,6 +61,7 @@ const std::string &runnerUtils() {
 void initializeMlir() {
   static const bool done = [] {
     mlir::registerAllPasses();
+    registerStraightPasses();
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     // For checkExternalSymbols: this process (libm, libc) and the runtime.

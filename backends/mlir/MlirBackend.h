@@ -44,6 +44,20 @@ const std::vector<NamedPipeline> &namedPipelines();
 extern const char *const kTosaToLinalgPasses;
 extern const char *const kBufferizeToOutParams;
 
+// The straight lowering (Straight.cpp): from TOSA or mid-level MLIR
+// (linalg, tensor, arith, math, scf, vector) to the LLVM dialect by direct
+// conversions only (no canonicalize, cse, folding, expansion or
+// integer-range pass), LLVM at -O0. The reference lowering of generated
+// programs and of counterexample replays. A pipeline under test inserts its
+// passes at three levels: on tensors (func.func passes, before
+// bufferization), on loops (func.func passes on memrefs and scf, after
+// linalg becomes loops), and before the conversion to LLVM (module passes).
+struct StraightInserts {
+  std::string onTensors, onLoops, beforeLlvm;
+};
+NamedPipeline straightLowering(const StraightInserts &at = {},
+                               int llvmOptLevel = 0);
+
 // Parses a compiler-under-test spec:
 //   mlir:NAME            a named pipeline (mlir:tosa-O3)
 //   mlir:pipeline=TEXT   any textual pass pipeline from TOSA to LLVM

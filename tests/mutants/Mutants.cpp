@@ -6,6 +6,9 @@
 #include "tests/mutants/Mutants.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -15,6 +18,7 @@
 #include <algorithm>
 #include <climits>
 #include <csignal>
+#include <iterator>
 #include <utility>
 
 namespace cc {
@@ -609,6 +613,60 @@ struct Mutant {
   void (*apply)(Operation *);
 };
 
+// ---- Mutants of mid-level programs (arith, scf, vector) ----
+
+// An arith fold that loses the signedness of an integer min or max:
+// maxsi as maxui, minsi as minui (loop bounds and guards never use them,
+// so the wrong program stays defined).
+void minMaxUnsigned(Operation *root) {
+  root->walk([](Operation *op) {
+    OpBuilder b(op);
+    Value r;
+    if (auto max = dyn_cast<arith::MaxSIOp>(op))
+      r = arith::MaxUIOp::create(b, op->getLoc(), max.getLhs(), max.getRhs());
+    else if (auto min = dyn_cast<arith::MinSIOp>(op))
+      r = arith::MinUIOp::create(b, op->getLoc(), min.getLhs(), min.getRhs());
+    if (!r)
+      return;
+    op->getResult(0).replaceAllUsesWith(r);
+    op->erase();
+  });
+}
+
+// An scf loop canonicalization off by one: the last iteration is dropped.
+void forDropLast(Operation *root) {
+  root->walk([](scf::ForOp loop) {
+    OpBuilder b(loop);
+    Value ub = arith::SubIOp::create(b, loop.getLoc(), loop.getUpperBound(),
+                                     loop.getStep());
+    loop.setUpperBound(ub);
+  });
+}
+
+// A vector lowering that ignores the mask of a transfer read (the padding
+// is never used).
+void transferUnmask(Operation *root) {
+  root->walk([](vector::TransferReadOp read) {
+    Value mask = read.getMask();
+    if (!mask)
+      return;
+    OpBuilder b(read);
+    auto type = cast<VectorType>(mask.getType());
+    Value all = arith::ConstantOp::create(b, read.getLoc(), type,
+                                          DenseElementsAttr::get(type, true));
+    read.getMaskMutable().assign(all);
+  });
+}
+
+constexpr Mutant kProgramMutants[] = {
+    {"cc-mutant-minmax-unsigned", "folds arith.maxsi/minsi as maxui/minui",
+     minMaxUnsigned},
+    {"cc-mutant-for-drop-last", "drops the last iteration of scf.for",
+     forDropLast},
+    {"cc-mutant-transfer-unmask", "ignores the mask of vector.transfer_read",
+     transferUnmask},
+};
+
 constexpr Mutant kMutants[] = {
     {"cc-mutant-mul-zero", "folds float x * 0 to 0 (NaN/Inf-unsafe)",
      mulByZero},
@@ -658,9 +716,25 @@ public:
   StringRef getDescription() const override { return kMutants[I].description; }
   void runOnOperation() override { kMutants[I].apply(this->getOperation()); }
 };
+template <size_t I>
+class ProgramMutantPass
+    : public PassWrapper<ProgramMutantPass<I>, OperationPass<>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ProgramMutantPass)
+  StringRef getArgument() const override { return kProgramMutants[I].name; }
+  StringRef getDescription() const override {
+    return kProgramMutants[I].description;
+  }
+  void runOnOperation() override {
+    kProgramMutants[I].apply(this->getOperation());
+  }
+};
 
 template <size_t... I> void registerAll(std::index_sequence<I...>) {
   (PassRegistration<MutantPass<I>>(), ...);
+}
+template <size_t... I> void registerPrograms(std::index_sequence<I...>) {
+  (PassRegistration<ProgramMutantPass<I>>(), ...);
 }
 
 // Dies of SIGSEGV when the IR holds a tosa.transpose: a compiler crash that
@@ -682,6 +756,7 @@ public:
 void registerMutantPasses() {
   static const bool done = [] {
     registerAll(std::make_index_sequence<kNumMutants>());
+    registerPrograms(std::make_index_sequence<std::size(kProgramMutants)>());
     PassRegistration<CrashPass>();
     return true;
   }();
@@ -692,6 +767,16 @@ const std::vector<MutantInfo> &mutantPasses() {
   static const std::vector<MutantInfo> infos = [] {
     std::vector<MutantInfo> v;
     for (const Mutant &m : kMutants)
+      v.push_back({m.name, m.description});
+    return v;
+  }();
+  return infos;
+}
+
+const std::vector<MutantInfo> &programMutantPasses() {
+  static const std::vector<MutantInfo> infos = [] {
+    std::vector<MutantInfo> v;
+    for (const Mutant &m : kProgramMutants)
       v.push_back({m.name, m.description});
     return v;
   }();

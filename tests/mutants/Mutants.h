@@ -1,7 +1,8 @@
 // Deliberately wrong MLIR passes, for tests only: each one is a real pass
-// over TOSA IR that makes a plausible-looking but unsound rewrite, so tests
-// can prove that the oracles notice miscompiles. User-facing tools never
-// register them unless explicitly asked.
+// over TOSA IR (or, programMutantPasses, over mid-level MLIR) that makes a
+// plausible-looking but unsound rewrite, so tests can prove that the oracles
+// notice miscompiles. User-facing tools never register them unless explicitly
+// asked.
 #pragma once
 
 #include <string>
@@ -22,5 +23,9 @@ struct MutantInfo {
   std::string description; // what it breaks
 };
 const std::vector<MutantInfo> &mutantPasses();
+// Mutants of mid-level programs (one each in arith folding, scf loops and
+// vector transfers), for the program generator's tests; registered with
+// the others.
+const std::vector<MutantInfo> &programMutantPasses();
 
 } // namespace cc

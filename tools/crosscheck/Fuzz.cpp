@@ -58,6 +58,18 @@ Expected<uint64_t> parseMaxCases(const std::string &flag,
   return n;
 }
 
+Expected<CampaignOptions::Generator> parseGenerator(const std::string &flag,
+                                                    const std::string &text) {
+  CC_ASSIGN(name, parseChoice(flag, text, {"graph", "mlir", "mixed"}));
+  using G = CampaignOptions::Generator;
+  return name == "graph" ? G::Graph : name == "mlir" ? G::Mlir : G::Mixed;
+}
+
+std::string generatorName(const CampaignOptions::Generator &g) {
+  using G = CampaignOptions::Generator;
+  return g == G::Graph ? "graph" : g == G::Mlir ? "mlir" : "mixed";
+}
+
 // fuzz's own flags; the generator's follow them.
 const FlagTable<F> kFuzzFlags = {
     {"--cut", "", "SPEC",
@@ -113,6 +125,11 @@ const FlagTable<F> kFuzzFlags = {
      within(&F::libFuzzer, on(&L::merge))},
     {"--libfuzzer-arg", "", "ARG", "libfuzzer: passed to libFuzzer as it is",
      within(&F::libFuzzer, texts(&L::extraArgs))},
+    {"--generator", "", "NAME",
+     "graph (TOSA graphs, judged against the interpreter), mlir "
+     "(mid-level MLIR programs, judged against mlir:straight, exactly; "
+     "cut with the mid-* pipelines) or mixed (both in turn) (default {})",
+     value(&F::generator, parseGenerator, generatorName)},
     {"--precision", "", "LIST",
      "comma-separated precision variants mixed into the stream: f16, "
      "bf16, mixed, int8, int16 (default: graphs as generated)",
@@ -186,6 +203,7 @@ const Command<F> kFuzz{
     "stopped or killed, without re-running or double-counting a recorded\n"
     "case.",
     concat(kFuzzFlags, within<F, GenOptions>(&F::gen, generatorFlags()),
+           within<F, ProgramOptions>(&F::program, programFlags()),
            FlagTable<F>{
                {"--quiet", "-q", "", "no progress output", on(&F::quiet)},
                {"--load-mutants", "", "",

@@ -3,6 +3,7 @@
 #include "core/Npy.h"
 #include "generators/Inputs.h"
 #include "generators/Precision.h"
+#include "generators/Program.h"
 #include "generators/Topology.h"
 #include "tools/crosscheck/Commands.h"
 #include "tools/crosscheck/GenFlags.h"
@@ -10,13 +11,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 
 namespace cc::cli {
 
 namespace {
 struct GenerateFlags {
+  std::string generator = "graph";
   GenOptions gen;
+  ProgramOptions program;
   uint64_t seed = 0, count = 1;
   std::optional<PrecisionKind> precision;
   bool stats = false;
@@ -26,7 +30,8 @@ using F = GenerateFlags;
 
 const Command<F> kGen{
     "gen",
-    "crosscheck gen --seed S --count N [--ops MIN..MAX] [--family NAME] "
+    "crosscheck gen [--generator mlir] --seed S --count N [--ops MIN..MAX] "
+    "[--family NAME] "
     "[--dtype LIST] [--include OPS] [--exclude OPS] [--precision KIND] "
     "[--stats] -o DIR",
     {0, 0, "takes no positional arguments"},
@@ -41,7 +46,15 @@ const Command<F> kGen{
             {"--count", "", "N", "number of graphs (default {})",
              count(&F::count)},
         },
-        within(&F::gen, generatorFlags()),
+        FlagTable<F>{
+            {"--generator", "", "NAME",
+             "graph (TOSA graphs as .json) or mlir (mid-level MLIR "
+             "programs as DIR/prog_<seed>.mlir, free of undefined "
+             "behaviour by construction; see docs/PROGRAMS.md) "
+             "(default {})",
+             choice(&F::generator, {"graph", "mlir"})},
+        },
+        within(&F::gen, generatorFlags()), within(&F::program, programFlags()),
         FlagTable<F>{
             {"--precision", "", "KIND",
              "derive a precision variant of each graph: f16, bf16, mixed "
@@ -56,20 +69,50 @@ const Command<F> kGen{
         }),
     ""};
 
-Error writeCase(const std::string &dir, const Graph &g, uint64_t seed) {
-  CC_TRY(writeFile(dir + "/" + g.name + ".json", printGraph(g)));
-  std::string inputDir = dir + "/" + g.name + ".inputs";
+Error writeNpys(const std::string &dir, const Inputs &inputs,
+                const std::vector<std::string> &names) {
   std::error_code ec;
-  std::filesystem::create_directories(inputDir, ec);
+  std::filesystem::create_directories(dir, ec);
   if (ec)
-    return makeError("cannot create '" + inputDir + "': " + ec.message());
-  Inputs inputs = makeInputs(g, seed);
+    return makeError("cannot create '" + dir + "': " + ec.message());
   for (size_t i = 0; i < inputs.size(); ++i)
-    CC_TRY(
-        writeNpy(inputDir + "/" + g.values[size_t(g.inputs[i])].name + ".npy",
-                 inputs[i]));
+    CC_TRY(writeNpy(dir + "/" + names[i] + ".npy", inputs[i]));
   return Error();
 }
+
+Error writeCase(const std::string &dir, const Graph &g, uint64_t seed) {
+  CC_TRY(writeFile(dir + "/" + g.name + ".json", printGraph(g)));
+  std::vector<std::string> names;
+  for (ValueId v : g.inputs)
+    names.push_back(g.values[size_t(v)].name);
+  return writeNpys(dir + "/" + g.name + ".inputs", makeInputs(g, seed), names);
+}
+
+// --generator mlir: DIR/prog_<seed>.mlir and one .npy per argument.
+int generatePrograms(F &o) {
+  std::map<std::string, int> families;
+  for (uint64_t i = 0; i < o.count; ++i) {
+    uint64_t seed = o.seed + i;
+    Program p = generateProgram(o.program, seed);
+    for (const auto &[family, n] : p.families)
+      families[family] += n;
+    if (o.output.empty())
+      continue;
+    std::string base = o.output + "/prog_" + std::to_string(seed);
+    if (Error e = writeFile(base + ".mlir", p.mlir))
+      return fail(e);
+    std::vector<std::string> names;
+    for (size_t a = 0; a < p.args.size(); ++a)
+      names.push_back("arg" + std::to_string(a));
+    if (Error e = writeNpys(base + ".inputs", programInputs(p, seed), names))
+      return fail(e);
+  }
+  if (o.stats)
+    for (const auto &[family, n] : families)
+      std::printf("%-24s %d\n", family.c_str(), n);
+  return kExitPass;
+}
+
 int generate(F &o, const Args &args) {
   const std::string &dir = o.output;
   if (dir.empty() && !o.stats)
@@ -77,6 +120,8 @@ int generate(F &o, const Args &args) {
   std::error_code ec;
   if (!dir.empty() && (std::filesystem::create_directories(dir, ec), ec))
     return fail("cannot create '" + dir + "': " + ec.message());
+  if (o.generator == "mlir")
+    return generatePrograms(o);
   OpStats stats;
   for (uint64_t i = 0; i < o.count; ++i) {
     auto g = generateGraph(o.gen, o.seed + i);

@@ -82,6 +82,75 @@ FlagTable<GenOptions> generatorFlags() {
   };
 }
 
+namespace {
+using P = ProgramOptions;
+
+Expected<DType> programDType(const std::string &flag, const std::string &text) {
+  auto t = parseDType(text);
+  if (!t)
+    return makeError("flag '" + flag + "': unknown dtype '" + text + "'");
+  return *t;
+}
+
+// linalg=W,tensor=W,scalar=W,scf=W,vector=W: the families' weights (the
+// ones named; the others keep theirs).
+Error setWeights(P &o, const std::string &flag,
+                 const std::vector<std::string> &values) {
+  std::pair<const char *, double P::*> fields[] = {{"linalg", &P::linalg},
+                                                   {"tensor", &P::tensor},
+                                                   {"scalar", &P::scalar},
+                                                   {"scf", &P::scf},
+                                                   {"vector", &P::vector}};
+  std::string text = values.back();
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = std::min(text.find(',', at), text.size());
+    std::string item = text.substr(at, end - at);
+    size_t eq = item.find('=');
+    double P::*field = nullptr;
+    for (auto [name, f] : fields)
+      if (eq != std::string::npos && item.substr(0, eq) == name)
+        field = f;
+    if (!field)
+      return makeError("flag '" + flag +
+                       "': expected FAMILY=W with FAMILY "
+                       "one of linalg, tensor, scalar, scf, vector; got '" +
+                       item + "'");
+    CC_ASSIGN(w, parseNumber(flag, item.substr(eq + 1)));
+    if (w < 0)
+      return makeError("flag '" + flag + "': weights must not be negative");
+    o.*field = w;
+    at = end + 1;
+  }
+  if (o.linalg + o.tensor + o.scalar + o.scf + o.vector <= 0)
+    return makeError("flag '" + flag + "': some family needs a weight");
+  return Error::success();
+}
+
+std::string showWeights(const P &o) {
+  return "linalg=" + showNumber(o.linalg) + ",tensor=" + showNumber(o.tensor) +
+         ",scalar=" + showNumber(o.scalar) + ",scf=" + showNumber(o.scf) +
+         ",vector=" + showNumber(o.vector);
+}
+} // namespace
+
+FlagTable<ProgramOptions> programFlags() {
+  return {
+      {"--program-ops", "", "N",
+       "mlir generator: ops per program, constants not counted (default {})",
+       count(&P::ops, 1, 1000)},
+      {"--program-dtype", "", "LIST",
+       "mlir generator: comma-separated element types to draw from (i1, "
+       "i8, i16, i32, i64, f16, bf16, f32, f64; default all)",
+       list(&P::dtypes, programDType)},
+      {"--program-weights",
+       "",
+       "FAMILY=W,...",
+       "mlir generator: weights of the families linalg, tensor, scalar, "
+       "scf, vector (default {})",
+       {setWeights, showWeights}},
+  };
+}
+
 Expected<PrecisionKind> parsePrecision(const std::string &flag,
                                        const std::string &text) {
   auto k = parsePrecisionKind(text);

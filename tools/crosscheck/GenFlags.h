@@ -2,6 +2,7 @@
 #pragma once
 
 #include "generators/Precision.h"
+#include "generators/Program.h"
 #include "generators/Topology.h"
 #include "tools/crosscheck/FlagTable.h"
 
@@ -11,6 +12,9 @@ namespace cc::cli {
 
 // --ops, --family, --dtype, --include, --exclude, --ranks, --max-elements.
 FlagTable<GenOptions> generatorFlags();
+// --program-ops, --program-dtype, --program-weights (the mid-level
+// program generator's knobs).
+FlagTable<ProgramOptions> programFlags();
 // A precision variant: f16, bf16, mixed, int8, int16 (gen, fuzz).
 Expected<PrecisionKind> parsePrecision(const std::string &flag,
                                        const std::string &text);

@@ -317,7 +317,8 @@ int reduce(ReduceFlags &o, const Args &args) {
               (long long)s.invalid, s.seconds,
               s.budgetExhausted ? ", budget exhausted" : "");
   std::cout << "wrote " << o.outDir << "/finding.json and " << o.outDir
-            << "/graph.json\n";
+            << (result->reduced.testCase.program ? "/program.mlir\n"
+                                                 : "/graph.json\n");
   return kExitPass;
 }
 

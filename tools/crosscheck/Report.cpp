@@ -143,6 +143,11 @@ dashboardRow(const Store::Stored &s,
     return f;
   const FindingRecord &record = s.reduced ? *s.reduced : s.record;
   auto r = writeBundle(record, out + "/bundles/" + name, options);
+  if (!r && r.error().code() == ErrorCode::Unsupported) {
+    std::fprintf(stderr, "note: %s: %s\n", name.c_str(),
+                 r.error().message().c_str());
+    return f;
+  }
   if (!r)
     return r.error().withContext("bundle " + name);
   printNotes(name, *r);

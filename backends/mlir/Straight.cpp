@@ -1,13 +1,13 @@
-// The lowering that replays a counterexample through the JIT. It must not
-// run the passes under validation, or a wrong rewrite would be applied to
-// the source too and both sides would agree: no canonicalize, cse, folding,
-// arith-expand, math-expand-ops or integer-range pass. Every step is a
-// direct conversion:
-//   cc-tosa-to-linalg-nofold  TOSA's decompositions and TOSA to linalg with
-//                             folding off (upstream's passes fold first);
-//   tosa-to-arith, tosa-to-tensor
-//                             1:1 conversions (they fold their own
-//                             constants, reshapes and slices only);
+// The straight lowering: the reference lowering of mid-level programs and
+// the lowering that replays a counterexample through the JIT. It must not
+// run the passes under validation or test, or a wrong rewrite would be
+// applied to the reference too and both sides would agree: no canonicalize,
+// cse, folding, arith-expand, math-expand-ops or integer-range pass. Every step
+// is a direct conversion:
+//   cc-tosa-to-linalg-nofold  TOSA's decompositions and TOSA to linalg,
+//                             arith and tensor, with folding off (upstream's
+//                             passes fold first, and tosa-to-arith and
+//                             tosa-to-tensor fold the non-TOSA ops too);
 //   one-shot-bufferize, buffer-results-to-out-params,
 //   convert-bufferization-to-memref (clone as alloc + copy)
 //                             storage only; no deallocation pipeline (it
@@ -17,6 +17,7 @@
 //                             conversions, written here (arith-to-llvm has
 //                             no lowering for them; arith-expand may be the
 //                             pass under test);
+//   convert-vector-to-scf     vector transfers as loops of loads and stores;
 //   convert-math-to-funcs{convert-ctlz}, math-extend-to-supported-types,
 //   convert-math-to-llvm, convert-math-to-libm
 //                             each math op to one intrinsic or libm call
@@ -25,15 +26,20 @@
 //   convert-vector-to-llvm, convert-to-llvm, reconcile-unrealized-casts
 //                             structural lowering to the LLVM dialect, with
 //                             LLVM at -O0.
+// A mid-level pipeline under test (Pipelines.cpp) is this lowering with its
+// passes inserted at three levels (StraightInserts), so that a difference
+// from the straight lowering is theirs.
 // Where the source's encoding is exact, the target's execution is also
 // compared with the source's Z3 value (Counterexample.cpp), which no
 // lowering shares.
-#include "smt/Internal.h"
-
+#include "backends/mlir/Internal.h"
 #include "backends/mlir/MlirBackend.h"
 
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -48,7 +54,7 @@
 
 using namespace mlir;
 
-namespace cc::smt {
+namespace cc {
 
 namespace {
 const char *const kNoFoldPass = "cc-tosa-to-linalg-nofold";
@@ -108,6 +114,19 @@ public:
     RewritePatternSet elementwise(ctx);
     tosa::populateTosaToLinalgConversionPatterns(converter, &elementwise);
     if (failed(convertWithoutFolding(func, std::move(elementwise))))
+      return signalPassFailure();
+
+    // tosa-to-arith{include-apply-rescale} and tosa-to-tensor: upstream's
+    // passes fold every op they leave legal (tensor.insert_slice of a whole
+    // tensor, a transfer_write of a whole transfer_read) on the way.
+    RewritePatternSet scalars(ctx);
+    tosa::populateTosaToArithConversionPatterns(&scalars);
+    tosa::populateTosaRescaleToArithConversionPatterns(&scalars);
+    if (failed(convertWithoutFolding(func, std::move(scalars))))
+      return signalPassFailure();
+    RewritePatternSet shapes(ctx);
+    tosa::populateTosaToTensorConversionPatterns(converter, &shapes);
+    if (failed(convertWithoutFolding(func, std::move(shapes))))
       signalPassFailure();
   }
 };
@@ -245,30 +264,41 @@ public:
 };
 } // namespace
 
-NamedPipeline replayPipeline() {
+namespace mlirbackend {
+void registerStraightPasses() {
   static const bool registered = [] {
     PassRegistration<TosaToLinalgNoFoldPass>();
     PassRegistration<ReplayExpandPass>();
     return true;
   }();
   (void)registered;
+}
+} // namespace mlirbackend
+
+NamedPipeline straightLowering(const StraightInserts &at, int llvmOptLevel) {
+  mlirbackend::registerStraightPasses();
+  auto then = [](const std::string &passes) {
+    return passes.empty() ? std::string() : "," + passes;
+  };
   std::string p = "builtin.module(func.func(convert-elementwise-to-linalg," +
-                  std::string(kNoFoldPass) +
-                  ",tosa-to-arith{include-apply-rescale},tosa-to-tensor),"
-                  "one-shot-bufferize{bufferize-function-boundaries "
+                  std::string(kNoFoldPass) + then(at.onTensors) +
+                  "),"
+                  "one-shot-bufferize{allow-return-allocs-from-loops "
+                  "bufferize-function-boundaries "
                   "function-boundary-type-conversion=identity-layout-map},"
                   "buffer-results-to-out-params{hoist-static-allocs "
                   "modify-public-functions},"
                   "convert-bufferization-to-memref,"
-                  "func.func(convert-linalg-to-loops," +
-                  kExpandPass +
-                  "),convert-math-to-funcs{convert-ctlz},"
+                  "func.func(convert-linalg-to-loops" +
+                  then(at.onLoops) + "," + kExpandPass + ")" +
+                  then(at.beforeLlvm) +
+                  ",convert-vector-to-scf,convert-math-to-funcs{convert-ctlz},"
                   "math-extend-to-supported-types,convert-math-to-llvm,"
                   "convert-math-to-libm,convert-scf-to-cf,"
                   "expand-strided-metadata,lower-affine,"
                   "convert-vector-to-llvm,convert-to-llvm,"
                   "reconcile-unrealized-casts)";
-  return NamedPipeline{"replay", "direct conversions only", p, 0};
+  return NamedPipeline{"straight", "direct conversions only", p, llvmOptLevel};
 }
 
-} // namespace cc::smt
+} // namespace cc

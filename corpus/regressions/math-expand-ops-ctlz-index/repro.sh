@@ -1,0 +1,23 @@
+#!/bin/sh
+# math-expand-ops{ops=ctlz} crashes on math.ctlz of index (it asks index
+# for a float width). Known upstream: llvm/llvm-project#179847, fixed by
+# PR #181539 after 22.1.8.
+# Exit status: 1 while mlir-opt crashes or fails, 0 once it succeeds, 2
+# when mlir-opt is missing.
+# Environment: MLIR_OPT.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+pick() { for t in "$@"; do command -v "$t" >/dev/null 2>&1 && { command -v "$t"; return; }; done; echo "$1"; }
+MLIR_OPT=${MLIR_OPT:-$(pick mlir-opt-22 mlir-opt)}
+command -v "$MLIR_OPT" >/dev/null 2>&1 || { echo "needs mlir-opt (set MLIR_OPT)"; exit 2; }
+echo "command:  mlir-opt repro.mlir --math-expand-ops=ops=ctlz"
+"$MLIR_OPT" "$here/repro.mlir" --math-expand-ops=ops=ctlz >/dev/null 2>&1
+status=$?
+if [ "$status" -gt 128 ]; then
+  echo "BUG: mlir-opt crashed (signal $((status - 128)))"
+  exit 1
+elif [ "$status" -ne 0 ]; then
+  echo "BUG: mlir-opt failed (exit status $status)"
+  exit 1
+fi
+echo "OK: math.ctlz of index expands"

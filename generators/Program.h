@@ -1,0 +1,51 @@
+// Mid-level MLIR programs: random, valid func.funcs over linalg, tensor,
+// arith, math, scf and vector, free of undefined behaviour by construction
+// (docs/PROGRAMS.md lists every guard), deterministic in the seed.
+#pragma once
+
+#include "backends/Backend.h" // Inputs (std::vector<Tensor>), Tensor
+#include "core/Tensor.h"      // TensorType
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cc {
+
+struct ProgramOptions {
+  int ops = 12; // about this many ops in the function body (not counting
+                // constants)
+  // Element types to draw from; empty: all of i1, i8, i16, i32, i64, f16,
+  // bf16, f32, f64.
+  std::vector<DType> dtypes;
+  // Relative weights of the families (0 disables one).
+  double linalg = 1, tensor = 1, scalar = 1, scf = 1, vector = 1;
+};
+
+struct Program {
+  std::string name = "main";             // the public function
+  std::string mlir;                      // a module with func.func @main
+  std::vector<TensorType> args, results; // ranked, static tensors
+  // Ops printed per family: "linalg.generic", "linalg.named", "tensor",
+  // "arith", "math", "scf", "vector" (constants, tensor.empty, terminators,
+  // linalg.index are not counted).
+  std::map<std::string, int> families;
+  // Ops printed by name ("linalg.matmul": 2), counted like `families`.
+  std::map<std::string, int> opCounts;
+  int ops = 0; // ops printed (the sum of `families`)
+};
+
+Program generateProgram(const ProgramOptions &options, uint64_t seed);
+
+// One tensor per argument, a pure function of (program, seed): mixes edge
+// values (+-0, +-1, +-2, integer extremes, for floats also +-inf, NaN,
+// denormals, 0.5) with random values.
+Inputs programInputs(const Program &p, uint64_t seed);
+
+// Counts the ops of MLIR text the way Program::opCounts does: every
+// "dialect.op" token of arith, math, tensor, linalg, scf and vector but
+// constants, tensor.empty, terminators and linalg.index.
+std::map<std::string, int> countProgramOps(const std::string &mlir);
+
+} // namespace cc

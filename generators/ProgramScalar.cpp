@@ -1,0 +1,466 @@
+// Scalar (and elementwise vector) arith and math ops with their UB guards,
+// conversions between element types, and the scalar family: values taken out
+// of tensors, computed on and put back.
+#include "generators/ProgramInternal.h"
+
+#include <cmath>
+
+namespace cc::prog {
+
+namespace {
+
+enum class OpKind {
+  IntBin, // a op b, wraps
+  IntDiv, // divisor (and signed overflow) guarded
+  Shift,  // amount masked below the width
+  IntExt, // two results
+  CmpI,
+  CmpF,
+  Select,
+  IntUn, // math.absi/ctlz/cttz/ctpop
+  IPowI, // base guarded against 0 ** negative
+  FloatBin,
+  FloatUn,
+  Fma,
+  FPowI,
+  IsClass, // math.isnan/isfinite
+  Cast,
+  Bitcast,
+};
+
+struct OpDef {
+  const char *name;
+  OpKind kind;
+  double weight = 1;
+};
+
+const std::vector<OpDef> &opTable() {
+  static const std::vector<OpDef> t = [] {
+    std::vector<OpDef> t;
+    for (const char *n :
+         {"arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori",
+          "arith.xori", "arith.maxsi", "arith.minsi", "arith.maxui",
+          "arith.minui"})
+      t.push_back({n, OpKind::IntBin});
+    for (const char *n :
+         {"arith.divsi", "arith.divui", "arith.remsi", "arith.remui",
+          "arith.ceildivsi", "arith.ceildivui", "arith.floordivsi"})
+      t.push_back({n, OpKind::IntDiv});
+    for (const char *n : {"arith.shli", "arith.shrsi", "arith.shrui"})
+      t.push_back({n, OpKind::Shift});
+    for (const char *n : {"arith.mulsi_extended", "arith.mului_extended",
+                          "arith.addui_extended"})
+      t.push_back({n, OpKind::IntExt, 0.5});
+    t.push_back({"arith.cmpi", OpKind::CmpI, 3});
+    t.push_back({"arith.cmpf", OpKind::CmpF, 3});
+    t.push_back({"arith.select", OpKind::Select, 2});
+    for (const char *n : {"math.absi", "math.ctlz", "math.cttz", "math.ctpop"})
+      t.push_back({n, OpKind::IntUn});
+    t.push_back({"math.ipowi", OpKind::IPowI});
+    for (const char *n :
+         {"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf",
+          "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
+          "math.copysign", "math.atan2", "math.powf"})
+      t.push_back({n, OpKind::FloatBin});
+    for (const char *n :
+         {"arith.negf", "math.absf",      "math.ceil",  "math.floor",
+          "math.round", "math.roundeven", "math.trunc", "math.sqrt",
+          "math.rsqrt", "math.cbrt",      "math.exp",   "math.exp2",
+          "math.expm1", "math.log",       "math.log2",  "math.log10",
+          "math.log1p", "math.sin",       "math.cos",   "math.tan",
+          "math.tanh",  "math.sinh",      "math.cosh",  "math.asin",
+          "math.acos",  "math.atan",      "math.asinh", "math.acosh",
+          "math.atanh", "math.erf",       "math.erfc"})
+      t.push_back({n, OpKind::FloatUn, 0.4});
+    t.push_back({"math.fma", OpKind::Fma});
+    t.push_back({"math.fpowi", OpKind::FPowI});
+    for (const char *n : {"math.isnan", "math.isfinite"}) // no isinf lowering
+      t.push_back({n, OpKind::IsClass, 0.5});
+    t.push_back({"cast", OpKind::Cast, 4});
+    t.push_back({"arith.bitcast", OpKind::Bitcast});
+    return t;
+  }();
+  return t;
+}
+
+bool floatOp(OpKind k) {
+  return k == OpKind::CmpF || k == OpKind::FloatBin || k == OpKind::FloatUn ||
+         k == OpKind::Fma || k == OpKind::FPowI || k == OpKind::IsClass;
+}
+bool anyEltOp(OpKind k) {
+  return k == OpKind::Select || k == OpKind::Cast || k == OpKind::Bitcast;
+}
+
+// Ops the straight lowering cannot lower on n-D vectors (docs/PROGRAMS.md).
+bool needsRank1(const std::string &name) {
+  return name == "math.absi" || name == "math.cttz" || name == "math.isnan" ||
+         name == "math.isfinite" || name == "arith.mulsi_extended" ||
+         name == "arith.mului_extended" || name == "arith.addui_extended";
+}
+
+// Ops without a lowering for index operands.
+bool noIndex(const std::string &name) {
+  return name == "math.ipowi" || name == "arith.addui_extended";
+}
+
+const char *const kCmpI[] = {"eq",  "ne",  "slt", "sle", "sgt",
+                             "sge", "ult", "ule", "ugt", "uge"};
+const char *const kCmpF[] = {"false", "oeq", "ogt", "oge", "olt", "ole",
+                             "one",   "ord", "ueq", "ugt", "uge", "ult",
+                             "ule",   "une", "uno", "true"};
+
+int64_t signedMin(Elt e) {
+  int w = widthOf(e);
+  return w == 64 ? INT64_MIN : -(int64_t(1) << (w - 1));
+}
+
+} // namespace
+
+// a == b as an i1 container.
+static Value cmpi(Gen &g, const char *pred, const Value &a, const Value &b) {
+  return g.def(a.type.with(Elt::i1), "arith.cmpi " + std::string(pred) + ", " +
+                                         g.use(a) + ", " + g.use(b) + " : " +
+                                         a.type.str());
+}
+
+static Value cmpf(Gen &g, const char *pred, const Value &a, const Value &b) {
+  return g.def(a.type.with(Elt::i1), "arith.cmpf " + std::string(pred) + ", " +
+                                         g.use(a) + ", " + g.use(b) + " : " +
+                                         a.type.str());
+}
+
+static Value select(Gen &g, const Value &c, const Value &a, const Value &b) {
+  std::string types = a.type.kind == Kind::Scalar
+                          ? a.type.str()
+                          : c.type.str() + ", " + a.type.str();
+  return g.def(a.type, "arith.select " + g.use(c) + ", " + g.use(a) + ", " +
+                           g.use(b) + " : " + types);
+}
+
+static Value binary(Gen &g, const std::string &op, const Value &a,
+                    const Value &b) {
+  return g.def(a.type,
+               op + " " + g.use(a) + ", " + g.use(b) + " : " + a.type.str());
+}
+
+static Value castOp(Gen &g, const std::string &op, const Value &v, Elt to) {
+  Type t = v.type.with(to);
+  return g.def(t,
+               op + " " + g.use(v) + " : " + v.type.str() + " to " + t.str());
+}
+
+// fptosi/fptoui of x, whose NaN and out-of-range values are poison: x is
+// replaced by 0.0 unless it is ordered and strictly inside the range.
+static Value guardedFpToInt(Gen &g, const Value &x, Elt to, bool isSigned) {
+  const Elt f = x.type.elt;
+  const int w = widthOf(to);
+  const double top = std::ldexp(1.0, isSigned ? w - 1 : w);
+  const double maxF = maxFinite(*dtypeOf(f));
+  // A bound beyond the float's range would round to infinity: every finite
+  // value is then in range, and the infinities must still be excluded.
+  const bool allFinite = top > maxF;
+  Value hi = g.constant(x.type, floatLiteral(f, allFinite ? maxF : top));
+  Value lo = g.constant(x.type, floatLiteral(f, !isSigned   ? -1.0
+                                                : allFinite ? -maxF
+                                                            : -top));
+  Value okHi = cmpf(g, allFinite ? "ole" : "olt", x, hi);
+  Value okLo = cmpf(g, isSigned ? "oge" : "ogt", x, lo);
+  Value ok = binary(g, "arith.andi", okHi, okLo);
+  Value safe = select(g, ok, x, g.constant(x.type, floatLiteral(f, 0.0)));
+  return castOp(g, isSigned ? "arith.fptosi" : "arith.fptoui", safe, to);
+}
+
+Value Gen::convert(const Value &v, Elt to) {
+  const Elt from = v.type.elt;
+  if (from == to)
+    return v;
+  const bool sign = rng.chance(0.5);
+  if (from == Elt::index || to == Elt::index) {
+    Elt other = from == Elt::index ? to : from;
+    if (isFloat(other)) // through i64
+      return from == Elt::index ? convert(convert(v, Elt::i64), to)
+                                : convert(convert(v, Elt::i64), Elt::index);
+    return castOp(*this, sign ? "arith.index_cast" : "arith.index_castui", v,
+                  to);
+  }
+  const int wf = widthOf(from), wt = widthOf(to);
+  if (isInt(from) && isInt(to))
+    return castOp(*this,
+                  wf < wt ? (sign ? "arith.extsi" : "arith.extui")
+                          : "arith.trunci",
+                  v, to);
+  if (isInt(from))
+    return castOp(*this, sign ? "arith.sitofp" : "arith.uitofp", v, to);
+  if (isInt(to))
+    return guardedFpToInt(*this, v, to, sign);
+  if (wf == wt) // f16 <-> bf16 through f32
+    return convert(convert(v, Elt::f32), to);
+  return castOp(*this, wf < wt ? "arith.extf" : "arith.truncf", v, to);
+}
+
+Value Gen::operand(const Type &t) {
+  std::vector<Value> same =
+      visible([&](const Value &v) { return v.type == t; });
+  if (!same.empty() && rng.chance(0.85))
+    return *choose(same);
+  std::vector<Value> like = visible([&](const Value &v) {
+    return v.type.sameContainer(t) &&
+           (t.kind != Kind::Vector || v.type.elt != Elt::index);
+  });
+  if (!like.empty() && rng.chance(0.6))
+    return convert(*choose(like), t.elt);
+  return randomConstant(t);
+}
+
+// The divisor of a division made non-zero, and a signed division's
+// MIN / -1 made 0 / -1: both are undefined behaviour.
+static std::pair<Value, Value> guardDivision(Gen &g, const Value &a,
+                                             const Value &b, bool isSigned) {
+  Value zero = g.intConst(b.type, 0);
+  Value b1 = select(g, cmpi(g, "eq", b, zero), g.intConst(b.type, 1), b);
+  if (!isSigned)
+    return {a, b1};
+  Value isMin = cmpi(g, "eq", a, g.intConst(a.type, signedMin(a.type.elt)));
+  Value isM1 = cmpi(g, "eq", b1, g.intConst(b.type, -1));
+  Value both = binary(g, "arith.andi", isMin, isM1);
+  return {select(g, both, g.intConst(a.type, 0), a), b1};
+}
+
+Value Gen::scalarOp(const Type &like) {
+  const bool vec = like.kind == Kind::Vector;
+  std::vector<double> w;
+  for (const OpDef &d : opTable()) {
+    bool ok = !(vec && like.rank() > 1 && needsRank1(d.name));
+    w.push_back(ok ? d.weight : 0);
+  }
+  const OpDef &d = opTable()[rng.weighted(w)];
+  const std::string name = d.name;
+  // The element type: of a visible value the op accepts, or drawn.
+  auto accepts = [&](Elt e) {
+    if (vec && e == Elt::index)
+      return false;
+    if (e == Elt::index && noIndex(name))
+      return false;
+    if (d.kind == OpKind::Bitcast) // needs another type of its width
+      return e != Elt::i1 && e != Elt::i8 && e != Elt::index;
+    return anyEltOp(d.kind) || floatOp(d.kind) == isFloat(e);
+  };
+  std::vector<Value> cands = visible([&](const Value &v) {
+    return v.type.sameContainer(like) && accepts(v.type.elt);
+  });
+  Value a;
+  if (!cands.empty() && rng.chance(0.85)) {
+    a = *choose(cands);
+  } else {
+    std::vector<Elt> es;
+    for (Elt e : {Elt::i1, Elt::i8, Elt::i16, Elt::i32, Elt::i64, Elt::index,
+                  Elt::f16, Elt::bf16, Elt::f32, Elt::f64})
+      if (accepts(e) && (e == Elt::index ? !vec : true))
+        es.push_back(e);
+    a = operand(like.with(rng.pick(es)));
+  }
+  const Type t = a.type;
+  switch (d.kind) {
+  case OpKind::IntBin:
+  case OpKind::FloatBin:
+    return binary(*this, name, a, operand(t));
+  case OpKind::IntDiv: {
+    bool isSigned = name.find("si") != std::string::npos;
+    auto [x, y] = guardDivision(*this, a, operand(t), isSigned);
+    return binary(*this, name, x, y);
+  }
+  case OpKind::Shift: {
+    Value amount = binary(*this, "arith.andi", operand(t),
+                          intConst(t, widthOf(t.elt) - 1));
+    return binary(*this, name, a, amount);
+  }
+  case OpKind::IntExt: {
+    Value b = operand(t);
+    bool add = name == "arith.addui_extended";
+    std::vector<Value> r =
+        defN({t, add ? t.with(Elt::i1) : t},
+             name + " " + use(a) + ", " + use(b) + " : " + t.str() +
+                 (add ? ", " + t.with(Elt::i1).str() : ""));
+    return rng.pick(r);
+  }
+  case OpKind::CmpI:
+    return cmpi(*this, kCmpI[rng.uniformInt(0, 9)], a, operand(t));
+  case OpKind::CmpF:
+    return cmpf(*this, kCmpF[rng.uniformInt(0, 15)], a, operand(t));
+  case OpKind::Select:
+    return select(*this, operand(t.with(Elt::i1)), a, operand(t));
+  case OpKind::IntUn:
+  case OpKind::FloatUn:
+    return def(t, name + " " + use(a) + " : " + t.str());
+  case OpKind::IPowI: {
+    // 0 ** negative divides by zero in the expansion: the base becomes 1.
+    Value b = operand(t);
+    Value zero = intConst(t, 0);
+    Value both = binary(*this, "arith.andi", cmpi(*this, "eq", a, zero),
+                        cmpi(*this, "slt", b, zero));
+    return binary(*this, name, select(*this, both, intConst(t, 1), a), b);
+  }
+  case OpKind::Fma: {
+    Value b = operand(t), c = operand(t);
+    return def(t, name + " " + use(a) + ", " + use(b) + ", " + use(c) + " : " +
+                      t.str());
+  }
+  case OpKind::FPowI: {
+    Elt ie = rng.pick(std::vector<Elt>{Elt::i8, Elt::i16, Elt::i32, Elt::i64});
+    Value n = operand(t.with(ie));
+    return def(t, name + " " + use(a) + ", " + use(n) + " : " + t.str() + ", " +
+                      n.type.str());
+  }
+  case OpKind::IsClass:
+    return def(t.with(Elt::i1), name + " " + use(a) + " : " + t.str());
+  case OpKind::Cast: {
+    // To a type of the options (or index) where there is another one.
+    std::vector<Elt> to;
+    for (Elt e : elts)
+      if (e != t.elt)
+        to.push_back(e);
+    if (!vec && t.elt != Elt::index && (to.empty() || rng.chance(0.1)))
+      to.push_back(Elt::index);
+    if (to.empty())
+      for (Elt e : {Elt::i1, Elt::i8, Elt::i16, Elt::i32, Elt::i64, Elt::f16,
+                    Elt::bf16, Elt::f32, Elt::f64})
+        if (e != t.elt)
+          to.push_back(e);
+    return convert(a, rng.pick(to));
+  }
+  case OpKind::Bitcast: {
+    std::vector<Elt> same;
+    for (Elt e : {Elt::i8, Elt::i16, Elt::i32, Elt::i64, Elt::f16, Elt::bf16,
+                  Elt::f32, Elt::f64})
+      if (widthOf(e) == widthOf(t.elt) && e != t.elt)
+        same.push_back(e);
+    return castOp(*this, name, a, rng.pick(same));
+  }
+  }
+  return a;
+}
+
+Value Gen::scalarChain(const Type &out, int n) {
+  std::optional<Value> last;
+  for (int i = 0; i < n; ++i)
+    last = scalarOp(out);
+  std::vector<Value> same =
+      visible([&](const Value &v) { return v.type == out; });
+  if (!same.empty() && (!last || rng.chance(0.3)))
+    return *choose(same);
+  return last ? convert(*last, out.elt) : operand(out);
+}
+
+Value Gen::combine(const Value &acc, const Value &x0) {
+  Value x = convert(x0, acc.type.elt);
+  static const std::vector<std::string> ints = {
+      "arith.addi",  "arith.muli", "arith.maxsi", "arith.minsi", "arith.maxui",
+      "arith.minui", "arith.andi", "arith.ori",   "arith.xori"};
+  static const std::vector<std::string> floats = {
+      "arith.addf",     "arith.mulf",    "arith.maximumf",
+      "arith.minimumf", "arith.maxnumf", "arith.minnumf"};
+  const std::string &op = rng.pick(isFloat(acc.type.elt) ? floats : ints);
+  return rng.chance(0.5) ? binary(*this, op, acc, x)
+                         : binary(*this, op, x, acc);
+}
+
+Value Gen::extract(const Value &t, double dynamicChance) {
+  std::vector<std::string> idx;
+  for (int64_t d : t.type.shape)
+    idx.push_back(dynIndex(d, dynamicChance).name);
+  return def(scalarT(t.type.elt), "tensor.extract " + use(t) + "[" +
+                                      join(idx, ", ") + "] : " + t.type.str());
+}
+
+std::optional<Value> Gen::dataScalar() {
+  std::vector<Value> s =
+      visible([](const Value &v) { return v.type.kind == Kind::Scalar; });
+  if (!s.empty() && rng.chance(0.7))
+    return choose(s);
+  std::vector<Value> ts =
+      visible([](const Value &v) { return v.type.kind == Kind::Tensor; });
+  if (ts.empty())
+    return s.empty() ? std::nullopt : choose(s);
+  return extract(*choose(ts), 0);
+}
+
+Value Gen::dynIndex(int64_t bound, double dynamicChance) {
+  if (bound <= 1 || !rng.chance(dynamicChance))
+    return indexConst(bound <= 1 ? 0 : rng.uniformInt(0, bound - 1));
+  std::optional<Value> s = dataScalar();
+  if (!s)
+    return indexConst(rng.uniformInt(0, bound - 1));
+  Value i = convert(*s, Elt::index);
+  return binary(*this, "arith.remui", i, indexConst(bound));
+}
+
+Value Gen::condition() {
+  std::vector<Value> bs =
+      visible([](const Value &v) { return v.type == scalarT(Elt::i1); });
+  if (!bs.empty() && rng.chance(0.5))
+    return *choose(bs);
+  std::optional<Value> s = dataScalar();
+  if (!s)
+    return constant(scalarT(Elt::i1), rng.chance(0.5) ? "true" : "false");
+  Value c = randomConstant(s->type);
+  return isFloat(s->type.elt) ? cmpf(*this, kCmpF[rng.uniformInt(0, 15)], *s, c)
+                              : cmpi(*this, kCmpI[rng.uniformInt(0, 9)], *s, c);
+}
+
+// The scalar family: elements taken out of tensors, computed on, put back.
+bool emitScalarOps(Gen &g) {
+  std::optional<Value> t = g.someTensor();
+  if (!t)
+    return false;
+  g.extract(*t);
+  if (g.rng.chance(0.4))
+    if (std::optional<Value> u = g.someTensor())
+      g.extract(*u);
+  Value r =
+      g.scalarChain(scalarT(g.randomScalarElt()), int(g.rng.uniformInt(1, 4)));
+  if (!g.allowed(r.type.elt))
+    r = g.convert(r, g.randomElt());
+  const Elt e = r.type.elt;
+  switch (g.rng.uniformInt(0, 3)) {
+  case 0: { // tensor.insert into a visible tensor
+    std::optional<Value> dest = g.someTensor();
+    if (!dest)
+      return false;
+    Value v = g.convert(r, dest->type.elt);
+    std::vector<std::string> idx;
+    for (int64_t d : dest->type.shape)
+      idx.push_back(g.dynIndex(d).name);
+    g.def(dest->type, "tensor.insert " + g.use(v) + " into " + g.use(*dest) +
+                          "[" + join(idx, ", ") + "] : " + dest->type.str());
+    return true;
+  }
+  case 1: { // tensor.from_elements of this and other values
+    int n = int(g.rng.uniformInt(1, 6));
+    std::vector<Value> vs = {r};
+    while (int(vs.size()) < n)
+      vs.push_back(g.operand(scalarT(e)));
+    Shape s = {n};
+    if (n == 4 || n == 6)
+      s = {2, n / 2};
+    if (n == 1 && g.rng.chance(0.5))
+      s = {};
+    Type tt = tensorT(e, s);
+    g.def(tt, "tensor.from_elements " + namesText(g, vs) + " : " + tt.str());
+    return true;
+  }
+  case 2: { // tensor.splat
+    Type tt = tensorT(e, g.randomShape(int(g.rng.uniformInt(1, 3))));
+    g.def(tt, "tensor.splat " + g.use(r) + " : " + tt.str());
+    return true;
+  }
+  default: { // linalg.fill
+    Type tt = tensorT(e, g.randomShape(int(g.rng.uniformInt(0, 3))));
+    Value empty = g.def(tt, "tensor.empty() : " + tt.str(), false);
+    g.def(tt, "linalg.fill ins(" + g.use(r) + " : " + r.type.str() + ") outs(" +
+                  empty.name + " : " + tt.str() + ") -> " + tt.str());
+    return true;
+  }
+  }
+}
+
+} // namespace cc::prog

@@ -1,0 +1,169 @@
+#include "oracles/Program.h"
+
+#include "backends/mlir/MlirBackend.h"
+#include "core/Format.h"
+#include "core/Json.h"
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+namespace cc {
+
+using nlohmann::json;
+
+namespace {
+
+// The first element where two runs differ, and how.
+struct Difference {
+  size_t output = 0;
+  int64_t element = 0;
+  std::string kind; // value, nan, inf, signed-zero
+  std::string expected, actual;
+};
+
+std::string elementText(const Tensor &t, int64_t i) {
+  return isFloat(t.dtype()) ? formatDouble("%.9g", t.getF(i))
+                            : std::to_string(t.getI(i));
+}
+
+std::string differenceKind(const Tensor &t, double a, double b) {
+  if (!isFloat(t.dtype()))
+    return "value";
+  if (std::isnan(a) != std::isnan(b))
+    return "nan";
+  if (std::isinf(a) || std::isinf(b))
+    return "inf";
+  if (a == 0 && b == 0)
+    return "signed-zero";
+  return "value";
+}
+
+std::optional<Difference> firstDifference(const Outputs &expected,
+                                          const Outputs &actual) {
+  for (size_t o = 0; o < expected.size() && o < actual.size(); ++o) {
+    const Tensor &e = expected[o], &a = actual[o];
+    for (int64_t i = 0; i < e.size() && i < a.size(); ++i) {
+      bool same = isFloat(e.dtype()) ? sameValue(e.getF(i), a.getF(i))
+                                     : e.getI(i) == a.getI(i);
+      if (!same)
+        return Difference{o, i, differenceKind(e, e.getF(i), a.getF(i)),
+                          elementText(e, i), elementText(a, i)};
+    }
+  }
+  return std::nullopt;
+}
+
+json outputsJson(const Outputs &outs) {
+  json a = json::array();
+  for (const Tensor &t : outs)
+    a.push_back(tensorToJson(t));
+  return a;
+}
+
+FindingRecord miscompile(const TestCase &c, const std::string &backend,
+                         const Difference &d, const Outputs &expected,
+                         const Outputs &actual) {
+  FindingRecord f;
+  f.testCase = c;
+  f.testCase.cut = backend;
+  DType dt = expected[d.output].dtype();
+  f.finding.signature = {Kind::Miscompile, backend, "",
+                         std::string(dtypeName(dt)) + ":" + d.kind};
+  f.finding.message = "miscompile: @" + c.program->name + " output " +
+                      std::to_string(d.output) + " element " +
+                      std::to_string(d.element) + " is " + d.actual +
+                      ", the straight lowering gives " + d.expected;
+  f.evidence = {{"reference", kProgramReference},
+                {"expected", outputsJson(expected)},
+                {"actual", outputsJson(actual)}};
+  return f;
+}
+
+FindingRecord failure(const TestCase &c, const std::string &backend,
+                      const Error &e) {
+  FindingRecord f;
+  f.testCase = c;
+  f.testCase.cut = backend;
+  f.finding = compilerFailureFinding(backend, e);
+  f.log = e.message();
+  return f;
+}
+
+bool isFinding(const Error &e) {
+  return e.code() == ErrorCode::CompilerFailure ||
+         e.code() == ErrorCode::Timeout;
+}
+
+// One case: each compiler's outputs against the straight lowering's.
+Expected<ConsensusResult>
+judgeOne(const TestCase &c, Expected<Outputs> &expected,
+         const std::vector<Backend *> &cuts,
+         std::vector<std::vector<Expected<Outputs>>> &actual, size_t k) {
+  ConsensusResult r;
+  if (!expected) {
+    const Error &e = expected.error();
+    if (!isFinding(e))
+      return e.withContext("the straight lowering");
+    r.findings.push_back(failure(c, kProgramReference, e));
+    return r;
+  }
+  size_t unsupported = 0;
+  for (size_t b = 0; b < cuts.size(); ++b) {
+    const std::string name = cuts[b]->name();
+    Expected<Outputs> &out = actual[b][k];
+    if (out) {
+      if (auto d = firstDifference(*expected, *out))
+        r.findings.push_back(miscompile(c, name, *d, *expected, *out));
+      continue;
+    }
+    const Error &e = out.error();
+    if (e.code() == ErrorCode::Unsupported) {
+      if (++unsupported == cuts.size()) {
+        r.skipped = true;
+        r.skipReason = "unsupported: " + name + ": " + e.message();
+      }
+    } else if (isFinding(e)) {
+      r.findings.push_back(failure(c, name, e));
+    } else {
+      return e.withContext(name);
+    }
+  }
+  return r;
+}
+
+} // namespace
+
+std::vector<Expected<ConsensusResult>>
+judgeProgramSets(const std::vector<TestCase> &cases,
+                 const std::vector<Backend *> &cuts,
+                 const ConsensusOptions &options) {
+  using Results = std::vector<Expected<ConsensusResult>>;
+  InputSets sets;
+  for (const TestCase &c : cases)
+    sets.push_back(&c.inputs);
+  const MlirProgram &program = *cases.front().program;
+  StageTimes times;
+  RunOptions run = options.runOptions(&times);
+  auto reference = makeMlirBackend(kProgramReference);
+  if (!reference)
+    return Results(cases.size(), reference.error());
+  auto start = std::chrono::steady_clock::now();
+  auto expected = (*reference)->runProgramSets(program, sets, run);
+  addStageTime(&times, "reference", start);
+  std::vector<std::vector<Expected<Outputs>>> actual;
+  for (Backend *b : cuts)
+    actual.push_back(b->runProgramSets(program, sets, run));
+
+  Results results;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    auto r = judgeOne(cases[k], expected[k], cuts, actual, k);
+    if (r)
+      for (auto &[stage, s] : times)
+        r->times[stage] = s / double(cases.size());
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+} // namespace cc

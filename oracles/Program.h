@@ -1,0 +1,32 @@
+// The differential oracle for generated mid-level programs: each compiler
+// under test runs the program, and so does the straight lowering
+// (mlir:straight: direct conversions only, none of the passes under test).
+// The pipelines under test keep IEEE semantics (no fast-math, no
+// reassociation), so outputs are compared exactly: integers by value,
+// floats by value with NaNs alike and zeros by their sign. The programs
+// are free of undefined behaviour by construction (docs/PROGRAMS.md), so
+// every difference is a miscompile.
+#pragma once
+
+#include "oracles/Consensus.h"
+
+#include <vector>
+
+namespace cc {
+
+// The straight lowering's spec: the reference of every program case.
+inline constexpr const char *kProgramReference = "mlir:straight";
+
+// Judges cases of one program that differ in their inputs only (every
+// case's `program` set): each backend runs every input set at once. A
+// miscompile's signature is (backend, "<dtype>:<value|nan|inf|signed-zero>"
+// of its first difference); a crash, failure or hang is a finding as for
+// graphs. A failure of the reference lowering itself is a finding of
+// mlir:straight. `refs` are ignored (the reference is the straight
+// lowering).
+std::vector<Expected<ConsensusResult>>
+judgeProgramSets(const std::vector<TestCase> &cases,
+                 const std::vector<Backend *> &cuts,
+                 const ConsensusOptions &options = {});
+
+} // namespace cc

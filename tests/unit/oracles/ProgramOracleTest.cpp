@@ -1,0 +1,122 @@
+// The programs' oracle: each compiler against the straight lowering,
+// compared exactly; and the finding file's program cases.
+#include "backends/mlir/MlirBackend.h"
+#include "oracles/FindingFile.h"
+#include "oracles/Program.h"
+#include "tests/mutants/Mutants.h"
+
+#include <gtest/gtest.h>
+
+namespace cc {
+namespace {
+
+// max(a, b) per element, signed: a wrong signedness shows where the signs
+// differ.
+const char *const kMax = R"(
+func.func @main(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %e = tensor.empty() : tensor<4xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>,
+      affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+      iterator_types = ["parallel"]}
+      ins(%a, %b : tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) {
+  ^bb0(%x: i32, %y: i32, %o: i32):
+    %m = arith.maxsi %x, %y : i32
+    linalg.yield %m : i32
+  } -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+)";
+
+Tensor ints(std::vector<int64_t> values) {
+  Tensor t(DType::i32, {int64_t(values.size())});
+  for (size_t i = 0; i < values.size(); ++i)
+    t.setI(int64_t(i), values[i]);
+  return t;
+}
+
+TestCase maxCase() {
+  TestCase c;
+  TensorType t{DType::i32, {4}};
+  c.program = MlirProgram{"main", kMax, {t, t}, {t}};
+  c.inputs = {ints({1, -2, 3, 4}), ints({1, 5, -3, 4})};
+  return c;
+}
+
+std::vector<ConsensusResult> judge(const TestCase &c, const std::string &spec) {
+  auto cut = makeMlirBackend(spec);
+  EXPECT_TRUE(cut) << cut.error().message();
+  std::vector<ConsensusResult> out;
+  for (auto &r : judgeProgramSets({c}, {cut->get()})) {
+    EXPECT_TRUE(r) << r.error().message();
+    if (r)
+      out.push_back(std::move(*r));
+  }
+  return out;
+}
+
+TEST(ProgramOracle, PipelinesThatKeepTheSemanticsAgree) {
+  for (const char *spec : {"mlir:mid-canon", "mlir:mid-O3", "mlir:tosa-O0"}) {
+    auto r = judge(maxCase(), spec);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_FALSE(r[0].skipped) << r[0].skipReason;
+    EXPECT_TRUE(r[0].findings.empty())
+        << spec << ": " << r[0].findings.front().finding.message;
+  }
+}
+
+TEST(ProgramOracle, WrongSignednessIsAMiscompileAtItsFirstElement) {
+  registerMutantPasses();
+  std::string spec =
+      "mlir:pipeline-O0=" +
+      straightLowering({"cc-mutant-minmax-unsigned", "", ""}).pipeline;
+  auto r = judge(maxCase(), spec);
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_EQ(r[0].findings.size(), 1u);
+  const FindingRecord &f = r[0].findings[0];
+  EXPECT_EQ(f.finding.signature.kind, Kind::Miscompile);
+  EXPECT_EQ(f.finding.signature.backend, spec);
+  EXPECT_EQ(f.finding.signature.detail, "i32:value");
+  // max(-2, 5) as unsigned is -2.
+  EXPECT_NE(f.finding.message.find("element 1 is -2, the straight lowering "
+                                   "gives 5"),
+            std::string::npos)
+      << f.finding.message;
+  EXPECT_EQ(f.testCase.cut, spec);
+}
+
+TEST(ProgramOracle, ACutThatDoesNotReachLlvmIsAnErrorNotAFinding) {
+  // Not a bug of the compiler: the spec names no lowering to LLVM.
+  auto cut = makeMlirBackend("mlir:pipeline=builtin.module(canonicalize)");
+  ASSERT_TRUE(cut) << cut.error().message();
+  auto r = judgeProgramSets({maxCase()}, {cut->get()});
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_FALSE(r[0]);
+  EXPECT_NE(r[0].error().message().find("_mlir_ciface_main"), std::string::npos)
+      << r[0].error().message();
+}
+
+TEST(ProgramOracle, ProgramCasesRoundTripThroughTheFindingFile) {
+  TestCase c = maxCase();
+  c.cut = "mlir:mid-canon";
+  c.index = 7;
+  auto back = testCaseFromJson(testCaseToJson(c));
+  ASSERT_TRUE(back) << back.error().message();
+  ASSERT_TRUE(back->program);
+  EXPECT_EQ(*back->program, *c.program);
+  EXPECT_EQ(back->inputs, c.inputs);
+  EXPECT_EQ(back->index, 7u);
+  EXPECT_EQ(caseName(*back), "main");
+
+  nlohmann::json j = testCaseToJson(c);
+  j["inputs"].erase(1);
+  auto bad = testCaseFromJson(j);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message().find("its program 2"), std::string::npos)
+      << bad.error().message();
+  j = testCaseToJson(c);
+  j["program"]["args"] = {"f32[2"};
+  EXPECT_FALSE(testCaseFromJson(j));
+}
+
+} // namespace
+} // namespace cc
