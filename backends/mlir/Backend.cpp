@@ -7,6 +7,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <regex>
 
 namespace cc {
 
@@ -109,11 +110,15 @@ private:
     return mlirbackend::lowerAndRunSets(req, resultTypes, sets, rest);
   }
 
-  // The command's first word alone (mlir-opt-19) must read the text back.
+  // An *-opt command's first word alone (mlir-opt-19) must read the text
+  // back; other commands are not run without their arguments.
   Error checkExternalParses(const std::string &text,
                             const RunOptions &options) {
     size_t begin = command.find_first_not_of(" \t");
     std::string tool = command.substr(begin, command.find(' ', begin) - begin);
+    static const std::regex opt(R"((^|.*/)[A-Za-z0-9_.-]*-opt(-[0-9]+)?$)");
+    if (!std::regex_match(tool, opt))
+      return Error::success();
     CC_ASSIGN(r, mlirbackend::runShell(tool, text, options.timeoutSeconds,
                                        options.memoryLimitBytes));
     if (r.exitCode == 0 && !r.signal && !r.timedOut)

@@ -211,7 +211,7 @@ int reportCampaign(const ReportFlags &o, const std::string &dir,
   if (!lock)
     return fail(lock.error());
   std::vector<RootLabel> roots = rootLabels(dir, findings->size());
-  size_t bundles = 0;
+  size_t bundles = 0, written = 0;
   for (size_t i = 0; i < findings->size(); ++i) {
     const Store::Stored &s = (*findings)[i];
     RootLabel root = roots.empty() ? RootLabel{"", false, true} : roots[i];
@@ -223,6 +223,7 @@ int reportCampaign(const ReportFlags &o, const std::string &dir,
     auto row = dashboardRow(s, *seen, out, name, o);
     if (!row)
       return fail(row.error());
+    written += !row->bundle.empty();
     row->rootCause = root.label;
     row->known |= root.known;
     data->rootCauses += root.first;
@@ -235,7 +236,7 @@ int reportCampaign(const ReportFlags &o, const std::string &dir,
     return fail(e);
   std::cout << data->totalCases << " cases, " << data->rootCauses
             << " root causes (" << data->newRootCauses << " new) of "
-            << data->findings.size() << " distinct signatures, " << bundles
+            << data->findings.size() << " distinct signatures, " << written
             << " bundles\nwrote " << out << "/index.html and " << out
             << "/summary.md\n";
   return kExitPass;
