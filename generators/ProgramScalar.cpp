@@ -226,6 +226,95 @@ static std::pair<Value, Value> guardDivision(Gen &g, const Value &a,
   return {select(g, both, g.intConst(a.type, 0), a), b1};
 }
 
+namespace {
+// Applies the op of `d` to `a` (and further operands of its type), with the
+// guards its undefined behaviour needs.
+Value applyScalarOp(Gen &g, const OpDef &d, const Value &a) {
+  const Type t = a.type;
+  const std::string &name = d.name;
+  const bool vec = t.kind == Kind::Vector;
+  switch (d.kind) {
+  case OpKind::IntBin:
+  case OpKind::FloatBin:
+    return binary(g, name, a, g.operand(t));
+  case OpKind::IntDiv: {
+    bool isSigned = name.find("si") != std::string::npos;
+    auto [x, y] = guardDivision(g, a, g.operand(t), isSigned);
+    return binary(g, name, x, y);
+  }
+  case OpKind::Shift: {
+    Value amount = binary(g, "arith.andi", g.operand(t),
+                          g.intConst(t, widthOf(t.elt) - 1));
+    return binary(g, name, a, amount);
+  }
+  case OpKind::IntExt: {
+    Value b = g.operand(t);
+    bool add = name == "arith.addui_extended";
+    std::vector<Value> r =
+        g.defN({t, add ? t.with(Elt::i1) : t},
+               name + " " + g.use(a) + ", " + g.use(b) + " : " + t.str() +
+                   (add ? ", " + t.with(Elt::i1).str() : ""));
+    return g.rng.pick(r);
+  }
+  case OpKind::CmpI:
+    return cmpi(g, kCmpI[g.rng.uniformInt(0, 9)], a, g.operand(t));
+  case OpKind::CmpF:
+    return cmpf(g, kCmpF[g.rng.uniformInt(0, 15)], a, g.operand(t));
+  case OpKind::Select:
+    return select(g, g.operand(t.with(Elt::i1)), a, g.operand(t));
+  case OpKind::IntUn:
+  case OpKind::FloatUn:
+    return g.def(t, name + " " + g.use(a) + " : " + t.str());
+  case OpKind::IPowI: {
+    // 0 ** negative divides by zero in the expansion: the base becomes 1.
+    Value b = g.operand(t);
+    Value zero = g.intConst(t, 0);
+    Value both = binary(g, "arith.andi", cmpi(g, "eq", a, zero),
+                        cmpi(g, "slt", b, zero));
+    return binary(g, name, select(g, both, g.intConst(t, 1), a), b);
+  }
+  case OpKind::Fma: {
+    Value b = g.operand(t), c = g.operand(t);
+    return g.def(t, name + " " + g.use(a) + ", " + g.use(b) + ", " + g.use(c) +
+                        " : " + t.str());
+  }
+  case OpKind::FPowI: {
+    Elt ie =
+        g.rng.pick(std::vector<Elt>{Elt::i8, Elt::i16, Elt::i32, Elt::i64});
+    Value n = g.operand(t.with(ie));
+    return g.def(t, name + " " + g.use(a) + ", " + g.use(n) + " : " + t.str() +
+                        ", " + n.type.str());
+  }
+  case OpKind::IsClass:
+    return g.def(t.with(Elt::i1), name + " " + g.use(a) + " : " + t.str());
+  case OpKind::Cast: {
+    // To a type of the options (or index) where there is another one.
+    std::vector<Elt> to;
+    for (Elt e : g.elts)
+      if (e != t.elt)
+        to.push_back(e);
+    if (!vec && t.elt != Elt::index && (to.empty() || g.rng.chance(0.1)))
+      to.push_back(Elt::index);
+    if (to.empty())
+      for (Elt e : {Elt::i1, Elt::i8, Elt::i16, Elt::i32, Elt::i64, Elt::f16,
+                    Elt::bf16, Elt::f32, Elt::f64})
+        if (e != t.elt)
+          to.push_back(e);
+    return g.convert(a, g.rng.pick(to));
+  }
+  case OpKind::Bitcast: {
+    std::vector<Elt> same;
+    for (Elt e : {Elt::i8, Elt::i16, Elt::i32, Elt::i64, Elt::f16, Elt::bf16,
+                  Elt::f32, Elt::f64})
+      if (widthOf(e) == widthOf(t.elt) && e != t.elt)
+        same.push_back(e);
+    return castOp(g, name, a, g.rng.pick(same));
+  }
+  }
+  return a;
+}
+} // namespace
+
 Value Gen::scalarOp(const Type &like) {
   const bool vec = like.kind == Kind::Vector;
   std::vector<double> w;
@@ -259,85 +348,7 @@ Value Gen::scalarOp(const Type &like) {
         es.push_back(e);
     a = operand(like.with(rng.pick(es)));
   }
-  const Type t = a.type;
-  switch (d.kind) {
-  case OpKind::IntBin:
-  case OpKind::FloatBin:
-    return binary(*this, name, a, operand(t));
-  case OpKind::IntDiv: {
-    bool isSigned = name.find("si") != std::string::npos;
-    auto [x, y] = guardDivision(*this, a, operand(t), isSigned);
-    return binary(*this, name, x, y);
-  }
-  case OpKind::Shift: {
-    Value amount = binary(*this, "arith.andi", operand(t),
-                          intConst(t, widthOf(t.elt) - 1));
-    return binary(*this, name, a, amount);
-  }
-  case OpKind::IntExt: {
-    Value b = operand(t);
-    bool add = name == "arith.addui_extended";
-    std::vector<Value> r =
-        defN({t, add ? t.with(Elt::i1) : t},
-             name + " " + use(a) + ", " + use(b) + " : " + t.str() +
-                 (add ? ", " + t.with(Elt::i1).str() : ""));
-    return rng.pick(r);
-  }
-  case OpKind::CmpI:
-    return cmpi(*this, kCmpI[rng.uniformInt(0, 9)], a, operand(t));
-  case OpKind::CmpF:
-    return cmpf(*this, kCmpF[rng.uniformInt(0, 15)], a, operand(t));
-  case OpKind::Select:
-    return select(*this, operand(t.with(Elt::i1)), a, operand(t));
-  case OpKind::IntUn:
-  case OpKind::FloatUn:
-    return def(t, name + " " + use(a) + " : " + t.str());
-  case OpKind::IPowI: {
-    // 0 ** negative divides by zero in the expansion: the base becomes 1.
-    Value b = operand(t);
-    Value zero = intConst(t, 0);
-    Value both = binary(*this, "arith.andi", cmpi(*this, "eq", a, zero),
-                        cmpi(*this, "slt", b, zero));
-    return binary(*this, name, select(*this, both, intConst(t, 1), a), b);
-  }
-  case OpKind::Fma: {
-    Value b = operand(t), c = operand(t);
-    return def(t, name + " " + use(a) + ", " + use(b) + ", " + use(c) + " : " +
-                      t.str());
-  }
-  case OpKind::FPowI: {
-    Elt ie = rng.pick(std::vector<Elt>{Elt::i8, Elt::i16, Elt::i32, Elt::i64});
-    Value n = operand(t.with(ie));
-    return def(t, name + " " + use(a) + ", " + use(n) + " : " + t.str() + ", " +
-                      n.type.str());
-  }
-  case OpKind::IsClass:
-    return def(t.with(Elt::i1), name + " " + use(a) + " : " + t.str());
-  case OpKind::Cast: {
-    // To a type of the options (or index) where there is another one.
-    std::vector<Elt> to;
-    for (Elt e : elts)
-      if (e != t.elt)
-        to.push_back(e);
-    if (!vec && t.elt != Elt::index && (to.empty() || rng.chance(0.1)))
-      to.push_back(Elt::index);
-    if (to.empty())
-      for (Elt e : {Elt::i1, Elt::i8, Elt::i16, Elt::i32, Elt::i64, Elt::f16,
-                    Elt::bf16, Elt::f32, Elt::f64})
-        if (e != t.elt)
-          to.push_back(e);
-    return convert(a, rng.pick(to));
-  }
-  case OpKind::Bitcast: {
-    std::vector<Elt> same;
-    for (Elt e : {Elt::i8, Elt::i16, Elt::i32, Elt::i64, Elt::f16, Elt::bf16,
-                  Elt::f32, Elt::f64})
-      if (widthOf(e) == widthOf(t.elt) && e != t.elt)
-        same.push_back(e);
-    return castOp(*this, name, a, rng.pick(same));
-  }
-  }
-  return a;
+  return applyScalarOp(*this, d, a);
 }
 
 Value Gen::scalarChain(const Type &out, int n) {
