@@ -47,5 +47,7 @@ Inputs programInputs(const Program &p, uint64_t seed);
 // "dialect.op" token of arith, math, tensor, linalg, scf and vector but
 // constants, tensor.empty, terminators and linalg.index.
 std::map<std::string, int> countProgramOps(const std::string &mlir);
+// The same ops' names in the order they are printed.
+std::vector<std::string> programOps(const std::string &mlir);
 
 } // namespace cc

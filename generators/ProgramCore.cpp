@@ -399,8 +399,8 @@ void Gen::finish(Program &p) {
 
 } // namespace prog
 
-std::map<std::string, int> countProgramOps(const std::string &mlir) {
-  std::map<std::string, int> counts;
+std::vector<std::string> programOps(const std::string &mlir) {
+  std::vector<std::string> ops;
   for (size_t i = 0; i < mlir.size(); ++i) {
     if (!prog::opChar(mlir[i]) || (i > 0 && prog::wordChar(mlir[i - 1])) ||
         (i > 0 && mlir[i - 1] == '.'))
@@ -410,9 +410,16 @@ std::map<std::string, int> countProgramOps(const std::string &mlir) {
       ++end;
     std::string word = mlir.substr(i, end - i);
     if (prog::countedOp(word))
-      ++counts[word];
+      ops.push_back(std::move(word));
     i = end;
   }
+  return ops;
+}
+
+std::map<std::string, int> countProgramOps(const std::string &mlir) {
+  std::map<std::string, int> counts;
+  for (const std::string &op : programOps(mlir))
+    ++counts[op];
   return counts;
 }
 

@@ -21,13 +21,6 @@ struct Result {
   std::optional<NumericReport> vsReference;
 };
 
-json outputsJson(const Outputs &outs) {
-  json a = json::array();
-  for (const Tensor &t : outs)
-    a.push_back(tensorToJson(t));
-  return a;
-}
-
 // Outputs widened to f64 where float, so that they can stand in for the
 // reference when two results are compared with each other.
 Outputs asReference(const Outputs &outs) {
@@ -192,8 +185,8 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
               {"agree_with_" + r.backend->name(), withSecond},
               {"verdict", verdict}}},
             {"outputs",
-             {{"ref", outputsJson(*ref)},
-              {r.backend->name(), outputsJson(*r.outputs)}}}},
+             {{"ref", outputsToJson(*ref)},
+              {r.backend->name(), outputsToJson(*r.outputs)}}}},
            "");
   }
 
@@ -247,8 +240,8 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
                           " agrees with the reference: the fault is in " + name;
     Finding f = miscompileFinding(g, *r.vsReference, name);
     f.message += " (" + verdict + ")";
-    json outputs = {{"ref", outputsJson(*ref)},
-                    {name, outputsJson(*r.outputs)}};
+    json outputs = {{"ref", outputsToJson(*ref)},
+                    {name, outputsToJson(*r.outputs)}};
     record(*r.backend, f,
            {{"report", r.vsReference->toJson()},
             {"blame",

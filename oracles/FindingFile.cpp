@@ -144,6 +144,13 @@ Expected<TestCase> testCaseFromJson(const json &j) {
   return c;
 }
 
+json outputsToJson(const Outputs &outs) {
+  json a = json::array();
+  for (const Tensor &t : outs)
+    a.push_back(tensorToJson(t));
+  return a;
+}
+
 json findingToJson(const FindingRecord &f) {
   return {{"format", "crosscheck-finding"},
           {"version", kFindingFormatVersion},

@@ -57,6 +57,9 @@ std::string caseName(const TestCase &c);
 // The types of a case's inputs (graph or program).
 std::vector<TensorType> inputTypes(const TestCase &c);
 
+// Outputs as a JSON array of tensors (a finding's evidence).
+nlohmann::json outputsToJson(const Outputs &outs);
+
 nlohmann::json findingToJson(const FindingRecord &f);
 Expected<FindingRecord> findingFromJson(const nlohmann::json &j);
 

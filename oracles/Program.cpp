@@ -2,7 +2,6 @@
 
 #include "backends/mlir/MlirBackend.h"
 #include "core/Format.h"
-#include "core/Json.h"
 
 #include <chrono>
 #include <cmath>
@@ -54,13 +53,6 @@ std::optional<Difference> firstDifference(const Outputs &expected,
   return std::nullopt;
 }
 
-json outputsJson(const Outputs &outs) {
-  json a = json::array();
-  for (const Tensor &t : outs)
-    a.push_back(tensorToJson(t));
-  return a;
-}
-
 FindingRecord miscompile(const TestCase &c, const std::string &backend,
                          const Difference &d, const Outputs &expected,
                          const Outputs &actual) {
@@ -75,8 +67,8 @@ FindingRecord miscompile(const TestCase &c, const std::string &backend,
                       std::to_string(d.element) + " is " + d.actual +
                       ", the straight lowering gives " + d.expected;
   f.evidence = {{"reference", kProgramReference},
-                {"expected", outputsJson(expected)},
-                {"actual", outputsJson(actual)}};
+                {"expected", outputsToJson(expected)},
+                {"actual", outputsToJson(actual)}};
   return f;
 }
 

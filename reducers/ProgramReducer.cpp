@@ -52,14 +52,8 @@ Error reduceProgram(CaseOracle &oracle, BestSoFar &best, ReduceStats &stats,
     return Error::success();
   // Ops as the generator counts them: no constants, tensor.empty or
   // terminators.
-  auto ops = [](const std::string &text) {
-    int n = 0;
-    for (const auto &[name, k] : countProgramOps(text))
-      n += k;
-    return n;
-  };
-  stats.opsBefore = ops(c.program->mlir);
-  stats.opsAfter = ops(r->module);
+  stats.opsBefore = int(programOps(c.program->mlir).size());
+  stats.opsAfter = int(programOps(r->module).size());
   c.program->mlir = r->module;
   return best.update(c);
 }

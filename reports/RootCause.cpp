@@ -2,6 +2,7 @@
 
 #include "core/Format.h"
 #include "core/OpTable.h"
+#include "generators/Program.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -123,26 +124,16 @@ bool matches(const KnownBug::Match &m, const FindingRecord &f,
   return true;
 }
 
-// A program's "dialect.op" names in order, without values or types.
-std::string programForm(const std::string &mlir) {
-  static const std::regex op(R"(^\s*(?:%[^=]*=\s*)?([a-z_]+\.[a-z_0-9.]+))");
-  std::istringstream lines(mlir);
-  std::string form;
-  for (std::string line; std::getline(lines, line);) {
-    std::smatch m;
-    if (std::regex_search(line, m, op))
-      form += m[1].str() + ";";
-  }
-  return form;
-}
-
 // The reduced case's structure without names, shapes or values: its ops
 // with their operand and result element types, in order.
 std::string reducedForm(const TestCase &c) {
-  if (c.program) // its ops in order, as printed
-    return programForm(c.program->mlir);
-  const Graph &g = c.graph;
   std::string form;
+  if (c.program) { // its ops in order, as printed
+    for (const std::string &op : programOps(c.program->mlir))
+      form += op + ";";
+    return form;
+  }
+  const Graph &g = c.graph;
   for (const Node &n : g.nodes) {
     form += n.op + "(";
     for (size_t i = 0; i < n.operands.size(); ++i)
