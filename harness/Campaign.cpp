@@ -16,6 +16,7 @@
 #include "reducers/Reduce.h"
 #include "reports/CiOutputs.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <csignal>
@@ -29,6 +30,15 @@ namespace cc {
 using nlohmann::json;
 
 namespace {
+
+// --ref smt: programs are also judged against their encoding's value
+// (oracles/Program.h); it is no backend, so no graph runs on it.
+constexpr const char *kSmtReference = "smt";
+bool usesSmtReference(const CampaignOptions &options) {
+  return std::find(options.refs.begin(), options.refs.end(), kSmtReference) !=
+         options.refs.end();
+}
+
 using Clock = std::chrono::steady_clock;
 
 volatile sig_atomic_t stopRequested = 0;
@@ -108,6 +118,7 @@ std::vector<CaseOutcome> runCases(const CaseStream &stream, uint64_t first,
   if (cases.empty())
     return outcomes;
   ConsensusOptions co;
+  co.smtReference = usesSmtReference(options);
   co.timeoutSeconds = options.caseTimeoutSeconds;
   co.memoryLimitBytes = options.memoryLimitBytes;
   CaseOutcome &head = *judged.front();
@@ -373,9 +384,14 @@ Error checkOptions(const CampaignOptions &options) {
   if (options.refs.empty() || options.refs.front() != "ref")
     return makeError("the first reference must be 'ref' (the interpreter)");
 #ifndef CC_HAVE_SMT
-  if (options.tv)
-    return makeError("--tv needs Z3: this crosscheck was built without it");
+  if (options.tv || usesSmtReference(options))
+    return makeError("--tv and --ref smt need Z3: this crosscheck was built "
+                     "without it");
 #endif
+  if (usesSmtReference(options) &&
+      options.generator == CampaignOptions::Generator::Graph)
+    return makeError("--ref smt judges mid-level programs: use it with "
+                     "--generator mlir or mixed");
   if (options.tv && options.tvBudgetSeconds <= 0)
     return makeError("--tv-budget must be positive");
   if (auto k = loadKnownBugsIfAny(options.knownBugs); !k)
@@ -403,7 +419,8 @@ Expected<CampaignBackends> makeBackends(const CampaignOptions &options) {
   for (const std::shared_ptr<Backend> &b : options.cutBackends)
     r.cuts.push_back(b.get());
   for (size_t i = 1; i < options.refs.size(); ++i)
-    CC_TRY(add(options.refs[i], r.refs));
+    if (options.refs[i] != kSmtReference)
+      CC_TRY(add(options.refs[i], r.refs));
   for (const std::shared_ptr<Backend> &b : options.refBackends)
     r.refs.push_back(b.get());
   return r;

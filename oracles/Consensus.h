@@ -26,6 +26,10 @@ struct ConsensusOptions {
   uint64_t memoryLimitBytes = 0;
   bool isolate = true;
   NumericOptions numeric;
+  // Programs: also judge the straight lowering against the program's value
+  // computed from its translation-validation encoding (smt/Evaluate.h;
+  // crosscheck fuzz --ref smt). Needs Z3 (CC_HAVE_SMT).
+  bool smtReference = false;
   // The options of each backend run, its stage times added to `times`.
   RunOptions runOptions(StageTimes *times) const {
     RunOptions r;

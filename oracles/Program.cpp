@@ -2,6 +2,9 @@
 
 #include "backends/mlir/MlirBackend.h"
 #include "core/Format.h"
+#ifdef CC_HAVE_SMT
+#include "smt/Evaluate.h"
+#endif
 
 #include <chrono>
 #include <cmath>
@@ -38,11 +41,17 @@ std::string differenceKind(const Tensor &t, double a, double b) {
   return "value";
 }
 
+// Per output, the elements to compare (all when absent).
+using Known = std::vector<std::vector<bool>>;
+
 std::optional<Difference> firstDifference(const Outputs &expected,
-                                          const Outputs &actual) {
+                                          const Outputs &actual,
+                                          const Known *known = nullptr) {
   for (size_t o = 0; o < expected.size() && o < actual.size(); ++o) {
     const Tensor &e = expected[o], &a = actual[o];
     for (int64_t i = 0; i < e.size() && i < a.size(); ++i) {
+      if (known && !(*known)[o][size_t(i)])
+        continue;
       bool same = isFloat(e.dtype()) ? sameValue(e.getF(i), a.getF(i))
                                      : e.getI(i) == a.getI(i);
       if (!same)
@@ -81,6 +90,48 @@ FindingRecord failure(const TestCase &c, const std::string &backend,
   f.log = e.message();
   return f;
 }
+
+#ifdef CC_HAVE_SMT
+// Oracle (b): the straight lowering against the program's value from its
+// encoding. Their disagreement is a bug of crosscheck's encoding, of the
+// conversions that every lowering shares, or of the generator (undefined
+// behaviour), so it is a reference-disagreement, not a miscompile.
+std::optional<FindingRecord>
+againstEncoding(const TestCase &c, const Outputs &straight,
+                const Expected<smt::Evaluation> &ev) {
+  FindingRecord f;
+  f.testCase = c;
+  f.testCase.cut = kProgramReference;
+  std::string detail, what;
+  if (!ev) {
+    if (ev.error().code() == ErrorCode::Unsupported)
+      return std::nullopt;
+    detail = "error";
+    what = "its encoding could not be evaluated: " + ev.error().message();
+  } else if (!ev->undefined.empty()) {
+    detail = "undefined";
+    what = "its encoding is undefined on these inputs: " + ev->undefined;
+  } else if (auto d = firstDifference(ev->outputs, straight, &ev->known)) {
+    detail =
+        std::string(dtypeName(straight[d->output].dtype())) + ":" + d->kind;
+    what = "output " + std::to_string(d->output) + " element " +
+           std::to_string(d->element) + " is " + d->actual +
+           " on the straight lowering, " + d->expected + " in its encoding";
+    f.evidence = {{"reference", "smt"},
+                  {"expected", outputsToJson(ev->outputs)},
+                  {"known", ev->known},
+                  {"actual", outputsToJson(straight)}};
+  } else {
+    return std::nullopt;
+  }
+  f.finding.signature = {Kind::RefDisagreement,
+                         std::string(kProgramReference) + "~smt", "",
+                         "smt:" + detail};
+  f.finding.message =
+      "reference-disagreement: @" + c.program->name + ": " + what;
+  return f;
+}
+#endif
 
 bool isFinding(const Error &e) {
   return e.code() == ErrorCode::CompilerFailure ||
@@ -143,6 +194,14 @@ judgeProgramSets(const std::vector<TestCase> &cases,
   auto start = std::chrono::steady_clock::now();
   auto expected = (*reference)->runProgramSets(program, sets, run);
   addStageTime(&times, "reference", start);
+#ifdef CC_HAVE_SMT
+  std::vector<Expected<smt::Evaluation>> evaluated;
+  if (options.smtReference) {
+    start = std::chrono::steady_clock::now();
+    evaluated = smt::evaluateProgram(program, sets);
+    addStageTime(&times, "smt", start);
+  }
+#endif
   std::vector<std::vector<Expected<Outputs>>> actual;
   for (Backend *b : cuts)
     actual.push_back(b->runProgramSets(program, sets, run));
@@ -150,6 +209,11 @@ judgeProgramSets(const std::vector<TestCase> &cases,
   Results results;
   for (size_t k = 0; k < cases.size(); ++k) {
     auto r = judgeOne(cases[k], expected[k], cuts, actual, k);
+#ifdef CC_HAVE_SMT
+    if (r && !evaluated.empty() && expected[k])
+      if (auto f = againstEncoding(cases[k], *expected[k], evaluated[k]))
+        r->findings.push_back(std::move(*f));
+#endif
     if (r)
       for (auto &[stage, s] : times)
         r->times[stage] = s / double(cases.size());

@@ -22,8 +22,11 @@ inline constexpr const char *kProgramReference = "mlir:straight";
 // miscompile's signature is (backend, "<dtype>:<value|nan|inf|signed-zero>"
 // of its first difference); a crash, failure or hang is a finding as for
 // graphs. A failure of the reference lowering itself is a finding of
-// mlir:straight. `refs` are ignored (the reference is the straight
-// lowering).
+// mlir:straight. With options.smtReference, a straight lowering that
+// differs from the program's value computed from its encoding (where that
+// is computed), or a program the encoding finds undefined, is a
+// reference-disagreement of "mlir:straight~smt" with detail
+// "smt:<dtype>:<kind>" (or "smt:undefined", "smt:error").
 std::vector<Expected<ConsensusResult>>
 judgeProgramSets(const std::vector<TestCase> &cases,
                  const std::vector<Backend *> &cuts,

@@ -20,9 +20,10 @@ bool sameFailure(const Signature &a, const Signature &b);
 Expected<FindingRecord> judgeLike(const TestCase &c, const Signature &target);
 
 // A program case judged alone against the straight lowering
-// (oracles/Program.h): its first finding on `cut`, if any.
-Expected<std::optional<FindingRecord>> programFinding(const TestCase &c,
-                                                      Backend &cut);
+// (oracles/Program.h), and with smtReference against its encoding's value
+// too: its first finding on `cut`, if any.
+Expected<std::optional<FindingRecord>>
+programFinding(const TestCase &c, Backend &cut, bool smtReference = false);
 
 enum class Outcome : char { Same = 'S', Other = 'O', Invalid = 'I' };
 
@@ -50,6 +51,8 @@ private:
                    const std::vector<size_t> &window,
                    std::vector<std::optional<Outcome>> &outcome);
   Backend *backendFor(const std::string &cut);
+  // A program's disagreement with its encoding (fuzz --ref smt).
+  bool smtTarget() const { return target.kind == Kind::RefDisagreement; }
 
   Signature target;
   const ReduceOptions &options;

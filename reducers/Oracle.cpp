@@ -22,10 +22,11 @@ bool sameFailure(const Signature &a, const Signature &b) {
   return a.kind == b.kind && a.stage == b.stage && a.detail == b.detail;
 }
 
-Expected<std::optional<FindingRecord>> programFinding(const TestCase &c,
-                                                      Backend &cut) {
+Expected<std::optional<FindingRecord>>
+programFinding(const TestCase &c, Backend &cut, bool smtReference) {
   ConsensusOptions o;
   o.timeoutSeconds = c.timeoutSeconds;
+  o.smtReference = smtReference;
   auto r = std::move(judgeProgramSets({c}, {&cut}, o).front());
   if (!r)
     return r.error();
@@ -37,6 +38,8 @@ Expected<std::optional<FindingRecord>> programFinding(const TestCase &c,
 }
 
 Expected<FindingRecord> judgeLike(const TestCase &c, const Signature &target) {
+  if (target.kind == Kind::RefDisagreement && c.program)
+    return judgeCase(c, true);
   if (target.kind != Kind::TvIncorrect)
     return judgeCase(c);
 #ifdef CC_HAVE_SMT
@@ -100,7 +103,8 @@ void CaseOracle::pinOutputs(const TestCase &c) {
   ++stats.oracleCalls;
   cache.clear();
   if (c.program) { // the message names the first wrong element and value
-    auto f = cut ? programFinding(c, *cut) : makeError("no backend");
+    auto f =
+        cut ? programFinding(c, *cut, smtTarget()) : makeError("no backend");
     pinned = f && *f ? (*f)->finding.message : "";
     return;
   }
@@ -119,7 +123,7 @@ Outcome CaseOracle::judge(const TestCase &c) {
   if (!cut)
     return Outcome::Invalid;
   if (c.program) {
-    auto f = programFinding(c, *cut);
+    auto f = programFinding(c, *cut, smtTarget());
     if (!f)
       return Outcome::Invalid;
     if (!*f || !sameFailure((*f)->finding.signature, target))

@@ -8,10 +8,10 @@ namespace cc {
 
 using namespace reduce;
 
-Expected<FindingRecord> judgeCase(const TestCase &c) {
+Expected<FindingRecord> judgeCase(const TestCase &c, bool smtReference) {
   CC_ASSIGN(backend, makeBackend(c.cut));
   if (c.program) {
-    CC_ASSIGN(f, programFinding(c, *backend));
+    CC_ASSIGN(f, programFinding(c, *backend, smtReference));
     if (!f)
       return Error::failure("the case passes on " + c.cut +
                                 ": there is no failure to reduce",

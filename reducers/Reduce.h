@@ -76,7 +76,9 @@ Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
 // The finding a test case shows now (a Finding record with the case), an
 // ErrorCode::NotReproduced error when it passes, or the case's own error
 // (undefined behaviour, unsupported graph). For `crosscheck reduce CASE`.
-Expected<FindingRecord> judgeCase(const TestCase &c);
+// A program case is also judged against its encoding's value with
+// smtReference (fuzz --ref smt).
+Expected<FindingRecord> judgeCase(const TestCase &c, bool smtReference = false);
 
 // Ops of a graph, constants not counted.
 int countOps(const Graph &g);

@@ -25,16 +25,6 @@ struct Shown {
   std::vector<std::vector<std::optional<double>>> expected;
 };
 
-namespace {
-
-// The concrete value of a model term: a double (floats), or an exact
-// integer (`i`, also as a double); nothing where the term is not concrete
-// (a probe's inputs leave an uninterpreted function open).
-struct ModelNum {
-  double d = 0;
-  std::optional<int64_t> i = std::nullopt;
-};
-
 std::optional<ModelNum> modelValue(const Eval &eval, const z3::expr &e,
                                    Type elt, z3::context &c) {
   if (e.get_sort().is_fpa()) {
@@ -68,6 +58,8 @@ std::optional<ModelNum> modelValue(const Eval &eval, const z3::expr &e,
       w == 1 || w == 64 ? int64_t(u) : int64_t(u << (64 - w)) >> (64 - w);
   return ModelNum{double(s), s};
 }
+
+namespace {
 
 std::string fmtValue(double d) {
   std::ostringstream os;

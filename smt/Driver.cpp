@@ -69,8 +69,6 @@ TvVerdict worstVerdict(TvVerdict a, TvVerdict b) {
   return rank(a) >= rank(b) ? a : b;
 }
 
-namespace {
-
 std::unique_ptr<MLIRContext> makeContext() {
   static const bool passes = [] {
     registerAllPasses();
@@ -86,11 +84,10 @@ std::unique_ptr<MLIRContext> makeContext() {
   return ctx;
 }
 
-// Parses MLIR text; diagnostics, located in `file`, become the error
-// message.
-Expected<OwningOpRef<ModuleOp>> parse(MLIRContext &ctx, const std::string &text,
-                                      const std::string &what,
-                                      const std::string &file) {
+Expected<OwningOpRef<ModuleOp>> parseModule(MLIRContext &ctx,
+                                            const std::string &text,
+                                            const std::string &what,
+                                            const std::string &file) {
   CC_TRY(checkMlirNesting(text, what));
   std::string diags;
   ScopedDiagnosticHandler h(&ctx, [&](Diagnostic &d) {
@@ -111,6 +108,8 @@ Expected<OwningOpRef<ModuleOp>> parse(MLIRContext &ctx, const std::string &text,
   }
   return m;
 }
+
+namespace {
 
 std::string printOp(Operation *op) {
   std::string s;
@@ -353,8 +352,8 @@ Expected<std::vector<FunctionCheck>> checkRefinement(const std::string &src,
                                                      const std::string &tgt,
                                                      const TvOptions &options) {
   auto ctx = makeContext();
-  CC_ASSIGN(ms, parse(*ctx, src, "the source", options.sourceName));
-  CC_ASSIGN(mt, parse(*ctx, tgt, "the target", options.targetName));
+  CC_ASSIGN(ms, parseModule(*ctx, src, "the source", options.sourceName));
+  CC_ASSIGN(mt, parseModule(*ctx, tgt, "the target", options.targetName));
   auto fs = functions(*ms), ft = functions(*mt);
   std::vector<FunctionCheck> out;
   if (!options.function.empty() && !ft.count(options.function))
@@ -415,7 +414,7 @@ struct PassAnnouncer : public PassInstrumentation {
 Error checkPipelineInput(const std::string &module, const std::string &pipeline,
                          const TvOptions &options) {
   auto ctx = makeContext();
-  if (auto m = parse(*ctx, module, "the input", options.sourceName); !m)
+  if (auto m = parseModule(*ctx, module, "the input", options.sourceName); !m)
     return m.error();
   PassManager pm(ctx.get());
   return parsePipeline(pipeline, pm);
@@ -426,7 +425,7 @@ verifyPipeline(const std::string &module, const std::string &pipeline,
                const TvOptions &options, bool perRewrite,
                const StepCallback &onStep, const PassCallback &onPass) {
   auto ctx = makeContext();
-  CC_ASSIGN(m, parse(*ctx, module, "the input", options.sourceName));
+  CC_ASSIGN(m, parseModule(*ctx, module, "the input", options.sourceName));
   PassManager pm(ctx.get());
   CC_TRY(parsePipeline(pipeline, pm));
   std::vector<StepCheck> out;

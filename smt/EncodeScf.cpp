@@ -168,6 +168,9 @@ void Encoder::encodeFor(scf::ForOp loop) {
       state = runRegion(loop.getRegion(), args);
     } else {
       z3::expr running = less(iv, hi);
+      // Known to have ended (constant bounds in effect): no more copies.
+      if (running.simplify().is_false())
+        break;
       state =
           select(running, runGuarded(running, loop.getRegion(), args), state);
     }
@@ -200,6 +203,8 @@ void Encoder::encodeWhile(scf::WhileOp loop) {
     state =
         select(running, runGuarded(running, loop.getAfter(), forwarded), state);
     done = done || !go;
+    if (done.simplify().is_true())
+      break;
   }
   pastBound = pastBound || (!ub && !done);
   for (auto [r, v] : llvm::zip(loop.getResults(), result))

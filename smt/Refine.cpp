@@ -531,10 +531,6 @@ Attempt Query::abstractCounterexample() {
 
 } // namespace detail
 
-namespace {
-
-// A copy of `f` in its own module (with the functions it may call) whose
-// named linalg ops are generalized: their generic form is their definition.
 OwningOpRef<ModuleOp> generalizedCopy(func::FuncOp f) {
   ModuleOp parent = f->getParentOfType<ModuleOp>();
   OwningOpRef<ModuleOp> m(cast<ModuleOp>(parent->clone()));
@@ -547,6 +543,8 @@ OwningOpRef<ModuleOp> generalizedCopy(func::FuncOp f) {
   });
   return m;
 }
+
+namespace {
 
 // Structurally identical functions (up to value names and locations) need
 // no query.

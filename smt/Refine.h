@@ -74,6 +74,16 @@ private:
 using Eval = std::function<z3::expr(const z3::expr &)>;
 struct Shown; // what a counterexample shows (Counterexample.cpp)
 
+// The concrete value of a model term: a double (floats), or an exact
+// integer (`i`, also as a double); nothing where the term is not concrete
+// (a probe's inputs leave an uninterpreted function open).
+struct ModelNum {
+  double d = 0;
+  std::optional<int64_t> i = std::nullopt;
+};
+std::optional<ModelNum> modelValue(const Eval &eval, const z3::expr &e,
+                                   mlir::Type elt, z3::context &c);
+
 // One refinement query: `tgt` against `src` in one float mode. The outputs
 // are the results, then the final contents of memref arguments.
 class Query {

@@ -77,9 +77,10 @@ const FlagTable<F> kFuzzFlags = {
      "mlir-ext:CMD, cuda:NAME (see crosscheck run --help)",
      texts(&F::cuts)},
     {"--ref", "", "NAME",
-     "a reference: ref, the f64 interpreter, always first; a second "
-     "reference that disagrees with it is recorded as a "
-     "reference-disagreement",
+     "a further reference besides ref (the f64 interpreter, always "
+     "first): torch, cudnn, ...; one that disagrees with ref is a "
+     "reference-disagreement. Programs: smt, the program's value from its "
+     "Z3 encoding, judges the straight lowering",
      texts(&F::refs)},
     {"--time", "", "DURATION",
      "time budget: 90, 30s, 10m, 2h (default {}); running cases finish "
@@ -285,6 +286,9 @@ int runFuzz(FuzzFlags &o, const Args &args) {
   if (o.outDir.empty())
     return fail("fuzz needs --out DIR");
   o.tv = o.tv || o.tvPerRewrite;
+  // The interpreter is always the first reference: `--ref smt` adds one.
+  if (o.refs.empty() || o.refs.front() != "ref")
+    o.refs.insert(o.refs.begin(), "ref");
   o.libFuzzer.loadMutants = args.has("--load-mutants");
   if (o.engine == "libfuzzer")
     return libFuzzerEngine(o);
