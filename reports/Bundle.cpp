@@ -7,6 +7,7 @@
 #include "backends/ref/Interpreter.h"
 #include "core/Json.h"
 #include "core/Npy.h"
+#include "oracles/Program.h"
 #include "reducers/Reduce.h"
 
 #include <filesystem>
@@ -31,6 +32,28 @@ Lowering cutPipeline(const std::string &cut) {
   return {onModule(p->pipeline), p->llvmOptLevel};
 }
 
+// A program's pipeline with upstream passes for the straight lowering's
+// own (backends/mlir/Straight.cpp): no TOSA to convert, and arith-expand
+// for the expansions of ceildiv/floordiv and bf16 casts, when the program
+// has them (arith-expand also rewrites maximumf/minimumf: README says so).
+Expected<std::string> upstreamPipeline(const std::string &pipeline,
+                                       const std::string &program) {
+  CC_ASSIGN(leaves, splitPipeline(pipeline));
+  bool expand = program.find("ceildiv") != std::string::npos ||
+                program.find("floordiv") != std::string::npos ||
+                program.find("bf16") != std::string::npos;
+  std::vector<PipelineLeaf> out;
+  for (PipelineLeaf l : leaves) {
+    if (l.name == "cc-replay-expand" && expand) {
+      l.name = "arith-expand";
+      l.options = "{include-bf16=true}";
+    }
+    if (!l.name.starts_with("cc-"))
+      out.push_back(l);
+  }
+  return joinPipeline(out);
+}
+
 // The reference outputs, in f64 (with the magnitudes of their terms) and
 // in the target precision; none when the reference cannot run the case.
 struct References {
@@ -53,6 +76,9 @@ public:
   Expected<BundleResult> write();
 
 private:
+  Expected<BundleResult> writeProgram();
+  Expected<Expectation> programExpectation();
+  Error finish(const ReproSpec &spec);
   void bisect();
   Expected<References> writeCaseFiles();
   Error writeRepros(const ReproSpec &spec);
@@ -64,6 +90,8 @@ private:
   const Signature &sig;
   const std::string dir;
   const BundleOptions &options;
+  // verifyRepro may fall back to the whole pipeline (graphs).
+  bool fallBack = true;
   FindingRecord f;   // the finding, its case reduced by the bisection
   Lowering lowering; // of f's cut
   BundleResult result;
@@ -73,10 +101,7 @@ private:
 
 Expected<BundleResult> Writer::write() {
   if (f.testCase.program)
-    return Error::failure("bundles of mid-level program findings are not "
-                          "written yet; the finding file holds the program "
-                          "and its inputs (crosscheck reduce replays it)",
-                          ErrorCode::Unsupported);
+    return writeProgram();
   CC_TRY(verify(f.testCase.graph).withContext("finding graph"));
   lowering = cutPipeline(f.testCase.cut);
   if (!lowering.pipeline.empty() && options.bisect &&
@@ -109,14 +134,79 @@ Expected<BundleResult> Writer::write() {
     CC_TRY(traceCulprit());
   if (refs.ok)
     rerun(refs, expect);
+  CC_TRY(finish(spec));
+  return result;
+}
 
+// The README and ISSUE.md, from the facts gathered.
+Error Writer::finish(const ReproSpec &) {
   facts.cut = f.testCase.cut;
   facts.pipeline = lowering.pipeline;
   facts.optLevel = lowering.optLevel;
   facts.splitNote = repro.splitNote;
   CC_TRY(writeText(dir + "/README.md", readmeText(facts)));
-  CC_TRY(writeText(dir + "/ISSUE.md", issueText(facts)));
+  return writeText(dir + "/ISSUE.md", issueText(facts));
+}
+
+// A mid-level program's bundle: the program with @repro_main, its expected
+// values (the straight lowering's, compared exactly) and repro.sh for the
+// pipeline that bisection reduced (upstream passes only, as a rule: the
+// straight lowering's own passes are rarely needed to show a failure).
+Expected<BundleResult> Writer::writeProgram() {
+  if (sig.kind == Kind::RefDisagreement)
+    return Error::failure("a disagreement of crosscheck's own references "
+                          "(the straight lowering and the program's "
+                          "encoding) is no upstream bug: no bundle; the "
+                          "finding file holds the program and its inputs",
+                          ErrorCode::Unsupported);
+  facts.program = true;
+  lowering = cutPipeline(f.testCase.cut);
+  if (!lowering.pipeline.empty() && options.bisect)
+    bisect();
+  if (result.culprit.empty() && !sig.stage.empty())
+    result.culprit = sig.stage;
+  // repro.sh runs the whole pipeline: a reduced one need not lower
+  // @repro_main, and its own passes would run here, culprit included.
+  if (!lowering.pipeline.empty()) {
+    CC_ASSIGN(whole,
+              upstreamPipeline(cutPipeline(original.testCase.cut).pipeline,
+                               f.testCase.program->mlir));
+    lowering.pipeline = whole;
+    lowering.optLevel = cutPipeline(original.testCase.cut).optLevel;
+    fallBack = false;
+  }
+  const MlirProgram &p = *f.testCase.program;
+  CC_TRY(saveFinding(dir + "/finding.json", original));
+  CC_TRY(writeText(dir + "/input.mlir", p.mlir));
+  facts.tosa = p.mlir;
+  bool wrongValues = sig.kind == Kind::Miscompile;
+  Expectation expect;
+  if (wrongValues) {
+    CC_ASSIGN(e, programExpectation());
+    expect = e;
+  }
+  std::string title = std::string(kindName(sig.kind)) + ": " + sig.str();
+  ReproSpec spec{dir,          title,       programText(p, f.testCase.inputs),
+                 expect.table, wrongValues, wrongValues};
+  CC_TRY(writeRepros(spec));
+  CC_TRY(verifyRepro(spec));
+  if (wrongValues)
+    CC_TRY(traceCulprit());
+  CC_TRY(finish(spec));
   return result;
+}
+
+// The straight lowering's outputs: what the program computes.
+Expected<Expectation> Writer::programExpectation() {
+  CC_ASSIGN(straight, makeBackend(kProgramReference));
+  RunOptions ro;
+  ro.timeoutSeconds = f.testCase.timeoutSeconds;
+  const Inputs &in = f.testCase.inputs;
+  auto out = std::move(
+      straight->runProgramSets(*f.testCase.program, {&in}, ro).front());
+  if (!out)
+    return out.error().withContext("the straight lowering");
+  return exactExpectations(*out);
 }
 
 // The culprit: bisect the pipeline (this also shrinks it to the passes
@@ -176,6 +266,12 @@ Error Writer::writeRepros(const ReproSpec &spec) {
     return Error::success();
   // How a compiler that is not an MLIR pipeline reproduces (README words).
   const TestCase &c = f.testCase;
+  if (c.program) {
+    result.notes.push_back("the compiler under test '" + c.cut +
+                           "' is not an in-process MLIR pipeline: repro.sh "
+                           "does not rerun it on a program");
+    return Error::success();
+  }
   CC_ASSIGN(how, writeOtherRepro(spec, c.cut, c.graph, c.inputs));
   facts.otherHow = how;
   if (how.empty())
@@ -194,7 +290,7 @@ Error Writer::verifyRepro(const ReproSpec &spec) {
   Lowering whole = cutPipeline(original.testCase.cut);
   if (!repro.pipeline.empty() && options.verify) {
     status = runRepro(dir, sig.kind);
-    if (status != 1 && lowering.pipeline != whole.pipeline) {
+    if (status != 1 && fallBack && lowering.pipeline != whole.pipeline) {
       result.notes.push_back(
           "the reduced pipeline does not reproduce with upstream mlir-opt and "
           "mlir-runner (repro.sh exit status " +

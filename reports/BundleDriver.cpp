@@ -86,6 +86,17 @@ void printOutput(std::ostringstream &os, const TensorType &t, size_t o,
 
 std::string driverText(const Graph &g, const Inputs &inputs,
                        const std::string &func) {
+  std::vector<TensorType> args, results;
+  for (ValueId v : g.inputs)
+    args.push_back(g.typeOf(v));
+  for (ValueId v : g.outputs)
+    results.push_back(g.typeOf(v));
+  return driverText(args, results, inputs, func);
+}
+
+std::string driverText(const std::vector<TensorType> &ins,
+                       const std::vector<TensorType> &results,
+                       const Inputs &inputs, const std::string &func) {
   std::ostringstream os;
   std::string argTypes, args, resTypes;
   // The inputs live in mutable public globals, so that LLVM cannot fold
@@ -93,13 +104,12 @@ std::string driverText(const Graph &g, const Inputs &inputs,
   // runtime values, as in crosscheck's JIT.
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::string dense = denseLiteral(inputs[i]);
-    os << "memref.global @repro_in" << i << " : "
-       << memrefType(g.typeOf(g.inputs[i])) << " = "
+    os << "memref.global @repro_in" << i << " : " << memrefType(ins[i]) << " = "
        << dense.substr(0, dense.rfind(" : ")) << "\n";
   }
   os << "func.func @" << kDriver << "() {\n";
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const TensorType &t = g.typeOf(g.inputs[i]);
+    const TensorType &t = ins[i];
     std::string m = memrefType(t);
     os << "  %m" << i << " = memref.get_global @repro_in" << i << " : " << m
        << "\n  %in" << i << " = bufferization.to_tensor %m" << i
@@ -107,18 +117,18 @@ std::string driverText(const Graph &g, const Inputs &inputs,
     argTypes += (i ? ", " : "") + t.mlir();
     args += (i ? ", %in" : "%in") + std::to_string(i);
   }
-  for (size_t i = 0; i < g.outputs.size(); ++i)
-    resTypes += (i ? ", " : "") + g.typeOf(g.outputs[i]).mlir();
+  for (size_t i = 0; i < results.size(); ++i)
+    resTypes += (i ? ", " : "") + results[i].mlir();
   os << "  ";
-  for (size_t i = 0; i < g.outputs.size(); ++i)
+  for (size_t i = 0; i < results.size(); ++i)
     os << (i ? ", %out" : "%out") << i;
-  os << (g.outputs.empty() ? "" : " = ") << "func.call @" << func << "(" << args
+  os << (results.empty() ? "" : " = ") << "func.call @" << func << "(" << args
      << ") : (" << argTypes << ") -> (" << resTypes << ")\n";
   os << "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
         "  %c32 = arith.constant 32 : i64\n";
   int tmp = 0;
-  for (size_t o = 0; o < g.outputs.size(); ++o)
-    printOutput(os, g.typeOf(g.outputs[o]), o, tmp);
+  for (size_t o = 0; o < results.size(); ++o)
+    printOutput(os, results[o], o, tmp);
   os << "  return\n}\n";
   return os.str();
 }
@@ -140,6 +150,17 @@ Expected<Program> programText(const Graph &g, const Inputs &inputs) {
   std::string program = module.substr(0, close) + driverText(g, inputs, func) +
                         module.substr(close);
   return Program{module, program};
+}
+
+std::string programText(const MlirProgram &p, const Inputs &inputs) {
+  std::string driver = driverText(p.args, p.results, inputs, p.name);
+  size_t start = p.mlir.find_first_not_of(" \t\n");
+  bool inModule = start != std::string::npos &&
+                  p.mlir.compare(start, strlen("module"), "module") == 0;
+  size_t close = p.mlir.rfind('}');
+  if (!inModule || close == std::string::npos)
+    return p.mlir + "\n" + driver;
+  return p.mlir.substr(0, close) + driver + p.mlir.substr(close);
 }
 
 } // namespace cc::bundle

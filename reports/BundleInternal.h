@@ -23,6 +23,10 @@ namespace cc::bundle {
 // one per line, so that nothing is lost to printing.
 std::string driverText(const Graph &g, const Inputs &inputs,
                        const std::string &func);
+// The same for a function of `args` to `results`.
+std::string driverText(const std::vector<TensorType> &args,
+                       const std::vector<TensorType> &results,
+                       const Inputs &inputs, const std::string &func);
 // The name of the (first) function of an emitted module.
 Expected<std::string> functionName(const std::string &module);
 struct Program {
@@ -30,6 +34,8 @@ struct Program {
   std::string program; // it with @repro_main added to its body
 };
 Expected<Program> programText(const Graph &g, const Inputs &inputs);
+// A generated mid-level program with @repro_main added to its module.
+std::string programText(const MlirProgram &p, const Inputs &inputs);
 
 // ---- Expected values (BundleExpected.cpp) ----
 
@@ -39,6 +45,8 @@ struct Expectation {
 };
 Expectation expectations(const Graph &g, const Outputs &ref,
                          const Outputs &target, const Outputs &magnitudes);
+// A program's expected values: exactly these (the straight lowering's).
+Expectation exactExpectations(const Outputs &expected);
 
 // An element of `actual` that repro.sh would judge wrong.
 struct Mismatch {
@@ -108,7 +116,8 @@ struct ReadmeFacts {
   std::string otherHow;  // writeOtherRepro's words, or empty
   int status = -1;       // runRepro's, or -1 when repro.sh did not run
   bool svg = false;      // graph.svg was rendered
-  std::string tosa;
+  bool program = false;  // a mid-level program's finding (no graph)
+  std::string tosa;      // the module under test (TOSA, or the program)
   std::optional<PassStep> culprit; // the IR around the culprit pass
   std::vector<Mismatch> wrong;     // of the outputs re-run now
   std::string runNote;             // why the re-run failed

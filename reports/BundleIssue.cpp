@@ -113,7 +113,14 @@ void command(std::ostream &md, const ReadmeFacts &r) {
 void expectedVersusActual(std::ostream &md, const ReadmeFacts &r) {
   md << "## Expected versus actual\n\n";
   Kind k = r.original->finding.signature.kind;
-  if (computesWrong(k))
+  if (computesWrong(k) && r.program)
+    md << "**Expected:** the values of `expected.txt` (one line per output "
+          "element), exactly: what the program computes when lowered by "
+          "direct conversions only (one-shot-bufferize, "
+          "convert-linalg-to-loops, convert-*-to-llvm, none of the passes "
+          "under test). The program has no undefined behaviour on these "
+          "inputs.\n\n";
+  else if (computesWrong(k))
     md << "**Expected:** the values of `expected.txt` (one line per output "
           "element, with the error allowed; also `expected_<i>.npy`), "
           "computed from the TOSA 1.0 semantics of the input in double "
@@ -174,10 +181,16 @@ std::string issueText(const ReadmeFacts &r) {
   command(md, r);
   expectedVersusActual(md, r);
   md << "## Why it is a bug\n\n"
-     << "TODO (maintainer): quote the sentence of the TOSA specification or "
-        "of the dialect's documentation that the actual output contradicts. "
-        "The expected values come from an executable reading of TOSA 1.0; "
-        "which sentence applies cannot be known without reading it.\n\n"
+     << (r.program
+             ? "TODO (maintainer): quote the sentence of the dialect's "
+               "documentation that the rewrite violates; the expected "
+               "values are the program's own semantics, computed by "
+               "direct conversions.\n\n"
+             : "TODO (maintainer): quote the sentence of the TOSA "
+               "specification or of the dialect's documentation that the "
+               "actual output contradicts. The expected values come from "
+               "an executable reading of TOSA 1.0; which sentence applies "
+               "cannot be known without reading it.\n\n")
      << "## Versions\n\n- MLIR/LLVM " << CC_LLVM_VERSION
      << " (`repro.sh` prints the version of the `mlir-opt` it runs)\n";
   return md.str();

@@ -72,7 +72,13 @@ void whatHappened(std::ostream &md, const ReadmeFacts &r) {
      << original.testCase.seed << ", case " << original.testCase.index
      << ") on the compiler under test `" << original.testCase.cut << "`.\n\n"
      << "## What happened\n\n";
-  if (sig.kind == Kind::Miscompile || sig.kind == Kind::TvIncorrect)
+  if (r.program && sig.kind == Kind::Miscompile)
+    md << "**Expected:** the compiled program computes exactly what the "
+          "straight lowering computes (`mlir:straight`: direct conversions "
+          "only, none of the passes under test); the program is free of "
+          "undefined behaviour by construction (crosscheck's "
+          "docs/PROGRAMS.md).\n\n";
+  else if (sig.kind == Kind::Miscompile || sig.kind == Kind::TvIncorrect)
     md << "**Expected:** the compiled program computes the graph's outputs "
           "as the reference interpreter does (TOSA 1.0 semantics in f64), "
           "within the tolerance below.\n\n";
@@ -123,7 +129,12 @@ void reproduce(std::ostream &md, const ReadmeFacts &r) {
   }
 }
 
+void programAndCulprit(std::ostream &md, const ReadmeFacts &r);
+void culprit(std::ostream &md, const ReadmeFacts &r);
+
 void graphAndCulprit(std::ostream &md, const ReadmeFacts &r) {
+  if (r.program)
+    return programAndCulprit(md, r);
   md << "## The graph\n\n";
   md << "<table><tr><td>\n\n"
      << (r.svg ? "<img src=\"graph.svg\" alt=\"the graph\">"
@@ -133,6 +144,20 @@ void graphAndCulprit(std::ostream &md, const ReadmeFacts &r) {
   md << "The inputs are `inputs/<name>.npy` (`crosscheck run graph.json "
         "--inputs inputs` replays the case), the f64 reference outputs "
         "`expected_<i>.npy`.\n\n";
+  culprit(md, r);
+}
+
+void programAndCulprit(std::ostream &md, const ReadmeFacts &r) {
+  md << "## The program\n\n`input.mlir`, as generated (crosscheck's "
+        "mid-level generator) and reduced:\n\n```mlir\n"
+     << clip(r.tosa, 60)
+     << "```\n\nIts inputs are the globals of `@repro_main` in "
+        "`repro.mlir`; `finding.json` replays the case "
+        "(`crosscheck reduce finding.json`).\n\n";
+  culprit(md, r);
+}
+
+void culprit(std::ostream &md, const ReadmeFacts &r) {
   md << "## Culprit\n\n";
   const BundleResult &result = *r.result;
   if (result.culprit.empty()) {
@@ -144,7 +169,7 @@ void graphAndCulprit(std::ostream &md, const ReadmeFacts &r) {
   md << "`" << result.culprit << "`"
      << (r.options->bisect && !r.pipeline.empty()
              ? ": the first pass after which the failure shows (bisection of "
-               "the pipeline, completed by the straight tosa-O0 lowering)."
+               "the pipeline, completed by the straight lowering)."
              : ": the stage named by the finding.")
      << "\n\n";
   if (r.culprit)
@@ -156,6 +181,8 @@ void graphAndCulprit(std::ostream &md, const ReadmeFacts &r) {
 }
 
 void numericEvidence(std::ostream &md, const ReadmeFacts &r) {
+  if (r.program)
+    return; // compared exactly: the message names the first difference
   md << "## Numeric evidence\n\n";
   const json *numeric = findKey(r.original->evidence, "numeric");
   if (numeric && numeric->contains("outputs")) {
@@ -208,6 +235,14 @@ void limitsAndFiles(std::ostream &md, const ReadmeFacts &r) {
     md << "\n";
   }
   md << "## Versions\n\n" << versions() << "\n";
+  if (r.program) {
+    md << "## Files\n\n`ISSUE.md` (the text of an upstream issue), "
+          "`repro.sh`, `repro.mlir`, `compare.awk`, `expected.txt`, "
+          "`input.mlir`, `repro.out` (what repro.sh printed), `finding.json`"
+       << (r.culprit ? ", `culprit-before.mlir`, `culprit-after.mlir`" : "")
+       << ".\n";
+    return;
+  }
   md << "## Files\n\n`ISSUE.md` (the text of an upstream issue), `repro.sh`, "
         "`repro.mlir`, `compare.awk`, `expected.txt`, `input.mlir`, "
         "`graph.json`, `graph.dot`"

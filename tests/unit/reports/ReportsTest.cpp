@@ -349,6 +349,73 @@ TEST(Bundle, HalfPrecisionFindingReproducesUnderMlirRunner) {
   fs::remove_all(dir);
 }
 
+// A mid-level program's bundle: the program with @repro_main, the straight
+// lowering's outputs as exact expected values, and repro.sh on upstream
+// passes only. The test-only mutant that made the finding is not upstream,
+// so repro.sh computes exactly the expected values (bf16 casts included,
+// through arith-expand); one expected value changed makes it report the
+// mismatch.
+TEST(Bundle, ProgramFindingReproducesWithUpstreamPassesOnly) {
+  registerMutantPasses();
+  TestCase c;
+  c.program = MlirProgram{"main",
+                          R"(module {
+  func.func @main(%x: tensor<4xi32>, %y: tensor<3xbf16>) -> (tensor<4xi32>, tensor<3xf32>) {
+    %c = arith.constant dense<3> : tensor<4xi32>
+    %m = arith.maxsi %x, %c : tensor<4xi32>
+    %e = arith.extf %y : tensor<3xbf16> to tensor<3xf32>
+    return %m, %e : tensor<4xi32>, tensor<3xf32>
+  }
+}
+)",
+                          {{DType::i32, {4}}, {DType::bf16, {3}}},
+                          {{DType::i32, {4}}, {DType::f32, {3}}}};
+  Tensor x(DType::i32, {4}), y(DType::bf16, {3});
+  for (int i = 0; i < 4; ++i)
+    x.setI(i, 5 - 4 * i);
+  for (int i = 0; i < 3; ++i)
+    y.setF(i, 0.75 - i);
+  c.inputs = {x, y};
+  c.cut = "mlir:pipeline-O0=" +
+          straightLowering({"cc-mutant-minmax-unsigned", "", ""}).pipeline;
+  auto judged = judgeCase(c);
+  ASSERT_TRUE(bool(judged)) << judged.error().message();
+  ASSERT_EQ(judged->finding.signature.kind, Kind::Miscompile);
+  std::string dir = tempDir("program");
+  auto r = writeBundle(*judged, dir, {});
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  EXPECT_EQ(r->culprit, "cc-mutant-minmax-unsigned");
+  EXPECT_EQ(r->pipeline.find("cc-"), std::string::npos) << r->pipeline;
+  EXPECT_NE(r->pipeline.find("arith-expand{include-bf16=true}"),
+            std::string::npos)
+      << r->pipeline;
+  auto expected = readFile(dir + "/expected.txt");
+  ASSERT_TRUE(bool(expected));
+  // max(x, 3) of 5, 1, -3, -7 and the three bf16 values, exactly.
+  EXPECT_NE(expected->find("0 0 i32 5 0 -\n0 1 i32 3 0 -\n0 2 i32 3 0 -\n"
+                           "0 3 i32 3 0 -\n1 0 f32 0.75 0 finite\n"
+                           "1 1 f32 -0.25 0 finite\n1 2 f32 -1.25 0 finite"),
+            std::string::npos)
+      << *expected;
+  auto [good, goodOut] = runScript(dir);
+  EXPECT_EQ(good, 0) << goodOut;
+  std::string table = *expected;
+  table.replace(table.find("0 2 i32 3 0"), 11, "0 2 i32 4 0");
+  ASSERT_FALSE(bool(writeFile(dir + "/expected.txt", table)));
+  auto [bad, badOut] = runScript(dir);
+  EXPECT_EQ(bad, 1) << badOut;
+  EXPECT_NE(badOut.find("MISMATCH"), std::string::npos) << badOut;
+  for (const char *name :
+       {"README.md", "ISSUE.md", "input.mlir", "repro.mlir", "finding.json"})
+    EXPECT_TRUE(fs::exists(dir + "/" + name)) << name;
+  auto issue = readFile(dir + "/ISSUE.md");
+  ASSERT_TRUE(bool(issue));
+  EXPECT_NE(issue->find("what the program computes when lowered by direct "
+                        "conversions only"),
+            std::string::npos);
+  fs::remove_all(dir);
+}
+
 // A TorchScript finding reproduces with LibTorch only: repro.cpp loads the
 // traced module. Against TorchScript, which computes sub correctly, it
 // passes; with a module that computes b - a in its place, it fails.
