@@ -20,16 +20,24 @@ struct ProgramOptions {
   // bf16, f32, f64.
   std::vector<DType> dtypes;
   // Relative weights of the families (0 disables one).
-  double linalg = 1, tensor = 1, scalar = 1, scf = 1, vector = 1;
+  double linalg = 1, tensor = 1, scalar = 1, scf = 1, vector = 1, memref = 1;
 };
+
+// The families by name ("linalg", "tensor", "scalar", "scf", "vector",
+// "memref") with their weights, in the order the generator draws them.
+struct ProgramFamily {
+  const char *name;
+  double ProgramOptions::*weight;
+};
+const std::vector<ProgramFamily> &programFamilies();
 
 struct Program {
   std::string name = "main";             // the public function
   std::string mlir;                      // a module with func.func @main
   std::vector<TensorType> args, results; // ranked, static tensors
-  // Ops printed per family: "linalg.generic", "linalg.named", "tensor",
-  // "arith", "math", "scf", "vector" (constants, tensor.empty, terminators,
-  // linalg.index are not counted).
+  // Ops printed per dialect: "linalg.generic", "linalg.named", "tensor",
+  // "arith", "math", "scf", "vector", "memref", "affine", "bufferization"
+  // (constants, tensor.empty, terminators, linalg.index are not counted).
   std::map<std::string, int> families;
   // Ops printed by name ("linalg.matmul": 2), counted like `families`.
   std::map<std::string, int> opCounts;
@@ -44,8 +52,9 @@ Program generateProgram(const ProgramOptions &options, uint64_t seed);
 Inputs programInputs(const Program &p, uint64_t seed);
 
 // Counts the ops of MLIR text the way Program::opCounts does: every
-// "dialect.op" token of arith, math, tensor, linalg, scf and vector but
-// constants, tensor.empty, terminators and linalg.index.
+// "dialect.op" token of arith, math, tensor, linalg, scf, vector, memref,
+// affine and bufferization but constants, tensor.empty, terminators and
+// linalg.index.
 std::map<std::string, int> countProgramOps(const std::string &mlir);
 // The same ops' names in the order they are printed.
 std::vector<std::string> programOps(const std::string &mlir);

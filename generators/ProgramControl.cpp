@@ -90,7 +90,7 @@ Value updated(Gen &g, const Value &b) {
   case 3: { // vector.transfer_write of a visible vector, in bounds
     std::vector<Value> vs = g.visible([&](const Value &v) {
       if (v.type.kind != Kind::Vector || v.type.elt != t.elt ||
-          v.type.rank() > t.rank())
+          v.type.elt == Elt::i1 || v.type.rank() > t.rank())
         return false;
       for (size_t d = 0; d < v.type.shape.size(); ++d)
         if (v.type.shape[d] > t.shape[t.shape.size() - v.type.shape.size() + d])

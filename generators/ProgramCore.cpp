@@ -93,13 +93,15 @@ std::string namesText(Gen &g, const std::vector<Value> &vs) {
 
 bool countedOp(const std::string &name) {
   static const char *const kNotCounted[] = {
-      "arith.constant", "tensor.empty", "tensor.yield",  "linalg.yield",
-      "linalg.index",   "scf.yield",    "scf.condition", "vector.yield"};
+      "arith.constant", "tensor.empty", "tensor.yield",
+      "linalg.yield",   "linalg.index", "scf.yield",
+      "scf.condition",  "vector.yield", "affine.yield"};
   for (const char *n : kNotCounted)
     if (name == n)
       return false;
-  static const char *const kDialects[] = {"arith.",  "math.", "tensor.",
-                                          "linalg.", "scf.",  "vector."};
+  static const char *const kDialects[] = {
+      "arith.",  "math.",   "tensor.", "linalg.",       "scf.",
+      "vector.", "memref.", "affine.", "bufferization."};
   for (const char *d : kDialects)
     if (name.rfind(d, 0) == 0 && name.size() > strlen(d))
       return true;
@@ -318,14 +320,18 @@ bool Gen::emitFamily(Family f) {
     return emitScfOp(*this);
   case Family::Vector:
     return emitVectorOps(*this);
+  case Family::Memref:
+    return emitMemrefOps(*this);
   }
   return false;
 }
 
 void Gen::emitSome(int ops) {
-  const std::vector<double> w = {opt.linalg, opt.tensor, opt.scalar,
-                                 depth() < kMaxRegionDepth ? opt.scf : 0,
-                                 opt.vector};
+  std::vector<double> w;
+  for (const ProgramFamily &f : programFamilies())
+    w.push_back(opt.*f.weight);
+  if (depth() >= kMaxRegionDepth)
+    w[size_t(Family::Scf)] = 0;
   double sum = 0;
   for (double x : w)
     sum += std::max(0.0, x);
@@ -346,6 +352,15 @@ Program Gen::run() {
   return p;
 }
 
+// A vector written into a new tensor of its shape.
+void Gen::writeWhole(const Value &v) {
+  Type t = tensorT(v.type.elt, v.type.shape);
+  Value e = def(t, "tensor.empty() : " + t.str(), false);
+  std::vector<std::string> zeros(v.type.shape.size(), indexConst(0).name);
+  def(t, "vector.transfer_write " + use(v) + ", " + e.name + "[" +
+             join(zeros, ", ") + "] : " + v.type.str() + ", " + t.str());
+}
+
 void Gen::finish(Program &p) {
   // Unused scalars and vectors become results too, so that they are seen.
   for (const Value &v : std::vector<Value>(scopes.front().values)) {
@@ -354,16 +369,9 @@ void Gen::finish(Program &p) {
     if (v.type.kind == Kind::Scalar)
       def(tensorT(v.type.elt, {1}), "tensor.from_elements " + use(v) + " : " +
                                         tensorT(v.type.elt, {1}).str());
-    else if (v.type.kind == Kind::Vector) {
-      Type t = tensorT(v.type.elt, v.type.shape);
-      Value e = def(t, "tensor.empty() : " + t.str(), false);
-      std::vector<std::string> zeros(v.type.shape.size(), "");
-      Value c0 = indexConst(0);
-      for (auto &z : zeros)
-        z = c0.name;
-      def(t, "vector.transfer_write " + use(v) + ", " + e.name + "[" +
-                 join(zeros, ", ") + "] : " + v.type.str() + ", " + t.str());
-    }
+    else if (v.type.kind == Kind::Vector)
+      if (std::optional<Value> w = storable(v))
+        writeWhole(*w);
   }
   std::vector<Value> results;
   for (const Value &v : scopes.front().values)
@@ -421,6 +429,14 @@ std::map<std::string, int> countProgramOps(const std::string &mlir) {
   for (const std::string &op : programOps(mlir))
     ++counts[op];
   return counts;
+}
+
+const std::vector<ProgramFamily> &programFamilies() {
+  using P = ProgramOptions;
+  static const std::vector<ProgramFamily> families = {
+      {"linalg", &P::linalg}, {"tensor", &P::tensor}, {"scalar", &P::scalar},
+      {"scf", &P::scf},       {"vector", &P::vector}, {"memref", &P::memref}};
+  return families;
 }
 
 Program generateProgram(const ProgramOptions &options, uint64_t seed) {

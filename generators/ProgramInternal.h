@@ -67,7 +67,8 @@ struct Scope {
 // constant, tensor.empty, terminator or linalg.index).
 bool countedOp(const std::string &name);
 
-enum class Family { Linalg, Tensor, Scalar, Scf, Vector };
+// In the order of programFamilies().
+enum class Family { Linalg, Tensor, Scalar, Scf, Vector, Memref };
 
 class Gen {
 public:
@@ -140,6 +141,11 @@ public:
   Value scalarOp(const Type &like);
   // n scalar ops, then a value of type `out` (converted if needed).
   Value scalarChain(const Type &out, int n);
+  // A vector `v` as a vector transfer may move it to or from memory: of an
+  // allowed element type other than i1 (converted if needed), or nothing.
+  // MLIR lowers a vector<Nxi1> load or store to a bit-packed LLVM access of
+  // memory that holds one byte per i1 (docs/PROGRAMS.md).
+  std::optional<Value> storable(const Value &v);
   // A binary op that combines an accumulator with a value (reductions).
   Value combine(const Value &acc, const Value &x);
   // An index in [0, bound): static, or computed from visible data.
@@ -173,6 +179,7 @@ private:
   int target = 0;
 
   void finish(Program &p);
+  void writeWhole(const Value &v);
   std::string indentText() const;
 };
 
@@ -182,6 +189,7 @@ bool emitTensorOp(Gen &g);
 bool emitScalarOps(Gen &g);
 bool emitScfOp(Gen &g);
 bool emitVectorOps(Gen &g);
+bool emitMemrefOps(Gen &g);
 
 // Helpers shared by files.
 std::string join(const std::vector<std::string> &xs, const std::string &sep);

@@ -362,6 +362,18 @@ Value Gen::scalarChain(const Type &out, int n) {
   return last ? convert(*last, out.elt) : operand(out);
 }
 
+std::optional<Value> Gen::storable(const Value &v) {
+  if (v.type.elt != Elt::i1 && allowed(v.type.elt))
+    return v;
+  std::vector<Elt> to;
+  for (Elt e : elts)
+    if (e != Elt::i1)
+      to.push_back(e);
+  if (to.empty())
+    return std::nullopt;
+  return convert(v, rng.pick(to));
+}
+
 Value Gen::combine(const Value &acc, const Value &x0) {
   Value x = convert(x0, acc.type.elt);
   static const std::vector<std::string> ints = {

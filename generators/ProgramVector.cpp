@@ -1,6 +1,8 @@
 // The vector family: vectors read from tensors (transfer_read, in bounds or
-// padded, maybe masked), computed on (elementwise arith and math,
-// broadcast, shape_cast, contract, reduction, extract, insert) and
+// padded, maybe masked; never of i1: see Gen::storable), computed on
+// (elementwise arith and math,
+// broadcast, shape_cast, contract, reduction, multi_reduction, extract,
+// insert) and
 // written back (transfer_write).
 #include "generators/ProgramInternal.h"
 
@@ -62,7 +64,7 @@ std::optional<Value> mask(Gen &g, const Shape &vshape) {
 }
 
 std::optional<Value> transferRead(Gen &g) {
-  std::optional<Value> t = g.someTensor(1, kMaxRank);
+  std::optional<Value> t = g.someTensor(1, kMaxRank, /*noI1=*/true);
   if (!t)
     return std::nullopt;
   const Shape &ts = t->type.shape;
@@ -85,7 +87,10 @@ std::optional<Value> transferRead(Gen &g) {
 }
 
 bool transferWrite(Gen &g, const Value &v0) {
-  const Value v = g.allowed(v0.type.elt) ? v0 : g.convert(v0, g.randomElt());
+  std::optional<Value> stored = g.storable(v0);
+  if (!stored)
+    return false;
+  const Value v = *stored;
   std::vector<Value> dests = g.visible([&](const Value &t) {
     return t.type.kind == Kind::Tensor && t.type.elt == v.type.elt &&
            t.type.rank() >= v.type.rank();
@@ -168,20 +173,40 @@ bool emitContract(Gen &g) {
   return true;
 }
 
+std::string reductionKind(Gen &g, Elt e) {
+  return isFloat(e)
+             ? g.rng.pick(std::vector<std::string>{
+                   "add", "mul", "minnumf", "maxnumf", "minimumf", "maximumf"})
+             : g.rng.pick(std::vector<std::string>{"add", "mul", "minsi",
+                                                   "maxsi", "minui", "maxui",
+                                                   "and", "or", "xor"});
+}
+
+// vector.multi_reduction of a 2-D vector over one dimension or both, into
+// an accumulator of the result's type.
+bool emitMultiReduction(Gen &g, const Value &v) {
+  if (v.type.rank() != 2)
+    return false;
+  const int which = int(g.rng.uniformInt(0, 2)); // dim 0, dim 1, both
+  Type rt = which == 2 ? scalarT(v.type.elt)
+                       : vectorT(v.type.elt, {v.type.shape[1 - which]});
+  Value acc = g.operand(rt);
+  g.def(rt, "vector.multi_reduction <" + reductionKind(g, v.type.elt) + ">, " +
+                g.use(v) + ", " + g.use(acc) + " [" +
+                (which == 2 ? std::string("0, 1") : std::to_string(which)) +
+                "] : " + v.type.str() + " to " + rt.str());
+  return true;
+}
+
 // vector.reduction of a 1-D vector to a scalar, with or without an
-// accumulator. (vector.multi_reduction is left out: the straight lowering
-// has no pass that lowers it.)
+// accumulator; multi_reduction for 2-D vectors.
 bool emitReduction(Gen &g, const Value &v) {
+  if (v.type.rank() == 2)
+    return emitMultiReduction(g, v);
   if (v.type.rank() != 1)
     return false;
   const Elt e = v.type.elt;
-  const std::string kind =
-      isFloat(e)
-          ? g.rng.pick(std::vector<std::string>{
-                "add", "mul", "minnumf", "maxnumf", "minimumf", "maximumf"})
-          : g.rng.pick(std::vector<std::string>{"add", "mul", "minsi", "maxsi",
-                                                "minui", "maxui", "and", "or",
-                                                "xor"});
+  const std::string kind = reductionKind(g, e);
   std::string acc;
   if (g.rng.chance(0.5))
     acc = ", " + g.use(g.operand(scalarT(e)));

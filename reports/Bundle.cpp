@@ -33,20 +33,23 @@ Lowering cutPipeline(const std::string &cut) {
 }
 
 // A program's pipeline with upstream passes for the straight lowering's
-// own (backends/mlir/Straight.cpp): no TOSA to convert, and arith-expand
-// for the expansions of ceildiv/floordiv and bf16 casts, when the program
-// has them (arith-expand also rewrites maximumf/minimumf: README says so).
+// own (backends/mlir/Straight.cpp): no TOSA to convert; for
+// cc-replay-expand, arith-expand (ceildiv/floordiv, bf16 casts; it also
+// rewrites maximumf/minimumf) and lower-vector-multi-reduction, each when
+// the program has what it lowers.
 Expected<std::string> upstreamPipeline(const std::string &pipeline,
                                        const std::string &program) {
   CC_ASSIGN(leaves, splitPipeline(pipeline));
-  bool expand = program.find("ceildiv") != std::string::npos ||
-                program.find("floordiv") != std::string::npos ||
-                program.find("bf16") != std::string::npos;
+  auto has = [&](const char *word) {
+    return program.find(word) != std::string::npos;
+  };
   std::vector<PipelineLeaf> out;
-  for (PipelineLeaf l : leaves) {
-    if (l.name == "cc-replay-expand" && expand) {
-      l.name = "arith-expand";
-      l.options = "{include-bf16=true}";
+  for (const PipelineLeaf &l : leaves) {
+    if (l.name == "cc-replay-expand") {
+      if (has("ceildiv") || has("floordiv") || has("bf16"))
+        out.push_back({l.anchors, "arith-expand", "{include-bf16=true}"});
+      if (has("vector.multi_reduction"))
+        out.push_back({l.anchors, "lower-vector-multi-reduction", ""});
     }
     if (!l.name.starts_with("cc-"))
       out.push_back(l);

@@ -64,6 +64,7 @@ void Encoder::encodeKnownOp(Operation *op) {
       {"affine", &Encoder::encodeMemref},
       {"tosa", &Encoder::encodeTosa},
       {"scf", &Encoder::encodeScf},
+      {"vector", &Encoder::encodeVector},
       {"func", &Encoder::encodeFunc}};
   auto it = kFamilies.find(op->getName().getDialectNamespace());
   if (it == kFamilies.end())

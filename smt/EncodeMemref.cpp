@@ -482,6 +482,7 @@ void Encoder::encodeMemref(Operation *op) {
             bufferization::MaterializeInDestinationOp,
             bufferization::AllocTensorOp, bufferization::CloneOp>(
           [&](auto typed) { encode(*this, typed); })
+      .Case([&](affine::AffineForOp loop) { encodeAffineFor(loop); })
       .Default([](Operation *op) { unsupportedOp(op); });
 }
 

@@ -1,6 +1,6 @@
-// The Z3 encoding of scf: if, for and while. Both branches of an scf.if
-// are encoded and merged by the condition (values, memory, undefined
-// behaviour); loops are unrolled: exactly when the trip count is a
+// The Z3 encoding of scf: if, for and while, and affine.for. Both branches
+// of an scf.if are encoded and merged by the condition (values, memory,
+// undefined behaviour); loops are unrolled: exactly when the trip count is a
 // constant (up to kMaxTrips), else up to TvOptions::loopBound iterations,
 // each guarded by the loop still running. A loop that may run longer sets
 // Encoder::pastBound, and a check that holds only within the bound is
@@ -8,6 +8,7 @@
 // undefined, as in LLVM; so is a step that is not positive.
 #include "smt/Encoder.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace cc::smt::detail {
@@ -179,6 +180,31 @@ void Encoder::encodeFor(scf::ForOp loop) {
   // An iteration past the bound would still run.
   if (!trips)
     pastBound = pastBound || (!ub && less(iv, hi));
+  for (auto [r, v] : llvm::zip(loop.getResults(), state))
+    env[r] = v;
+}
+
+// affine.for with constant bounds (as generated, and as affine passes
+// leave them), unrolled exactly; its iter_args as scf.for's.
+void Encoder::encodeAffineFor(affine::AffineForOp loop) {
+  if (!loop.hasConstantBounds())
+    unsupported("affine.for with bounds that are not constants");
+  requireValues(loop->getResultTypes());
+  const int64_t lo = loop.getConstantLowerBound(),
+                hi = loop.getConstantUpperBound(), step = loop.getStepAsInt();
+  const int64_t trips = hi > lo ? (hi - lo + step - 1) / step : 0;
+  if (trips > kMaxTrips)
+    unsupported("affine.for with " + std::to_string(trips) +
+                " iterations (unrolled up to " + std::to_string(kMaxTrips) +
+                ")");
+  std::vector<SVal> state;
+  for (Value v : loop.getInits())
+    state.push_back(get(v));
+  for (int64_t k = 0; k < trips; ++k) {
+    std::vector<SVal> args{indexVal(lo + k * step)};
+    args.insert(args.end(), state.begin(), state.end());
+    state = runRegion(loop.getRegion(), args);
+  }
   for (auto [r, v] : llvm::zip(loop.getResults(), state))
     env[r] = v;
 }

@@ -10,7 +10,8 @@
 // (and EncodeMath.cpp: scalar semantics, per element), EncodeLinalg.cpp,
 // EncodeTensor.cpp, EncodeTosa.cpp (and EncodeTosaKernels.cpp),
 // EncodeMemref.cpp, EncodeScf.cpp (control flow: branches merged, loops
-// unrolled). The index dialect is encoded with arith (EncodeArith.cpp).
+// unrolled), EncodeVector.cpp (vector values). The index dialect is encoded
+// with arith (EncodeArith.cpp).
 //
 // Values are tensors of per-element terms (scalars are 0-d): static shapes,
 // dynamic dimensions instantiated with small sizes. Integers are bit-vectors
@@ -50,6 +51,9 @@ namespace scf {
 class ForOp;
 class WhileOp;
 } // namespace scf
+namespace affine {
+class AffineForOp;
+} // namespace affine
 } // namespace mlir
 
 namespace cc::smt::detail {
@@ -283,6 +287,7 @@ public:
   void encodeTosa(mlir::Operation *op);      // EncodeTosa.cpp
   void encodeFunc(mlir::Operation *op);      // Encode.cpp
   void encodeScf(mlir::Operation *op);       // EncodeScf.cpp
+  void encodeVector(mlir::Operation *op);    // EncodeVector.cpp
   // A loop unrolled to TvOptions::loopBound may run longer on some input
   // (EncodeScf.cpp): a check is then bounded.
   z3::expr pastBound;
@@ -305,6 +310,7 @@ private:
   z3::expr branchCondition(mlir::Value v);
   void encodeFor(mlir::scf::ForOp loop);
   void encodeWhile(mlir::scf::WhileOp loop);
+  void encodeAffineFor(mlir::affine::AffineForOp loop);
   void encodeKnownOp(mlir::Operation *op);
   bool opaqueOp(mlir::Operation *op);
   bool opaqueResults(const std::string &what, mlir::Operation *op);

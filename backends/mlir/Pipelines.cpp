@@ -122,7 +122,13 @@ std::vector<NamedPipeline> midPipelines() {
   const char *loops = "scf-for-loop-canonicalization,"
                       "scf-for-loop-range-folding,loop-invariant-code-motion,"
                       "canonicalize,cse";
-  std::string all = std::string(linalg) + "," + intRange;
+  // On the affine loop nests of programs (memref family) before
+  // bufferization: the linalg loops are scf.
+  const char *affine = "affine-loop-normalize,affine-loop-invariant-code-"
+                       "motion,affine-scalrep,affine-loop-fusion,affine-loop-"
+                       "unroll{unroll-factor=2},affine-loop-coalescing,"
+                       "affine-simplify-structures";
+  std::string all = std::string(linalg) + "," + intRange + "," + affine;
   // Only the exact expansions: the others (tanh, powf, fpowi, fma, ...)
   // approximate, and the outputs are compared exactly. Not the known bugs:
   // round and roundeven (corpus/regressions/math-expand-round-below-half),
@@ -155,6 +161,10 @@ std::vector<NamedPipeline> midPipelines() {
           "scf loop canonicalization, range folding, invariant code "
           "motion; LLVM -O0",
           {"", loops, ""}, 0),
+      mid("mid-affine",
+          "affine loop normalization, invariant code motion, store to load "
+          "forwarding, fusion, unrolling, coalescing; LLVM -O0",
+          {affine, "", ""}, 0),
       mid("mid-O3", "all of the mid-level passes; LLVM -O3",
           {all, allLoops, ""}, 3),
   };

@@ -16,14 +16,16 @@
 //   cc-replay-expand          ceildivsi, floordivsi, ceildivui and bf16
 //                             conversions, written here (arith-to-llvm has
 //                             no lowering for them; arith-expand may be the
-//                             pass under test);
+//                             pass under test), and vector.multi_reduction
+//                             by upstream's lowering patterns, folding off;
 //   convert-vector-to-scf     vector transfers as loops of loads and stores;
 //   convert-math-to-funcs{convert-ctlz}, math-extend-to-supported-types,
 //   convert-math-to-llvm, convert-math-to-libm
 //                             each math op to one intrinsic or libm call
 //                             (f16/bf16 widened to f32 around it);
-//   convert-scf-to-cf, expand-strided-metadata, lower-affine,
-//   convert-vector-to-llvm, convert-to-llvm, reconcile-unrealized-casts
+//   expand-strided-metadata, lower-affine (its loops are scf),
+//   convert-scf-to-cf, convert-vector-to-llvm, convert-to-llvm,
+//   reconcile-unrealized-casts
 //                             structural lowering to the LLVM dialect, with
 //                             LLVM at -O0.
 // A mid-level pipeline under test (Pipelines.cpp) is this lowering with its
@@ -47,6 +49,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -247,7 +251,8 @@ public:
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ReplayExpandPass)
   StringRef getArgument() const override { return kExpandPass; }
   StringRef getDescription() const override {
-    return "ceil/floor divisions and bf16 conversions as plain arith";
+    return "ceil/floor divisions and bf16 conversions as plain arith, "
+           "vector.multi_reduction as reductions";
   }
   void runOnOperation() override {
     std::vector<Operation *> ops;
@@ -260,6 +265,13 @@ public:
         op->erase();
       }
     }
+    RewritePatternSet multi(&getContext());
+    vector::populateVectorMultiReductionLoweringPatterns(
+        multi, vector::VectorMultiReductionLowering::InnerReduction);
+    GreedyRewriteConfig greedy;
+    greedy.enableFolding(false);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(multi), greedy)))
+      signalPassFailure();
   }
 };
 } // namespace
@@ -294,8 +306,8 @@ NamedPipeline straightLowering(const StraightInserts &at, int llvmOptLevel) {
                   then(at.beforeLlvm) +
                   ",convert-vector-to-scf,convert-math-to-funcs{convert-ctlz},"
                   "math-extend-to-supported-types,convert-math-to-llvm,"
-                  "convert-math-to-libm,convert-scf-to-cf,"
-                  "expand-strided-metadata,lower-affine,"
+                  "convert-math-to-libm,expand-strided-metadata,"
+                  "lower-affine,convert-scf-to-cf,"
                   "convert-vector-to-llvm,convert-to-llvm,"
                   "reconcile-unrealized-casts)";
   return NamedPipeline{"straight", "direct conversions only", p, llvmOptLevel};

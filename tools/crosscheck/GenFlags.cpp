@@ -92,44 +92,50 @@ Expected<DType> programDType(const std::string &flag, const std::string &text) {
   return *t;
 }
 
-// linalg=W,tensor=W,scalar=W,scf=W,vector=W: the families' weights (the
-// ones named; the others keep theirs).
+// FAMILY=W,...: the families' weights (the ones named; the others keep
+// theirs).
+std::string familyNames() {
+  std::string names;
+  for (const ProgramFamily &f : programFamilies())
+    names += (names.empty() ? "" : ", ") + std::string(f.name);
+  return names;
+}
+
 Error setWeights(P &o, const std::string &flag,
                  const std::vector<std::string> &values) {
-  std::pair<const char *, double P::*> fields[] = {{"linalg", &P::linalg},
-                                                   {"tensor", &P::tensor},
-                                                   {"scalar", &P::scalar},
-                                                   {"scf", &P::scf},
-                                                   {"vector", &P::vector}};
   std::string text = values.back();
   for (size_t at = 0; at <= text.size();) {
     size_t end = std::min(text.find(',', at), text.size());
     std::string item = text.substr(at, end - at);
     size_t eq = item.find('=');
     double P::*field = nullptr;
-    for (auto [name, f] : fields)
-      if (eq != std::string::npos && item.substr(0, eq) == name)
-        field = f;
+    for (const ProgramFamily &f : programFamilies())
+      if (eq != std::string::npos && item.substr(0, eq) == f.name)
+        field = f.weight;
     if (!field)
       return makeError("flag '" + flag +
-                       "': expected FAMILY=W with FAMILY "
-                       "one of linalg, tensor, scalar, scf, vector; got '" +
-                       item + "'");
+                       "': expected FAMILY=W with FAMILY one of " +
+                       familyNames() + "; got '" + item + "'");
     CC_ASSIGN(w, parseNumber(flag, item.substr(eq + 1)));
     if (w < 0)
       return makeError("flag '" + flag + "': weights must not be negative");
     o.*field = w;
     at = end + 1;
   }
-  if (o.linalg + o.tensor + o.scalar + o.scf + o.vector <= 0)
+  double sum = 0;
+  for (const ProgramFamily &f : programFamilies())
+    sum += o.*f.weight;
+  if (sum <= 0)
     return makeError("flag '" + flag + "': some family needs a weight");
   return Error::success();
 }
 
 std::string showWeights(const P &o) {
-  return "linalg=" + showNumber(o.linalg) + ",tensor=" + showNumber(o.tensor) +
-         ",scalar=" + showNumber(o.scalar) + ",scf=" + showNumber(o.scf) +
-         ",vector=" + showNumber(o.vector);
+  std::string text;
+  for (const ProgramFamily &f : programFamilies())
+    text += (text.empty() ? "" : ",") + std::string(f.name) + "=" +
+            showNumber(o.*f.weight);
+  return text;
 }
 } // namespace
 
@@ -146,7 +152,7 @@ FlagTable<ProgramOptions> programFlags() {
        "",
        "FAMILY=W,...",
        "mlir generator: weights of the families linalg, tensor, scalar, "
-       "scf, vector (default {})",
+       "scf, vector, memref (default {})",
        {setWeights, showWeights}},
   };
 }

@@ -85,8 +85,9 @@ TEST(Program, EveryFamilyAndOpIsReached) {
     for (const auto &[k, n] : p.opCounts)
       ops[k] += n;
   }
-  for (const char *f : {"linalg.generic", "linalg.named", "tensor", "arith",
-                        "math", "scf", "vector"})
+  for (const char *f :
+       {"linalg.generic", "linalg.named", "tensor", "arith", "math", "scf",
+        "vector", "memref", "affine", "bufferization"})
     EXPECT_GT(families[f], 0) << f;
   for (const char *op : {"linalg.generic",
                          "linalg.matmul",
@@ -119,6 +120,12 @@ TEST(Program, EveryFamilyAndOpIsReached) {
                          "vector.shape_cast",
                          "vector.contract",
                          "vector.reduction",
+                         "vector.multi_reduction",
+                         "memref.alloc",
+                         "affine.for",
+                         "affine.load",
+                         "affine.store",
+                         "bufferization.to_tensor",
                          "vector.extract",
                          "vector.insert",
                          "vector.create_mask",

@@ -127,21 +127,20 @@ TEST(Evaluate, ComputesExactValuesAndLeavesMathOpen) {
   EXPECT_EQ(sh->outputs[0].getI(0), 6);
 }
 
-TEST(Evaluate, UncoveredOpsAreUnsupported) {
+// An op the encoding does not cover is an uninterpreted function: what
+// depends on it is open, and the evaluation says which op.
+TEST(Evaluate, UncoveredOpsLeaveTheirResultsOpen) {
   MlirProgram p = program(R"(
-  %c0 = arith.constant 0 : index
-  %p = arith.constant 0 : i32
-  %v = vector.transfer_read %x[%c0], %p : tensor<4xi32>, vector<4xi32>
-  %w = vector.transfer_write %v, %x[%c0] : vector<4xi32>, tensor<4xi32>
-  return %w : tensor<4xi32>
+  %r = tensor.bitcast %x : tensor<4xi32> to tensor<4xui32>
+  %s = tensor.bitcast %r : tensor<4xui32> to tensor<4xi32>
+  return %s : tensor<4xi32>
 )",
                           {DType::i32, {4}}, {DType::i32, {4}});
   Inputs in{tensorOf(DType::i32, {1, 2, 3, 4})};
   auto ev = evaluateProgram(p, {&in}).front();
-  ASSERT_FALSE(bool(ev));
-  EXPECT_EQ(ev.error().code(), ErrorCode::Unsupported);
-  EXPECT_NE(ev.error().message().find("vector.transfer_read"),
-            std::string::npos);
+  ASSERT_TRUE(bool(ev)) << ev.error().message();
+  EXPECT_EQ(ev->known[0], std::vector<bool>(4, false));
+  EXPECT_NE(ev->open.find("tensor.bitcast"), std::string::npos) << ev->open;
 }
 
 // The program oracle with --ref smt: a program whose encoding is undefined
@@ -186,10 +185,11 @@ TEST(Evaluate, GeneratedProgramsAgreeWithTheStraightLowering) {
               (long long)t.elements);
   for (const auto &[why, n] : t.unsupported)
     std::printf("  %4d %s\n", n, why.c_str());
-  // Not vacuous: most programs and most of their elements are computed
-  // (the rest use vector ops, which the encoding does not cover).
-  EXPECT_GE(t.evaluated * 2, t.programs);
-  EXPECT_GE(t.known * 4, t.elements * 3);
+  // Not vacuous: nearly every program is evaluated and most of the
+  // elements are computed (the rest depend on math functions or float
+  // contractions, which stay uninterpreted).
+  EXPECT_GE(t.evaluated * 100, t.programs * 95);
+  EXPECT_GE(t.known * 100, t.elements * 85);
 }
 
 } // namespace
