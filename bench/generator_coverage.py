@@ -23,8 +23,9 @@ import sys
 import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
-DEFAULT_CUTS = ["mlir:mid-canon", "mlir:mid-intrange", "mlir:mid-linalg",
-                "mlir:mid-loops", "mlir:mid-O3"]
+DEFAULT_CUTS = ["mlir:mid-canon", "mlir:mid-expand", "mlir:mid-intrange",
+                "mlir:mid-linalg", "mlir:mid-loops", "mlir:mid-affine",
+                "mlir:mid-O3"]
 
 
 def campaign(crosscheck, generator, args, out):

@@ -177,6 +177,18 @@ judgeOne(const TestCase &c, Expected<Outputs> &expected,
 
 } // namespace
 
+std::string programUndefined(const TestCase &c) {
+#ifdef CC_HAVE_SMT
+  if (!c.program)
+    return "";
+  auto ev = std::move(smt::evaluateProgram(*c.program, {&c.inputs}).front());
+  return ev ? ev->undefined : "";
+#else
+  (void)c;
+  return "";
+#endif
+}
+
 std::vector<Expected<ConsensusResult>>
 judgeProgramSets(const std::vector<TestCase> &cases,
                  const std::vector<Backend *> &cuts,

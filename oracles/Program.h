@@ -27,6 +27,13 @@ inline constexpr const char *kProgramReference = "mlir:straight";
 // is computed), or a program the encoding finds undefined, is a
 // reference-disagreement of "mlir:straight~smt" with detail
 // "smt:<dtype>:<kind>" (or "smt:undefined", "smt:error").
+// Why the program of `c` is undefined on c's inputs according to its
+// encoding (smt/Evaluate.h: a poison result, a division by zero, an
+// out-of-bounds access, a read of uninitialized memory), or "" when it is
+// defined or the encoding cannot tell (always "" without Z3). The
+// reducer's gate against candidates with undefined behaviour.
+std::string programUndefined(const TestCase &c);
+
 std::vector<Expected<ConsensusResult>>
 judgeProgramSets(const std::vector<TestCase> &cases,
                  const std::vector<Backend *> &cuts,

@@ -123,6 +123,10 @@ Outcome CaseOracle::judge(const TestCase &c) {
   if (!cut)
     return Outcome::Invalid;
   if (c.program) {
+    // A candidate with undefined behaviour proves nothing (the static gate
+    // of the MLIR reducer misses reads of tensor.empty, zero loop steps).
+    if (!smtTarget() && !programUndefined(c).empty())
+      return Outcome::Invalid;
     auto f = programFinding(c, *cut, smtTarget());
     if (!f)
       return Outcome::Invalid;

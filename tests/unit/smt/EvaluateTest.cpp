@@ -171,6 +171,37 @@ TEST(Evaluate, TheProgramOracleReportsAnUndefinedProgram) {
   EXPECT_EQ(r->findings[0].testCase.cut, "mlir:straight");
 }
 
+// The reducer's gate: reading a tensor.empty or looping with step 0 is
+// undefined; the same programs reading the argument are not.
+TEST(Evaluate, ProgramUndefinedSeesUninitializedReadsAndZeroSteps) {
+  TestCase c;
+  c.inputs = {tensorOf(DType::i32, {3, 4})};
+  c.program = program(R"(
+  %e = tensor.empty() : tensor<2xi32>
+  %r = arith.addi %x, %e : tensor<2xi32>
+  return %r : tensor<2xi32>
+)",
+                      {DType::i32, {2}}, {DType::i32, {2}});
+  EXPECT_EQ(programUndefined(c), "result 0 element 0 is poison");
+  c.program = program(R"(
+  %r = arith.addi %x, %x : tensor<2xi32>
+  return %r : tensor<2xi32>
+)",
+                      {DType::i32, {2}}, {DType::i32, {2}});
+  EXPECT_EQ(programUndefined(c), "");
+  c.program = program(R"(
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %i = %c0 to %c2 step %c0 iter_args(%a = %x) -> (tensor<2xi32>) {
+    %b = arith.addi %a, %a : tensor<2xi32>
+    scf.yield %b : tensor<2xi32>
+  }
+  return %r : tensor<2xi32>
+)",
+                      {DType::i32, {2}}, {DType::i32, {2}});
+  EXPECT_EQ(programUndefined(c), "undefined behaviour on these inputs");
+}
+
 TEST(Evaluate, GeneratedProgramsAgreeWithTheStraightLowering) {
   int first = 0, count = 1000, ops = ProgramOptions().ops;
   if (const char *env = std::getenv("CC_PROGRAM_EVAL"))
