@@ -160,7 +160,8 @@ public:
   // --- tensors (ProgramLinalg.cpp) -----------------------------------------
   // A tensor of type t: a visible one, a new argument or a filled constant.
   Value needTensor(const Type &t);
-  Value filled(const Type &t); // tensor.empty + linalg.fill
+  // tensor.empty + linalg.fill; out of the pool: used by its caller only.
+  Value filled(const Type &t, bool pool = true);
   std::optional<Value> someTensor(int minRank = 0, int maxRank = kMaxRank,
                                   bool noI1 = false);
 

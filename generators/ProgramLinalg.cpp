@@ -16,11 +16,13 @@ std::optional<Value> Gen::someTensor(int minRank, int maxRank, bool noI1) {
   }));
 }
 
-Value Gen::filled(const Type &t) {
+Value Gen::filled(const Type &t, bool pool) {
   Value x = operand(scalarT(t.elt));
   Value empty = def(t, "tensor.empty() : " + t.str(), false);
-  return def(t, "linalg.fill ins(" + use(x) + " : " + x.type.str() + ") outs(" +
-                    empty.name + " : " + t.str() + ") -> " + t.str());
+  return def(t,
+             "linalg.fill ins(" + use(x) + " : " + x.type.str() + ") outs(" +
+                 empty.name + " : " + t.str() + ") -> " + t.str(),
+             pool);
 }
 
 namespace {

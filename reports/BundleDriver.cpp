@@ -152,13 +152,32 @@ Expected<Program> programText(const Graph &g, const Inputs &inputs) {
   return Program{module, program};
 }
 
+namespace {
+
+// Whether the text's top level is a `module { ... }` (after attribute
+// aliases such as `#map = ...`, which MLIR prints first).
+bool inModule(const std::string &mlir) {
+  size_t line = 0;
+  while (line < mlir.size()) {
+    size_t start = mlir.find_first_not_of(" \t", line);
+    if (start != std::string::npos &&
+        mlir.compare(start, strlen("module"), "module") == 0)
+      return true;
+    if (start != std::string::npos && mlir[start] != '#' &&
+        mlir[start] != '\n' && mlir.compare(start, 2, "//") != 0)
+      return false;
+    size_t end = mlir.find('\n', line);
+    line = end == std::string::npos ? mlir.size() : end + 1;
+  }
+  return false;
+}
+
+} // namespace
+
 std::string programText(const MlirProgram &p, const Inputs &inputs) {
   std::string driver = driverText(p.args, p.results, inputs, p.name);
-  size_t start = p.mlir.find_first_not_of(" \t\n");
-  bool inModule = start != std::string::npos &&
-                  p.mlir.compare(start, strlen("module"), "module") == 0;
   size_t close = p.mlir.rfind('}');
-  if (!inModule || close == std::string::npos)
+  if (!inModule(p.mlir) || close == std::string::npos)
     return p.mlir + "\n" + driver;
   return p.mlir.substr(0, close) + driver + p.mlir.substr(close);
 }

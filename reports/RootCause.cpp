@@ -31,6 +31,22 @@ Expected<std::regex> regexField(const json &m, const char *field,
   }
 }
 
+// The regex field of a match named `key`, or null.
+std::optional<std::regex> *regexSlot(KnownBug::Match &m,
+                                     const std::string &key) {
+  std::pair<const char *, std::optional<std::regex> KnownBug::Match::*>
+      fields[] = {{"cut", &KnownBug::Match::cut},
+                  {"stage", &KnownBug::Match::stage},
+                  {"detail", &KnownBug::Match::detail},
+                  {"message", &KnownBug::Match::message},
+                  {"culprit", &KnownBug::Match::culprit},
+                  {"program", &KnownBug::Match::program}};
+  for (auto [name, field] : fields)
+    if (key == name)
+      return &(m.*field);
+  return nullptr;
+}
+
 Expected<KnownBug::Match> parseMatch(const json &m, const std::string &bug) {
   if (!m.is_object())
     return makeError("known bug '" + bug + "': each match must be an object");
@@ -59,17 +75,13 @@ Expected<KnownBug::Match> parseMatch(const json &m, const std::string &bug) {
                            " in match.graph_ops");
         out.graphOps.push_back(o.get<std::string>());
       }
-    } else if (key == "cut" || key == "stage" || key == "detail" ||
-               key == "message") {
+    } else if (auto *field = regexSlot(out, key)) {
       CC_ASSIGN(re, regexField(m, key.c_str(), bug));
-      (key == "cut"      ? out.cut
-       : key == "stage"  ? out.stage
-       : key == "detail" ? out.detail
-                         : out.message) = std::move(re);
+      *field = std::move(re);
     } else {
       return makeError("known bug '" + bug + "': unknown match field '" + key +
-                       "' (kind, cut, stage, detail, message, graph_has, "
-                       "graph_ops)");
+                       "' (kind, cut, stage, detail, message, culprit, "
+                       "program, graph_has, graph_ops)");
     }
   }
   return out;
@@ -96,6 +108,18 @@ Expected<KnownBug> parseBug(const json &b) {
   return k;
 }
 
+} // namespace
+
+std::string culpritOf(const FindingRecord &f, const FindingRecord *reduced) {
+  if (reduced && reduced->evidence.is_object() &&
+      reduced->evidence.contains("first_failing_pass") &&
+      reduced->evidence["first_failing_pass"].is_string())
+    return reduced->evidence["first_failing_pass"].get<std::string>();
+  return f.finding.signature.stage;
+}
+
+namespace {
+
 bool carries(const Graph &g, DType t) {
   for (const ValueInfo &v : g.values)
     if (v.type.dtype == t)
@@ -111,9 +135,14 @@ bool matches(const KnownBug::Match &m, const FindingRecord &f,
   };
   if ((m.kind && *m.kind != s.kind) || !found(m.cut, s.backend) ||
       !found(m.stage, s.stage) || !found(m.detail, s.detail) ||
-      !found(m.message, f.finding.message))
+      !found(m.message, f.finding.message) ||
+      !found(m.culprit, culpritOf(f, reduced)))
     return false;
-  const Graph &g = (reduced ? *reduced : f).testCase.graph;
+  const TestCase &c = (reduced ? *reduced : f).testCase;
+  if (m.program &&
+      !(c.program && std::regex_search(c.program->mlir, *m.program)))
+    return false;
+  const Graph &g = c.graph;
   for (DType t : m.graphHas)
     if (!carries(g, t))
       return false;
@@ -212,14 +241,6 @@ const KnownBug *matchKnownBug(const std::vector<KnownBug> &bugs,
       if (matches(m, finding, reduced))
         return &b;
   return nullptr;
-}
-
-std::string culpritOf(const FindingRecord &f, const FindingRecord *reduced) {
-  if (reduced && reduced->evidence.is_object() &&
-      reduced->evidence.contains("first_failing_pass") &&
-      reduced->evidence["first_failing_pass"].is_string())
-    return reduced->evidence["first_failing_pass"].get<std::string>();
-  return f.finding.signature.stage;
 }
 
 std::vector<RootCause>

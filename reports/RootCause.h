@@ -31,6 +31,11 @@ struct KnownBug {
     // Ops the finding's graph must contain (a bug in one op's lowering
     // shows at the output of whatever consumes it).
     std::vector<std::string> graphOps;
+    // ECMAScript regexes searched in the culprit pass (from the reduced
+    // finding's bisection; "" before it) and in the program's text (the
+    // reduced one, when there is one): a program miscompile's signature is
+    // too coarse to name a bug, its reduced form is not.
+    std::optional<std::regex> culprit, program;
   };
   std::vector<Match> matches; // any of them
 };

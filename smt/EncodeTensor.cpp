@@ -36,12 +36,8 @@ void encode(Encoder &e, tensor::DimOp op) {
 }
 
 void encode(Encoder &e, tensor::ExtractOp op) {
-  std::vector<z3::expr> idx;
   z3::expr p = e.c.bool_val(false);
-  for (Value i : op.getIndices()) {
-    idx.push_back(e.get(i).v[0]);
-    p = p || e.get(i).p[0];
-  }
+  std::vector<z3::expr> idx = e.scalarValues(op.getIndices(), p);
   auto [v, vp] = e.at(e.get(op.getTensor()), idx);
   e.env[op] = e.scalar(v, vp || p);
 }
@@ -71,12 +67,8 @@ void encode(Encoder &e, tensor::InsertOp op) {
     return !e.get(i).v[0].simplify().is_numeral();
   });
   if (symbolic) {
-    std::vector<z3::expr> idx;
     z3::expr p = s.p[0];
-    for (Value i : op.getIndices()) {
-      idx.push_back(e.get(i).v[0]);
-      p = p || e.get(i).p[0];
-    }
+    std::vector<z3::expr> idx = e.scalarValues(op.getIndices(), p);
     insertAt(e, r, idx, s.v[0], p);
     e.env[op] = r;
     return;

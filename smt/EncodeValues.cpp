@@ -190,6 +190,16 @@ SVal Encoder::scalar(z3::expr v, z3::expr p) {
   return r;
 }
 
+std::vector<z3::expr> Encoder::scalarValues(ValueRange vs, z3::expr &poison) {
+  std::vector<z3::expr> out;
+  for (Value v : vs) {
+    const SVal &s = get(v);
+    out.push_back(s.v[0]);
+    poison = poison || s.p[0];
+  }
+  return out;
+}
+
 SVal Encoder::indexVal(int64_t i) {
   return scalar(c.bv_val(uint64_t(i), 64), c.bool_val(false));
 }

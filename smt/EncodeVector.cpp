@@ -150,12 +150,8 @@ SVal maskBelow(Encoder &e, ArrayRef<int64_t> shape,
 }
 
 void encode(Encoder &e, vector::CreateMaskOp op) {
-  std::vector<z3::expr> sizes;
   z3::expr p = e.c.bool_val(false);
-  for (Value s : op.getOperands()) {
-    sizes.push_back(e.get(s).v[0]);
-    p = p || e.get(s).p[0];
-  }
+  std::vector<z3::expr> sizes = e.scalarValues(op.getOperands(), p);
   e.env[op] = maskBelow(e, op.getVectorType().getShape(), sizes, p);
 }
 

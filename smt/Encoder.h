@@ -229,6 +229,9 @@ public:
   // Element at possibly symbolic indices; out of bounds is UB.
   Elem at(const SVal &t, const std::vector<z3::expr> &idx);
   SVal scalar(z3::expr v, z3::expr p);
+  // The values of scalars (indices, sizes); their poison is or-ed into
+  // `poison`.
+  std::vector<z3::expr> scalarValues(mlir::ValueRange vs, z3::expr &poison);
   SVal indexVal(int64_t i);
   // Runs a single-block body with scalar block arguments at `point` of an
   // iteration space and returns the yielded elements.

@@ -129,11 +129,12 @@ std::vector<NamedPipeline> midPipelines() {
                        "unroll{unroll-factor=2},affine-loop-coalescing,"
                        "affine-simplify-structures";
   std::string all = std::string(linalg) + "," + intRange + "," + affine;
-  // Only the exact expansions: the others (tanh, powf, fpowi, fma, ...)
-  // approximate, and the outputs are compared exactly. Not the known bugs:
-  // round and roundeven (corpus/regressions/math-expand-round-below-half),
-  // ctlz of index (math-expand-ops-ctlz-index).
-  const char *expand = "arith-expand,math-expand-ops{ops=ceil}";
+  // No math expansion: the others (tanh, powf, fpowi, fma, ...)
+  // approximate, and the outputs are compared exactly; the exact ones have
+  // known bugs: round and roundeven (corpus/regressions/
+  // math-expand-round-below-half), ctlz of index (math-expand-ops-ctlz-
+  // index), ceil of NaN, Inf and huge values (known upstream: #151786).
+  const char *expand = "arith-expand";
   std::string allLoops = std::string(loops) + "," + intRange + "," + expand +
                          ",math-uplift-to-fma";
   return {
@@ -145,10 +146,7 @@ std::vector<NamedPipeline> midPipelines() {
           "canonicalize and cse on tensors and on loops; "
           "LLVM -O0",
           {canon, canon, ""}, 0),
-      mid("mid-expand",
-          "arith expansion and math.ceil's expansion; "
-          "LLVM -O0",
-          {expand, expand, ""}, 0),
+      mid("mid-expand", "arith expansion; LLVM -O0", {expand, expand, ""}, 0),
       mid("mid-intrange",
           "integer-range optimizations and narrowing; "
           "LLVM -O0",

@@ -358,8 +358,10 @@ TEST(Bundle, HalfPrecisionFindingReproducesUnderMlirRunner) {
 TEST(Bundle, ProgramFindingReproducesWithUpstreamPassesOnly) {
   registerMutantPasses();
   TestCase c;
+  // Attribute aliases first, as MLIR prints a reduced program.
   c.program = MlirProgram{"main",
-                          R"(module {
+                          R"(#map = affine_map<(d0) -> (d0)>
+module {
   func.func @main(%x: tensor<4xi32>, %y: tensor<3xbf16>) -> (tensor<4xi32>, tensor<3xf32>) {
     %c = arith.constant dense<3> : tensor<4xi32>
     %m = arith.maxsi %x, %c : tensor<4xi32>

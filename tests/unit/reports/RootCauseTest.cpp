@@ -84,6 +84,41 @@ TEST(RootCause, KnownBugsMatchByTheirPatterns) {
   EXPECT_EQ(matchKnownBug(*known, nan, &viaAbs)->name, "abs-nan");
 }
 
+// A program miscompile is named by its culprit and its reduced program:
+// the signature (compiler, dtype, kind of difference) cannot tell bugs
+// apart.
+TEST(RootCause, ProgramFindingsMatchByCulpritAndProgramText) {
+  auto known = loadKnownBugs(writeTemp("known-programs.json", R"({
+    "format": "crosscheck-known-bugs", "bugs": [
+    {"name": "narrowing", "title": "remui narrowed", "upstream": "",
+     "status": "open",
+     "match": [{"kind": "miscompile", "culprit": "^arith-int-range-narrowing",
+                "program": "arith\\.index_cast [^\\n]*to index[\\s\\S]*arith\\.remui "}]}]})"));
+  ASSERT_TRUE(bool(known)) << known.error().message();
+  FindingRecord f;
+  f.finding.signature = {Kind::Miscompile, "mlir:mid-intrange", "",
+                         "i32:value"};
+  f.testCase.program = MlirProgram{"main",
+                                   "%0 = arith.index_cast %x : i32 to index\n"
+                                   "%1 = arith.remui %0, %c9 : index\n",
+                                   {},
+                                   {}};
+  // Not bisected yet: no culprit, no match.
+  EXPECT_EQ(matchKnownBug(*known, f), nullptr);
+  FindingRecord r = f;
+  r.evidence["first_failing_pass"] =
+      "arith-int-range-narrowing{int-bitwidths-supported=8,16,32}";
+  ASSERT_NE(matchKnownBug(*known, f, &r), nullptr);
+  EXPECT_EQ(matchKnownBug(*known, f, &r)->name, "narrowing");
+  // The reduced program decides: without the remui it is another bug.
+  r.testCase.program->mlir = "%0 = arith.index_cast %x : i32 to index\n"
+                             "%1 = arith.shrsi %0, %c9 : index\n";
+  EXPECT_EQ(matchKnownBug(*known, f, &r), nullptr);
+  r.evidence["first_failing_pass"] = "canonicalize";
+  r.testCase.program = f.testCase.program;
+  EXPECT_EQ(matchKnownBug(*known, f, &r), nullptr);
+}
+
 TEST(RootCause, MalformedKnownBugsAreClearErrors) {
   for (auto [text, why] :
        {std::pair{"{}", "not a crosscheck-known-bugs file"},
