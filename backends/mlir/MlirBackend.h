@@ -53,7 +53,9 @@ extern const char *const kBufferizeToOutParams;
 // bufferization), on loops (func.func passes on memrefs and scf, after
 // linalg becomes loops), and before the conversion to LLVM (module passes).
 struct StraightInserts {
-  std::string onTensors, onLoops, beforeLlvm;
+  // On tensors; on buffers (linalg on memrefs, before it becomes loops);
+  // on the loops; before the conversion to LLVM.
+  std::string onTensors, onBuffers, onLoops, beforeLlvm;
 };
 NamedPipeline straightLowering(const StraightInserts &at = {},
                                int llvmOptLevel = 0);

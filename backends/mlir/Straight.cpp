@@ -301,9 +301,10 @@ NamedPipeline straightLowering(const StraightInserts &at, int llvmOptLevel) {
                   "buffer-results-to-out-params{hoist-static-allocs "
                   "modify-public-functions},"
                   "convert-bufferization-to-memref,"
-                  "func.func(convert-linalg-to-loops" +
-                  then(at.onLoops) + "," + kExpandPass + ")" +
-                  then(at.beforeLlvm) +
+                  "func.func(" +
+                  (at.onBuffers.empty() ? "" : at.onBuffers + ",") +
+                  "convert-linalg-to-loops" + then(at.onLoops) + "," +
+                  kExpandPass + ")" + then(at.beforeLlvm) +
                   ",convert-vector-to-scf,convert-math-to-funcs{convert-ctlz},"
                   "math-extend-to-supported-types,convert-math-to-llvm,"
                   "convert-math-to-libm,expand-strided-metadata,"

@@ -22,7 +22,7 @@ TEST_P(ProgramMutant, FoundAndReduced) {
   std::string mutant = GetParam();
   // The mutant runs on the program as generated, then the straight lowering.
   std::string cut =
-      "mlir:pipeline-O0=" + straightLowering({mutant, "", ""}).pipeline;
+      "mlir:pipeline-O0=" + straightLowering({mutant, "", "", ""}).pipeline;
   std::string dir = testing::TempDir() + "/program-campaign-" + mutant;
   std::filesystem::remove_all(dir);
   CampaignOptions o;

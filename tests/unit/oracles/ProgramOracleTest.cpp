@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 
 namespace cc {
@@ -66,11 +67,55 @@ TEST(ProgramOracle, PipelinesThatKeepTheSemanticsAgree) {
   }
 }
 
+// arith.maxnumf leaves the sign of max(-0, +0) open ("the result is
+// either of them"): a compiler that swaps its operands may flip that
+// sign, which is no finding; turning it into minnumf is one.
+TEST(ProgramOracle, TheSignOfAMaxnumfZeroIsOpen) {
+  TestCase c;
+  TensorType t{DType::f32, {2}};
+  c.program = MlirProgram{"main",
+                          R"(
+func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+  %r = arith.maxnumf %x,%y : tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+)",
+                          {t, t},
+                          {t}};
+  Tensor x(DType::f32, {2}), y(DType::f32, {2});
+  x.setF(0, -0.0);
+  y.setF(0, 0.0);
+  x.setF(1, 1.0);
+  y.setF(1, 2.0);
+  c.inputs = {x, y};
+  RunOptions ro;
+  auto straight = makeMlirBackend("mlir:straight");
+  auto swapped = makeMlirBackend("mlir-ext:sed s/%x,%y/%y,%x/");
+  ASSERT_TRUE(straight && swapped);
+  InputSets sets{&c.inputs};
+  auto a = std::move((*straight)->runProgramSets(*c.program, sets, ro)[0]);
+  auto b = std::move((*swapped)->runProgramSets(*c.program, sets, ro)[0]);
+  ASSERT_TRUE(a) << a.error().message();
+  ASSERT_TRUE(b) << b.error().message();
+  if (std::signbit((*a)[0].getF(0)) == std::signbit((*b)[0].getF(0)))
+    GTEST_SKIP() << "this machine's maxnum gives the same zero either way";
+  auto same = judge(c, "mlir-ext:sed s/%x,%y/%y,%x/");
+  ASSERT_EQ(same.size(), 1u);
+  EXPECT_TRUE(same[0].findings.empty())
+      << same[0].findings.front().finding.message;
+  auto other = judge(c, "mlir-ext:sed s/maxnumf/minnumf/");
+  ASSERT_EQ(other.size(), 1u);
+  ASSERT_EQ(other[0].findings.size(), 1u);
+  EXPECT_NE(other[0].findings[0].finding.message.find("element 1 is 1"),
+            std::string::npos)
+      << other[0].findings[0].finding.message;
+}
+
 TEST(ProgramOracle, WrongSignednessIsAMiscompileAtItsFirstElement) {
   registerMutantPasses();
   std::string spec =
       "mlir:pipeline-O0=" +
-      straightLowering({"cc-mutant-minmax-unsigned", "", ""}).pipeline;
+      straightLowering({"cc-mutant-minmax-unsigned", "", "", ""}).pipeline;
   auto r = judge(maxCase(), spec);
   ASSERT_EQ(r.size(), 1u);
   ASSERT_EQ(r[0].findings.size(), 1u);

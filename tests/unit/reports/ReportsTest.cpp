@@ -379,7 +379,7 @@ module {
     y.setF(i, 0.75 - i);
   c.inputs = {x, y};
   c.cut = "mlir:pipeline-O0=" +
-          straightLowering({"cc-mutant-minmax-unsigned", "", ""}).pipeline;
+          straightLowering({"cc-mutant-minmax-unsigned", "", "", ""}).pipeline;
   auto judged = judgeCase(c);
   ASSERT_TRUE(bool(judged)) << judged.error().message();
   ASSERT_EQ(judged->finding.signature.kind, Kind::Miscompile);
