@@ -81,7 +81,7 @@ public:
 private:
   Expected<BundleResult> writeProgram();
   Expected<Expectation> programExpectation();
-  Error finish(const ReproSpec &spec);
+  Error finish();
   void bisect();
   Expected<References> writeCaseFiles();
   Error writeRepros(const ReproSpec &spec);
@@ -137,12 +137,12 @@ Expected<BundleResult> Writer::write() {
     CC_TRY(traceCulprit());
   if (refs.ok)
     rerun(refs, expect);
-  CC_TRY(finish(spec));
+  CC_TRY(finish());
   return result;
 }
 
 // The README and ISSUE.md, from the facts gathered.
-Error Writer::finish(const ReproSpec &) {
+Error Writer::finish() {
   facts.cut = f.testCase.cut;
   facts.pipeline = lowering.pipeline;
   facts.optLevel = lowering.optLevel;
@@ -195,7 +195,7 @@ Expected<BundleResult> Writer::writeProgram() {
   CC_TRY(verifyRepro(spec));
   if (wrongValues)
     CC_TRY(traceCulprit());
-  CC_TRY(finish(spec));
+  CC_TRY(finish());
   return result;
 }
 

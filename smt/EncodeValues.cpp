@@ -146,41 +146,40 @@ SVal Encoder::undef(std::vector<int64_t> shape, Type elt) {
   return r;
 }
 
-Elem Encoder::at(const SVal &t, const std::vector<z3::expr> &idx) {
+Elem Encoder::atOr(const SVal &t, const std::vector<z3::expr> &idx,
+                   const Elem &outside) {
   std::vector<int64_t> ci;
-  bool concrete = true;
-  for (const z3::expr &e : idx) {
+  for (const z3::expr &x : idx) {
     uint64_t u;
-    z3::expr s = e.simplify();
-    if (!s.is_numeral_u64(u)) {
-      concrete = false;
+    if (!x.simplify().is_numeral_u64(u))
       break;
-    }
     ci.push_back(int64_t(u));
   }
-  if (concrete) {
+  if (ci.size() == idx.size()) {
     for (size_t k = 0; k < ci.size(); ++k)
-      if (ci[k] < 0 || ci[k] >= t.shape[k]) {
-        ub = c.bool_val(true);
-        return {t.v.empty() ? c.bv_val(0, 1) : t.v[0], c.bool_val(true)};
-      }
+      if (ci[k] < 0 || ci[k] >= t.shape[k])
+        return outside;
     int64_t i = flatten(ci, t.shape);
-    return {t.v[i], t.p[i]};
+    return {t.v[size_t(i)], t.p[size_t(i)]};
   }
+  z3::expr v = outside.first, p = outside.second;
+  for (int64_t i = 0; i < t.size(); ++i) {
+    z3::expr hit = c.bool_val(true);
+    for (auto [k, d] : llvm::enumerate(unflatten(i, t.shape)))
+      hit = hit && idx[k] == c.bv_val(uint64_t(d), 64);
+    v = z3::ite(hit, t.v[size_t(i)], v);
+    p = z3::ite(hit, t.p[size_t(i)], p);
+  }
+  return {v, p};
+}
+
+Elem Encoder::at(const SVal &t, const std::vector<z3::expr> &idx) {
   z3::expr inBounds = c.bool_val(true);
   for (size_t k = 0; k < idx.size(); ++k)
     inBounds = inBounds && z3::ult(idx[k], c.bv_val(uint64_t(t.shape[k]), 64));
   ub = ub || !inBounds;
-  z3::expr v = t.v[0], p = t.p[0];
-  for (int64_t i = 1; i < t.size(); ++i) {
-    std::vector<int64_t> ii = unflatten(i, t.shape);
-    z3::expr hit = c.bool_val(true);
-    for (size_t k = 0; k < ii.size(); ++k)
-      hit = hit && idx[k] == c.bv_val(uint64_t(ii[k]), 64);
-    v = z3::ite(hit, t.v[i], v);
-    p = z3::ite(hit, t.p[i], p);
-  }
-  return {v, p};
+  return atOr(t, idx,
+              {t.v.empty() ? c.bv_val(0, 1) : t.v[0], c.bool_val(true)});
 }
 
 SVal Encoder::scalar(z3::expr v, z3::expr p) {

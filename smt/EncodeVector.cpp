@@ -18,35 +18,6 @@ namespace {
 
 z3::expr idx64(Encoder &e, int64_t i) { return e.c.bv_val(uint64_t(i), 64); }
 
-// The element of `t` at symbolic indices, or `fallback` where the indices
-// are out of bounds (no undefined behaviour: the caller decides).
-Elem lookup(Encoder &e, const SVal &t, const std::vector<z3::expr> &idx,
-            const Elem &fallback) {
-  std::vector<int64_t> ci;
-  for (const z3::expr &x : idx) {
-    uint64_t u;
-    if (!x.simplify().is_numeral_u64(u))
-      break;
-    ci.push_back(int64_t(u));
-  }
-  if (ci.size() == idx.size()) {
-    for (size_t k = 0; k < ci.size(); ++k)
-      if (ci[k] < 0 || ci[k] >= t.shape[k])
-        return fallback;
-    int64_t i = flatten(ci, t.shape);
-    return {t.v[size_t(i)], t.p[size_t(i)]};
-  }
-  z3::expr v = fallback.first, p = fallback.second;
-  for (int64_t i = 0; i < t.size(); ++i) {
-    z3::expr hit = e.c.bool_val(true);
-    for (auto [k, d] : llvm::enumerate(unflatten(i, t.shape)))
-      hit = hit && idx[k] == idx64(e, d);
-    v = z3::ite(hit, t.v[size_t(i)], v);
-    p = z3::ite(hit, t.p[size_t(i)], p);
-  }
-  return {v, p};
-}
-
 // A transfer's geometry: the tensor indices of vector lane `lane`, whether
 // it lies outside the tensor on a dimension that may run out of bounds
 // (`out`), and the undefined behaviour of leaving it on one that may not.
@@ -103,7 +74,7 @@ void encode(Encoder &e, vector::TransferReadOp op) {
     Lane l = laneOf(e, op, t, unflatten(i, r.shape));
     z3::expr off = maskedOff(e, op.getMask(), i);
     e.ub = e.ub || (!off && l.ub);
-    Elem x = lookup(e, t, l.idx, {pad.v[0], pad.p[0]});
+    Elem x = e.atOr(t, l.idx, {pad.v[0], pad.p[0]});
     r.v.push_back(z3::ite(off || l.out, pad.v[0], x.first));
     r.p.push_back(z3::ite(off || l.out, pad.p[0], x.second));
   }
@@ -216,7 +187,7 @@ void encode(Encoder &e, vector::ExtractOp op) {
     std::vector<z3::expr> idx = pos;
     for (int64_t d : unflatten(i, rest))
       idx.push_back(idx64(e, d));
-    Elem x = lookup(e, s, idx, {s.v[0], e.c.bool_val(true)});
+    Elem x = e.atOr(s, idx, {s.v[0], e.c.bool_val(true)});
     r.v.push_back(x.first);
     r.p.push_back(x.second || poison);
   }

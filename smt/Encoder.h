@@ -228,6 +228,10 @@ public:
   SVal undef(std::vector<int64_t> shape, mlir::Type elt);
   // Element at possibly symbolic indices; out of bounds is UB.
   Elem at(const SVal &t, const std::vector<z3::expr> &idx);
+  // The same, `outside` where the indices are out of bounds (no UB: the
+  // caller decides).
+  Elem atOr(const SVal &t, const std::vector<z3::expr> &idx,
+            const Elem &outside);
   SVal scalar(z3::expr v, z3::expr p);
   // The values of scalars (indices, sizes); their poison is or-ed into
   // `poison`.
