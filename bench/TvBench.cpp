@@ -100,6 +100,8 @@ struct PipelineTally {
   std::map<std::string, int> total, decided, verdicts, status;
   std::map<std::string, int> undecided; // why: unknown and timeout
   nlohmann::json incorrect = nlohmann::json::array();
+  // Every undecided pass check, to reproduce it with verify-pass.
+  nlohmann::json undecidedPasses = nlohmann::json::array();
 
   void add(const cc::Graph &g, const cc::smt::StepCheck &s) {
     if (s.cached)
@@ -111,8 +113,15 @@ struct PipelineTally {
                      s.verdict == cc::smt::TvVerdict::Incorrect;
     ++verdicts[kind + ":" + cc::smt::verdictName(s.verdict)];
     if (s.verdict == cc::smt::TvVerdict::Unknown ||
-        s.verdict == cc::smt::TvVerdict::Timeout)
+        s.verdict == cc::smt::TvVerdict::Timeout) {
       ++undecided[reasonClass(s)];
+      if (kind == "pass")
+        undecidedPasses.push_back({{"graph", g.name},
+                                   {"pass", s.pass},
+                                   {"function", s.function},
+                                   {"seconds", s.seconds},
+                                   {"reason", reasonClass(s)}});
+    }
     if (s.verdict == cc::smt::TvVerdict::Incorrect)
       incorrect.push_back(
           {{"graph", g.name}, {"pass", s.pass}, {"pattern", s.pattern}});
@@ -138,6 +147,7 @@ struct PipelineTally {
       reasons.push_back({{"reason", why[i].second}, {"checks", -why[i].first}});
     j["undecided_reasons"] = reasons;
     j["incorrect"] = incorrect;
+    j["undecided_passes"] = undecidedPasses;
     // Per graph: ok, error (emit or pipeline failed), timeout (killed after
     // the budget; the steps before it count), crash.
     j["graphs"] = status;

@@ -255,20 +255,23 @@ Attempt Query::confirm(const Shown &x, bool targetUb) {
 
 // The replay lowers both sides the same way, so a bug in that lowering
 // makes both agree, and a source it cannot lower leaves only the target's
-// run. Where the source's encoding is exact (no uninterpreted function, no
-// sum whose order the encoding leaves open, no NaN bits), its value on the
-// inputs is the source's semantics (for TOSA: the encoding agrees with the
-// reference interpreter op by op): the target's compiled code is compared
-// with that.
+// run. Where an element of the source's encoding is exact at the inputs
+// (no uninterpreted function, no sum whose order the encoding chose, no
+// NaN bits), its value is the source's semantics (for TOSA: the encoding
+// agrees with the reference interpreter op by op): the target's compiled
+// code is compared with that, element by element (an argmax beside a
+// reordered sum is still exact).
 std::optional<Attempt> Query::againstSource(const Replay &rp, const Shown &x) {
-  if ((rp.kind != Replay::Agree && rp.kind != Replay::SourceFailed) ||
-      !es.exact())
+  if ((rp.kind != Replay::Agree && rp.kind != Replay::SourceFailed) || !point)
     return std::nullopt;
+  z3::expr_vector none = noChoice();
   for (size_t r = 0; r < rp.target.size() && r < x.expected.size(); ++r)
     for (int64_t i = 0; i < rp.target[r].size(); ++i) {
       std::optional<double> want = x.expected[r][size_t(i)];
       double got = rp.target[r].asDouble(i);
-      if (!x.mask[r][size_t(i)] || !want || sameValue(*want, got))
+      if (!x.mask[r][size_t(i)] || !want || sameValue(*want, got) ||
+          !es.exactAt(under(none, os[r].v[size_t(i)]), point->inputs.vars,
+                      point->inputs.vals))
         continue;
       // Another choice of what TOSA leaves open may give the target's.
       if (choices.size() && allowed(rp, x))

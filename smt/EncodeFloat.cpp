@@ -7,25 +7,31 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace cc::smt::detail {
 
 using namespace mlir;
 
+// IEEE addition, multiplication, maximum and minimum are commutative: their
+// operands are put in one order (by term id), so that the same operation
+// written either way is one term, shared by source and target.
 z3::expr Encoder::fadd(const z3::expr &a, const z3::expr &b) {
   if (mode == FMode::Abstract && (sumLeaves(a) || sumLeaves(b)))
     return fsum({a, b});
   ++floatOps;
   if (mode == FMode::Abstract)
     return ufComm("fadd", a, b, a.get_sort());
-  return z3::expr(c, Z3_mk_fpa_add(c, rne(), a, b));
+  bool swap = a.id() > b.id();
+  return z3::expr(c, Z3_mk_fpa_add(c, rne(), swap ? b : a, swap ? a : b));
 }
 
 z3::expr Encoder::fmul(const z3::expr &a, const z3::expr &b) {
   ++floatOps;
   if (mode == FMode::Abstract)
     return ufComm("fmul", a, b, a.get_sort());
-  return z3::expr(c, Z3_mk_fpa_mul(c, rne(), a, b));
+  bool swap = a.id() > b.id();
+  return z3::expr(c, Z3_mk_fpa_mul(c, rne(), swap ? b : a, swap ? a : b));
 }
 
 z3::expr Encoder::fsub(const z3::expr &a, const z3::expr &b) {
@@ -56,9 +62,10 @@ z3::expr Encoder::fabs(const z3::expr &a) {
 
 // IEEE maximum/minimum: NaN propagates, -0 < +0. With propagateNaN false
 // (maxnum, TOSA nan_mode IGNORE) a NaN operand yields the other one.
-z3::expr Encoder::fmaxmin(const z3::expr &a, const z3::expr &b, bool isMax,
+z3::expr Encoder::fmaxmin(const z3::expr &x, const z3::expr &y, bool isMax,
                           bool propagateNaN) {
   ++floatOps;
+  const z3::expr &a = x.id() < y.id() ? x : y, &b = x.id() < y.id() ? y : x;
   if (mode == FMode::Abstract)
     return ufComm(std::string(isMax ? "fmax" : "fmin") +
                       (propagateNaN ? "" : "num"),
@@ -186,7 +193,10 @@ z3::expr cases(const std::vector<std::pair<z3::expr, z3::expr>> &cs,
 } // namespace
 
 // C99 Annex F (which LLVM's intrinsics and libm, the math dialect's
-// lowerings, follow): exp(±0) = 1, exp(-inf) = +0, exp(+inf) = +inf;
+// lowerings, follow): NaN gives NaN; f(±0) = ±0 for the odd functions
+// (tanh, erf, sin, ...), cos(±0) = cosh(±0) = erfc(±0) = 1; tanh(±inf) =
+// erf(±inf) = ±1, erfc(-inf) = 2, erfc(+inf) = +0, sin, cos and tan of
+// ±inf NaN, cosh(±inf) = +inf; exp(±0) = 1, exp(-inf) = +0, exp(+inf) = +inf;
 // log(±0) = -inf, log(x < 0) = NaN, log(1) = +0, log(+inf) = +inf;
 // pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN, pow(x < 0, y) = NaN for
 // finite non-integral y and ±pow(-x, y) for integral y, and the zeros and
@@ -207,6 +217,27 @@ z3::expr Encoder::transcendental(const std::string &name,
   z3::expr xNaN = isNaN(x), xZero = is(Z3_mk_fpa_is_zero, x);
   z3::expr xInf = is(Z3_mk_fpa_is_infinite, x);
   z3::expr xNeg = is(Z3_mk_fpa_is_negative, x);
+  // Odd functions keep a zero's sign; every one gives NaN for NaN.
+  static const std::set<std::string> kOdd = {"tanh",  "erf",   "sin",   "tan",
+                                             "atan",  "asin",  "sinh",  "asinh",
+                                             "atanh", "log1p", "expm1", "cbrt"};
+  static const std::set<std::string> kEven = {"cos", "cosh"};
+  if (kOdd.count(name) || kEven.count(name) || name == "erfc") {
+    std::vector<std::pair<z3::expr, z3::expr>> cs{{xNaN, nan}};
+    if (kOdd.count(name))
+      cs.push_back({xZero, x});
+    if (kEven.count(name) || name == "erfc")
+      cs.push_back({xZero, k(1)});
+    if (name == "tanh" || name == "erf")
+      cs.push_back({xInf, z3::ite(xNeg, k(-1), k(1))});
+    if (name == "erfc")
+      cs.push_back({xInf, z3::ite(xNeg, k(2), k(0))});
+    if (name == "sin" || name == "cos" || name == "tan")
+      cs.push_back({xInf, nan});
+    if (name == "cosh")
+      cs.push_back({xInf, k(INFINITY)});
+    return cases(cs, rest);
+  }
   if (name == "exp" || name == "exp2")
     return cases(
         {{xNaN, nan}, {xZero, k(1)}, {xInf, z3::ite(xNeg, k(0), k(INFINITY))}},
@@ -341,6 +372,8 @@ z3::expr Encoder::fsum(const std::vector<z3::expr> &in) {
     z3::expr acc = in[0];
     for (size_t i = 1; i < in.size(); ++i)
       acc = fadd(acc, in[i]);
+    if (in.size() > 2)
+      orderedTerms.insert_or_assign(acc.id(), std::pair{acc, in});
     return acc;
   }
   std::vector<z3::expr> terms;

@@ -458,17 +458,16 @@ void tile(Tosa &t) {
 
 // ---- reductions -------------------------------------------------------------
 
-// How a reduction folds two elements. tosa.reduce_product has none: a
-// single element reduces to itself, more are not encoded.
-enum class Fold { Sum, Max, Min, Any, All };
+// How a reduction folds two elements.
+enum class Fold { Sum, Product, Max, Min, Any, All };
 
-z3::expr fold(Tosa &t, std::optional<Fold> f, const z3::expr &acc,
-              const z3::expr &b, bool prop) {
-  if (!f)
-    unsupportedOp(t.op);
-  switch (*f) {
+z3::expr fold(Tosa &t, Fold f, const z3::expr &acc, const z3::expr &b,
+              bool prop) {
+  switch (f) {
   case Fold::Sum:
     return acc + b;
+  case Fold::Product:
+    return t.fl ? t.e.fmul(acc, b) : acc * b;
   case Fold::Max:
     return t.fl ? t.e.fmaxmin(acc, b, true, prop) : z3::ite(acc > b, acc, b);
   case Fold::Min:
@@ -481,7 +480,7 @@ z3::expr fold(Tosa &t, std::optional<Fold> f, const z3::expr &acc,
   unsupportedOp(t.op);
 }
 
-void reduce(Tosa &t, std::optional<Fold> f) {
+void reduce(Tosa &t, Fold f) {
   const SVal &x = t.ins[0];
   int64_t ax = t.intAttr("axis");
   SVal r;
@@ -502,6 +501,19 @@ void reduce(Tosa &t, std::optional<Fold> f) {
     if (f == Fold::Sum && t.fl) {
       vs.insert(vs.begin(), t.e.floatBits(0, cast<FloatType>(t.inElt)));
       acc = t.e.fsum(vs);
+    } else if (f == Fold::Product && t.fl) {
+      // The spec's order: acc = 1.0, then acc * value along the axis. Its
+      // accuracy bound lets a compiler reorder, so the order is marked as
+      // this encoding's choice.
+      acc = t.e.floatBits(
+          APFloat::getOne(cast<FloatType>(t.inElt).getFloatSemantics())
+              .bitcastToAPInt()
+              .getZExtValue(),
+          cast<FloatType>(t.inElt));
+      for (const z3::expr &v : vs)
+        acc = t.e.fmul(acc, v);
+      if (vs.size() > 1)
+        t.e.orderedTerms.insert_or_assign(acc.id(), std::pair{acc, vs});
     } else {
       for (size_t k = 1; k < vs.size(); ++k)
         acc = fold(t, f, acc, vs[k], prop);
@@ -698,7 +710,7 @@ void Encoder::encodeTosa(Operation *op) {
       .Case(
           [&](tosa::ConcatOp) { t.set(concatenate(t.ins, t.intAttr("axis"))); })
       .Case([&](tosa::ReduceSumOp) { reduce(t, Fold::Sum); })
-      .Case([&](tosa::ReduceProductOp) { reduce(t, std::nullopt); })
+      .Case([&](tosa::ReduceProductOp) { reduce(t, Fold::Product); })
       .Case([&](tosa::ReduceMaxOp) { reduce(t, Fold::Max); })
       .Case([&](tosa::ReduceMinOp) { reduce(t, Fold::Min); })
       .Case([&](tosa::ReduceAnyOp) { reduce(t, Fold::Any); })

@@ -162,10 +162,11 @@ Elem intAverage(Encoder &e, const std::vector<z3::expr> &taps, int64_t zi,
 
 // conv2d (weights [O,KH,KW,C]), depthwise_conv2d ([KH,KW,C,M], output
 // channel c*M+m) and transpose_conv2d ([O,KH,KW,C], out_pad). Floats: in
-// acc_type, the bias plus every tap's product as one reassociable sum, cast
-// to the result type; taps in padding multiply a zero input (TOSA allows
-// these extra multiplies and the lowerings make them), so that a
-// non-finite weight there gives NaN as in the lowering. Integers: exact,
+// acc_type, every tap's product as one reassociable sum, cast to the result
+// type, then the bias added in it (the spec's `out = static_cast<out_t>(acc);
+// out = apply_add_s<out_t>(out, bias[...])`); taps in padding multiply a zero
+// input (TOSA allows these extra multiplies and the lowerings make them), so
+// that a non-finite weight there gives NaN as in the lowering. Integers: exact,
 // with the zero points.
 void convolution(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
   std::string n = op->getName().getStringRef().str();
@@ -200,8 +201,8 @@ void convolution(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
     size_t b = size_t(bias.size() == 1 ? 0 : oc);
     std::vector<z3::expr> terms;
     std::vector<std::pair<z3::expr, z3::expr>> pairs;
-    if (fl)
-      terms.push_back(e.fcast(bias.v[b], acc));
+    if (fl) // the spec's `acc_t acc = 0`, as the lowerings' filled accumulator
+      terms.push_back(e.floatBits(0, cast<FloatType>(acc)));
     z3::expr_vector p(e.c);
     p.push_back(bias.p[b]);
     for (int64_t ky = 0; ky < KH; ++ky)
@@ -229,7 +230,7 @@ void convolution(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
             pairs.push_back({xv, w.v[wj]});
         }
       }
-    r.v.push_back(fl ? e.fcast(e.fsum(terms), elt)
+    r.v.push_back(fl ? e.fadd(e.fcast(e.fsum(terms), elt), bias.v[b])
                      : intDot(e, bias.v[b], pairs, zi, zw));
     r.p.push_back(z3::mk_or(p));
   }

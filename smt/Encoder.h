@@ -142,6 +142,11 @@ public:
   bool exact() const {
     return !usedUf && !usedReassoc && !usedNaNBits && opaqueOps.empty();
   }
+  // exact() for one term at one point (`vars` = `vals`): no sum in an
+  // order of this encoding's choosing, and, there, no uninterpreted
+  // function application left (exp(-inf) is exact) and no NaN bits.
+  bool exactAt(const z3::expr &e, const z3::expr_vector &vars,
+               const z3::expr_vector &vals) const;
   // The source of a query in IEEE mode: a zero result whose sign TOSA
   // leaves open (Freedoms::zeroSign) takes the sign a fresh Boolean of
   // `choices` picks, all false being one deterministic semantics. The
@@ -215,6 +220,11 @@ public:
   // (the sum is kept alive so that Z3 does not give its id to another term).
   std::unordered_map<unsigned, std::pair<z3::expr, std::vector<z3::expr>>>
       sumTerms;
+  // IEEE sums of more than two terms and products of more than one, in an
+  // order of this encoding's choosing, and their operands (by id, kept
+  // alive as sumTerms are).
+  std::unordered_map<unsigned, std::pair<z3::expr, std::vector<z3::expr>>>
+      orderedTerms;
 
   // ---- values, shapes, bodies (EncodeValues.cpp) --------------------------
   SVal &get(mlir::Value v);

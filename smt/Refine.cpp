@@ -270,21 +270,24 @@ Query::search(z3::solver &s, const z3::params &prm, const z3::expr &pre,
     found.push_back("cached");
     return z3::unsat;
   }
+  std::optional<z3::model> model;
   if (mode == FMode::Ieee && d.size() <= 1024) {
     // IEEE queries are much faster one output element at a time: the
     // disjunction is unsatisfiable iff each disjunct is.
-    res = decompose(s, pre, d, o, unknownWhy);
-  } else if (d.size() > 1024 && sampleDisjuncts(s, pre, d, o)) {
+    res = decompose(c, pre, d, o, unknownWhy, model);
+  } else if (d.size() > 1024 && sampleDisjuncts(c, pre, d, o, model)) {
     res = z3::sat;
   } else {
     s.set(prm);
     res = s.check();
     if (res == z3::unknown)
       unknownWhy = s.reason_unknown();
+    if (res == z3::sat)
+      model = s.get_model();
   }
   if (res != z3::sat || mode != FMode::Ieee)
     return res;
-  z3::model m = s.get_model();
+  z3::model m = *model;
   Assignment in{z3::expr_vector(c), z3::expr_vector(c)};
   for (const SVal &a : args) {
     if (a.array) {

@@ -43,15 +43,16 @@ std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
 // The probes' inputs themselves (those of sorts with edge values).
 std::vector<Assignment> probeSet(z3::context &c, const std::vector<SVal> &args);
 // Checks `pre && d` for each disjunct d within o.timeoutMs in all and
-// o.rlimit each; leaves the solver holding the satisfiable one (for its
-// model).
-z3::check_result decompose(z3::solver &s, const z3::expr &pre,
+// o.rlimit each; `model` gets the satisfiable one's model.
+z3::check_result decompose(z3::context &c, const z3::expr &pre,
                            const std::vector<z3::expr> &disj,
-                           const TvOptions &o, std::string &unknownWhy);
+                           const TvOptions &o, std::string &unknownWhy,
+                           std::optional<z3::model> &model);
 // Checks a few disjuncts alone, briefly (200 ms, or a 50th of o.rlimit when
-// set); leaves the solver holding the model of a satisfiable one.
-bool sampleDisjuncts(z3::solver &s, const z3::expr &pre,
-                     const std::vector<z3::expr> &disj, const TvOptions &o);
+// set); `model` gets a satisfiable one's model.
+bool sampleDisjuncts(z3::context &c, const z3::expr &pre,
+                     const std::vector<z3::expr> &disj, const TvOptions &o,
+                     std::optional<z3::model> &model);
 
 // ---- the disk cache (RefineCache.cpp) ---------------------------------------
 

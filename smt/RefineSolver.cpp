@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <unordered_set>
 
 namespace cc::smt::detail {
 
@@ -43,39 +44,97 @@ std::optional<z3::expr> probeValue(z3::context &c, const z3::sort &so, int t,
   return z3::expr(c, Z3_mk_fpa_numeral_double(c, d, so));
 }
 
-// The inputs of probe `t`; nothing where an argument's sort has no edge
-// values. A memref argument is an array: it is substituted by a concrete
-// one.
-std::optional<Assignment> probeInputs(z3::context &c,
-                                      const std::vector<SVal> &args, int t) {
+// Inputs whose element k of argument `a` (of sort `so`) is `value(a, k,
+// so)`; nothing where it gives none. A memref argument is an array: it is
+// substituted by a concrete one.
+template <typename Value>
+std::optional<Assignment> inputs(z3::context &c, const std::vector<SVal> &args,
+                                 Value value) {
   Assignment as{z3::expr_vector(c), z3::expr_vector(c)};
-  int64_t i = 0;
-  for (const SVal &a : args) {
+  for (size_t a = 0; a < args.size(); ++a) {
+    const SVal &arg = args[a];
     std::optional<z3::expr> arr;
-    if (a.array) {
-      auto fill = probeValue(c, a.array->get_sort().array_range(), t, i);
+    if (arg.array) {
+      auto fill = value(a, -1, arg.array->get_sort().array_range());
       if (!fill)
         return std::nullopt;
       arr = z3::const_array(c.bv_sort(64), *fill);
     }
-    for (int64_t k = 0; k < a.size(); ++k) {
-      ++i;
-      auto y = probeValue(c, a.v[size_t(k)].get_sort(), t, i);
+    for (int64_t k = 0; k < arg.size(); ++k) {
+      auto y = value(a, k, arg.v[size_t(k)].get_sort());
       if (!y)
         return std::nullopt;
       if (arr) {
         arr = z3::store(*arr, c.bv_val(uint64_t(k), 64), *y);
       } else {
-        as.vars.push_back(a.v[size_t(k)]);
+        as.vars.push_back(arg.v[size_t(k)]);
         as.vals.push_back(*y);
       }
     }
     if (arr) {
-      as.vars.push_back(*a.array);
+      as.vars.push_back(*arg.array);
       as.vals.push_back(*arr);
     }
   }
   return as;
+}
+
+// The inputs of probe `t` (elements counted over all arguments, from 1).
+std::optional<Assignment> probeInputs(z3::context &c,
+                                      const std::vector<SVal> &args, int t) {
+  std::vector<int64_t> first{0};
+  for (const SVal &a : args)
+    first.push_back(first.back() + a.size());
+  return inputs(c, args, [&](size_t a, int64_t k, const z3::sort &so) {
+    return probeValue(c, so, t, first[a] + k + 1);
+  });
+}
+
+// Plane probes: the elements of one argument whose coordinate on one axis
+// is `at` take a special value, every other element is 1, so that a
+// reduction or contraction along another axis meets the special value in
+// every term (a row of -inf), which the uniform probes never make.
+constexpr int kPlaneSpecials = 4;
+std::optional<z3::expr> planeValue(z3::context &c, const z3::sort &so,
+                                   int special) {
+  if (so.is_bv()) {
+    unsigned w = so.bv_size();
+    uint64_t minInt = w >= 64 ? uint64_t(1) << 63 : uint64_t(1) << (w - 1);
+    const uint64_t v[kPlaneSpecials] = {0, ~uint64_t(0), minInt, minInt - 1};
+    return c.bv_val(
+        w >= 64 ? v[special] : v[special] & ((uint64_t(1) << w) - 1), w);
+  }
+  if (!so.is_fpa())
+    return std::nullopt;
+  double lowest = -std::ldexp(2 - std::ldexp(1, 1 - int(so.fpa_sbits())),
+                              (1 << (so.fpa_ebits() - 1)) - 1);
+  const double v[kPlaneSpecials] = {-INFINITY, INFINITY, NAN, lowest};
+  return z3::expr(c, Z3_mk_fpa_numeral_double(c, v[special], so));
+}
+
+std::optional<Assignment> planeInputs(z3::context &c,
+                                      const std::vector<SVal> &args, size_t arg,
+                                      size_t axis, int64_t at, int special) {
+  const std::vector<int64_t> &shape = args[arg].shape;
+  return inputs(c, args, [&](size_t a, int64_t k, const z3::sort &so) {
+    bool on = a == arg && k >= 0 && unflatten(k, shape)[axis] == at;
+    return on ? planeValue(c, so, special) : probeValue(c, so, 0, 0);
+  });
+}
+
+// The nodes of a term's DAG.
+size_t dagSize(const z3::expr &e) {
+  std::unordered_set<unsigned> seen;
+  std::vector<z3::expr> todo{e};
+  while (!todo.empty()) {
+    z3::expr x = todo.back();
+    todo.pop_back();
+    if (!seen.insert(x.id()).second || !x.is_app())
+      continue;
+    for (unsigned i = 0; i < x.num_args(); ++i)
+      todo.push_back(x.arg(i));
+  }
+  return seen.size();
 }
 
 } // namespace
@@ -89,22 +148,66 @@ std::vector<Assignment> probeSet(z3::context &c,
   return r;
 }
 
+// Plane probes are evaluated while their total work, in nodes of `bad`,
+// stays within this (a few hundred milliseconds): a bound that does not
+// depend on the machine.
+constexpr size_t kPlaneProbeNodes = size_t(4) << 20;
+
 std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
                                 const z3::expr &bad) {
+  auto hits = [&](const std::optional<Assignment> &as) {
+    z3::expr e = bad;
+    return as && e.substitute(as->vars, as->vals).simplify().is_true();
+  };
   for (int t = 0; t < kProbes; ++t) {
     std::optional<Assignment> as = probeInputs(c, args, t);
     if (!as)
       return std::nullopt;
-    z3::expr e = bad;
-    if (e.substitute(as->vars, as->vals).simplify().is_true())
+    if (hits(as))
       return as;
   }
+  size_t budget = kPlaneProbeNodes / std::max<size_t>(1, dagSize(bad));
+  for (int special = 0; special < kPlaneSpecials; ++special)
+    for (size_t a = 0; a < args.size(); ++a)
+      for (size_t axis = 0; axis < args[a].shape.size(); ++axis) {
+        if (args[a].shape[axis] < 2)
+          continue; // the whole argument: a uniform probe
+        for (int64_t at = 0; at < args[a].shape[axis]; ++at) {
+          if (budget-- == 0)
+            return std::nullopt;
+          std::optional<Assignment> as =
+              planeInputs(c, args, a, axis, at, special);
+          if (hits(as))
+            return as;
+        }
+      }
   return std::nullopt;
 }
 
-z3::check_result decompose(z3::solver &s, const z3::expr &pre,
+namespace {
+// One check of `f` in a solver of its own: a solver with scopes is
+// incremental, and Z3 then bit-blasts floats while asserting, outside the
+// time limit (seconds past it on a few hundred float operations).
+z3::check_result checkAlone(z3::context &c, const z3::expr &f,
+                            const z3::params &prm,
+                            std::optional<z3::model> &model,
+                            std::string &unknownWhy) {
+  z3::solver s(c);
+  s.set(prm);
+  s.add(f);
+  z3::check_result r = s.check();
+  if (r == z3::sat)
+    model = s.get_model();
+  if (r == z3::unknown)
+    unknownWhy = s.reason_unknown();
+  return r;
+}
+} // namespace
+
+z3::check_result decompose(z3::context &c, const z3::expr &pre,
                            const std::vector<z3::expr> &disj,
-                           const TvOptions &o, std::string &unknownWhy) {
+                           const TvOptions &o, std::string &unknownWhy,
+                           std::optional<z3::model> &model) {
   unsigned totalMs = o.timeoutMs;
   auto t0 = std::chrono::steady_clock::now();
   z3::check_result res = z3::unsat;
@@ -118,42 +221,37 @@ z3::check_result decompose(z3::solver &s, const z3::expr &pre,
       unknownWhy = "timeout";
       return z3::unknown;
     }
-    z3::params prm(s.ctx());
+    z3::params prm(c);
     prm.set("timeout", unsigned(totalMs - used));
     if (o.rlimit)
       prm.set("rlimit", o.rlimit);
-    s.set(prm);
-    s.push();
-    s.add(pre && d);
-    z3::check_result r = s.check();
+    std::string why;
+    z3::check_result r = checkAlone(c, pre && d, prm, model, why);
     if (r == z3::sat)
       return r;
     if (r == z3::unknown) {
       res = z3::unknown;
-      unknownWhy = s.reason_unknown();
+      unknownWhy = why;
     }
-    s.pop();
   }
   return res;
 }
 
 // When a large function is wrong, most of its outputs usually are, and one
 // of them is a fast query where the whole disjunction is not.
-bool sampleDisjuncts(z3::solver &s, const z3::expr &pre,
-                     const std::vector<z3::expr> &disj, const TvOptions &o) {
+bool sampleDisjuncts(z3::context &c, const z3::expr &pre,
+                     const std::vector<z3::expr> &disj, const TvOptions &o,
+                     std::optional<z3::model> &model) {
   for (size_t k : {size_t(0), disj.size() / 2, disj.size() - 1}) {
-    z3::params prm(s.ctx());
+    z3::params prm(c);
     // With a resource limit, the same brief try on any machine.
     if (o.rlimit)
       prm.set("rlimit", std::max(1u, o.rlimit / 50));
     else
       prm.set("timeout", 200u);
-    s.set(prm);
-    s.push();
-    s.add(pre && disj[k]);
-    if (s.check() == z3::sat)
+    std::string why;
+    if (checkAlone(c, pre && disj[k], prm, model, why) == z3::sat)
       return true;
-    s.pop();
   }
   return false;
 }
