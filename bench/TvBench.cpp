@@ -100,8 +100,8 @@ struct PipelineTally {
   std::map<std::string, int> total, decided, verdicts, status;
   std::map<std::string, int> undecided; // why: unknown and timeout
   nlohmann::json incorrect = nlohmann::json::array();
-  // Every undecided pass check, to reproduce it with verify-pass.
-  nlohmann::json undecidedPasses = nlohmann::json::array();
+  // Every undecided check, to reproduce it with verify-pass.
+  nlohmann::json undecidedChecks = nlohmann::json::array();
 
   void add(const cc::Graph &g, const cc::smt::StepCheck &s) {
     if (s.cached)
@@ -115,12 +115,12 @@ struct PipelineTally {
     if (s.verdict == cc::smt::TvVerdict::Unknown ||
         s.verdict == cc::smt::TvVerdict::Timeout) {
       ++undecided[reasonClass(s)];
-      if (kind == "pass")
-        undecidedPasses.push_back({{"graph", g.name},
-                                   {"pass", s.pass},
-                                   {"function", s.function},
-                                   {"seconds", s.seconds},
-                                   {"reason", reasonClass(s)}});
+      undecidedChecks.push_back({{"graph", g.name},
+                                 {"pass", s.pass},
+                                 {"pattern", s.pattern},
+                                 {"function", s.function},
+                                 {"seconds", s.seconds},
+                                 {"reason", reasonClass(s)}});
     }
     if (s.verdict == cc::smt::TvVerdict::Incorrect)
       incorrect.push_back(
@@ -147,7 +147,7 @@ struct PipelineTally {
       reasons.push_back({{"reason", why[i].second}, {"checks", -why[i].first}});
     j["undecided_reasons"] = reasons;
     j["incorrect"] = incorrect;
-    j["undecided_passes"] = undecidedPasses;
+    j["undecided_checks"] = undecidedChecks;
     // Per graph: ok, error (emit or pipeline failed), timeout (killed after
     // the budget; the steps before it count), crash.
     j["graphs"] = status;

@@ -175,21 +175,28 @@ void addSub(Tosa &t, bool add) {
   });
 }
 
+// `x` sign-extended (or truncated) to `w` bits.
+z3::expr widen(const z3::expr &x, unsigned w) {
+  unsigned xw = x.get_sort().bv_size();
+  return xw < w ? z3::sext(x, w - xw) : xw > w ? x.extract(w - 1, 0) : x;
+}
+
 void mul(Tosa &t) {
   Encoder &e = t.e;
   if (t.fl || t.isZeroConst(t.ins[2]))
     return t.bin([&](auto &a, auto &b) {
       if (t.fl)
         return e.fmul(a, b);
-      // i8 and i16 products are i32.
-      unsigned w = a.get_sort().bv_size(), rw = t.elt.getIntOrFloatBitWidth();
-      return rw > w ? z3::sext(a, rw - w) * z3::sext(b, rw - w) : a * b;
+      // i8 and i16 products are i32 (each operand widened from its own
+      // width: a rewrite's intermediate IR may mix them).
+      unsigned rw = t.elt.getIntOrFloatBitWidth();
+      return widen(a, rw) * widen(b, rw);
     });
   // i32 with a shift: the 64-bit product, rounded and shifted, must fit.
   int64_t shift = e.concreteIndex(z3::sext(t.ins[2].v[0], 56));
   t.bin([&](auto &a, auto &b) {
-    unsigned w = a.get_sort().bv_size();
-    z3::expr prod = z3::sext(a, 64 - w) * z3::sext(b, 64 - w);
+    unsigned w = t.elt.getIntOrFloatBitWidth();
+    z3::expr prod = widen(a, 64) * widen(b, 64);
     if (shift > 0)
       prod = z3::ashr(prod + t.c.bv_val(uint64_t(1) << (shift - 1), 64),
                       t.c.bv_val(uint64_t(shift), 64));

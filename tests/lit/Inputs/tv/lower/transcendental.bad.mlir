@@ -11,3 +11,12 @@ func.func @logneg(%x: f32) -> f32 {
   %r = math.log %c : f32
   return %r : f32
 }
+func.func @tanhinf(%x: f32) -> f32 {
+  %inf = arith.constant 0x7F800000 : f32
+  %one = arith.constant 1.0 : f32
+  %a = math.absf %x : f32
+  %isinf = arith.cmpf oeq, %a, %inf : f32
+  %t = math.tanh %x : f32
+  %r = arith.select %isinf, %one, %t : f32
+  return %r : f32
+}
