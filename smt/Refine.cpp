@@ -42,6 +42,8 @@ Attempt Query::run() {
     return *unsupportedSide;
   addMemoryOutputs();
   refinementViolation();
+  deadline = std::chrono::steady_clock::now() +
+             std::chrono::milliseconds(2 * uint64_t(o.timeoutMs));
   z3::solver s(c);
   z3::params prm(c);
   prm.set("timeout", o.timeoutMs);
@@ -58,7 +60,7 @@ Attempt Query::run() {
   QueryCache cache(o, mode, s);
   std::vector<std::string> found = notes();
   std::string unknownWhy;
-  z3::check_result res = search(s, prm, pre, d, &cache, found, unknownWhy);
+  z3::check_result res = search(s, pre, d, &cache, found, unknownWhy);
   if (res == z3::sat && mode == FMode::Ieee && explain(prm, disj)) {
     found.push_back("up to the zero signs TOSA leaves open");
     res = underEveryChoice(prm, unknownWhy);
@@ -125,7 +127,7 @@ Attempt Query::valueDifference(const Attempt &poisonOnly) {
     s.add(pre && anyOf(d));
     std::vector<std::string> notes;
     std::string why;
-    z3::check_result res = search(s, prm, pre, d, nullptr, notes, why);
+    z3::check_result res = search(s, pre, d, nullptr, notes, why);
     if (res == z3::unsat)
       break;
     if (res == z3::unknown)
@@ -166,7 +168,7 @@ z3::check_result Query::refuteGroup(const std::vector<z3::expr> &g,
     s.set(prm);
     s.add(pre && anyOf(d));
     std::vector<std::string> notes;
-    z3::check_result r = search(s, prm, pre, d, nullptr, notes, unknownWhy);
+    z3::check_result r = search(s, pre, d, nullptr, notes, unknownWhy);
     if (r != z3::sat)
       return r;
     std::optional<z3::expr_vector> other = explain(prm, g);
@@ -254,11 +256,24 @@ z3::expr_vector Query::noChoice() {
 
 // One search for inputs where `pre` holds and a disjunct of `d`; `point`
 // holds them (in IEEE mode).
-z3::check_result
-Query::search(z3::solver &s, const z3::params &prm, const z3::expr &pre,
-              const std::vector<z3::expr> &d, const QueryCache *cache,
-              std::vector<std::string> &found, std::string &unknownWhy) {
+z3::check_result Query::search(z3::solver &s, const z3::expr &pre,
+                               const std::vector<z3::expr> &d,
+                               const QueryCache *cache,
+                               std::vector<std::string> &found,
+                               std::string &unknownWhy) {
   point.reset();
+  // The time left (an rlimit bounds the work instead, on every machine).
+  TvOptions left = o;
+  if (!o.rlimit) {
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  deadline - std::chrono::steady_clock::now())
+                  .count();
+    if (ms <= 0) {
+      unknownWhy = "timeout";
+      return z3::unknown;
+    }
+    left.timeoutMs = unsigned(std::min<int64_t>(ms, o.timeoutMs));
+  }
   if (mode == FMode::Ieee)
     if (std::optional<Assignment> hit = probe(c, args, pre && anyOf(d))) {
       // A probe input is a counterexample: no search needed.
@@ -274,11 +289,15 @@ Query::search(z3::solver &s, const z3::params &prm, const z3::expr &pre,
   if (mode == FMode::Ieee && d.size() <= 1024) {
     // IEEE queries are much faster one output element at a time: the
     // disjunction is unsatisfiable iff each disjunct is.
-    res = decompose(c, pre, d, o, unknownWhy, model);
-  } else if (d.size() > 1024 && sampleDisjuncts(c, pre, d, o, model)) {
+    res = decompose(c, pre, d, left, unknownWhy, model);
+  } else if (d.size() > 1024 && sampleDisjuncts(c, pre, d, left, model)) {
     res = z3::sat;
   } else {
-    s.set(prm);
+    z3::params limited(c);
+    limited.set("timeout", left.timeoutMs);
+    if (o.rlimit)
+      limited.set("rlimit", o.rlimit);
+    s.set(limited);
     res = s.check();
     if (res == z3::unknown)
       unknownWhy = s.reason_unknown();

@@ -10,6 +10,7 @@
 #include "smt/Encoder.h"
 #include "smt/Replay.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -106,8 +107,8 @@ private:
   std::vector<z3::expr> under(const z3::expr_vector &choice,
                               std::vector<z3::expr> xs);
   z3::expr_vector noChoice();
-  z3::check_result search(z3::solver &s, const z3::params &prm,
-                          const z3::expr &pre, const std::vector<z3::expr> &d,
+  z3::check_result search(z3::solver &s, const z3::expr &pre,
+                          const std::vector<z3::expr> &d,
                           const QueryCache *cache,
                           std::vector<std::string> &found,
                           std::string &unknownWhy);
@@ -157,6 +158,10 @@ private:
     std::optional<z3::model> model;
   };
   std::optional<Point> point;
+  // The searches after the first (rounds over open choices, re-queries for
+  // a value difference) share one more time limit: without a resource
+  // limit, a check ends within about twice --timeout-ms.
+  std::chrono::steady_clock::time_point deadline;
 };
 
 } // namespace cc::smt::detail
