@@ -27,6 +27,12 @@ z3::expr Encoder::fadd(const z3::expr &a, const z3::expr &b) {
 }
 
 z3::expr Encoder::fmul(const z3::expr &a, const z3::expr &b) {
+  auto one = [&](const z3::expr &x) {
+    auto it = ones.find(x.id());
+    return it != ones.end() && z3::eq(it->second, x);
+  };
+  if (mode == FMode::Abstract && (one(a) || one(b)))
+    return one(a) ? b : a;
   ++floatOps;
   if (mode == FMode::Abstract)
     return ufComm("fmul", a, b, a.get_sort());

@@ -67,7 +67,11 @@ z3::expr Encoder::floatBits(uint64_t bits, FloatType ft) {
   if (mode == FMode::Abstract) {
     std::string name = "fconst_" + std::string(Z3_sort_to_string(c, s)) + "_" +
                        std::to_string(bits);
-    return c.constant(name.c_str(), s);
+    z3::expr k = c.constant(name.c_str(), s);
+    if (APFloat(ft.getFloatSemantics(), APInt(ft.getWidth(), bits))
+            .isExactlyValue(1.0))
+      ones.insert_or_assign(k.id(), k);
+    return k;
   }
   unsigned w = ft.getWidth();
   return z3::expr(c, Z3_mk_fpa_to_fp_bv(c, c.bv_val(bits, w), s));

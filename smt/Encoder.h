@@ -208,6 +208,9 @@ public:
   z3::expr bitsToFloat(const z3::expr &bits, mlir::Type to);
   z3::expr floatToBits(const z3::expr &a, unsigned ebits, unsigned sbits);
   std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> floatFromBits;
+  // The abstract constants 1.0 (by id): 1.0 * x is x in IEEE, NaN and the
+  // signs of zeros and infinities included, so fmul drops them.
+  std::unordered_map<unsigned, z3::expr> ones;
   // C's special values of exp, log and pow around their uninterpreted
   // function, in IEEE mode (EncodeFloat.cpp).
   z3::expr transcendental(const std::string &name,
