@@ -6,8 +6,6 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 
-#include <unordered_set>
-
 namespace cc::smt::detail {
 
 using namespace mlir;
@@ -154,54 +152,33 @@ z3::expr Encoder::ufComm(const std::string &name, z3::expr a, z3::expr b,
   return uf(name, {a, b}, range);
 }
 
-namespace {
-// Whether a term with no uninterpreted function application or NaN bits.
-bool interpreted(const z3::expr &e) {
-  std::unordered_set<unsigned> seen;
-  std::vector<z3::expr> todo{e};
-  while (!todo.empty()) {
-    z3::expr x = todo.back();
-    todo.pop_back();
-    if (!x.is_app() || !seen.insert(x.id()).second)
-      continue;
-    if (x.decl().decl_kind() == Z3_OP_UNINTERPRETED &&
-        (x.num_args() > 0 || x.decl().name().str().rfind("nan_bits_", 0) == 0))
-      return false;
-    for (unsigned i = 0; i < x.num_args(); ++i)
-      todo.push_back(x.arg(i));
-  }
-  return true;
-}
-} // namespace
-
 bool Encoder::exactAt(const z3::expr &e, const z3::expr_vector &vars,
                       const z3::expr_vector &vals) const {
   auto at = [&](const z3::expr &x) {
     z3::expr y = x;
     return y.substitute(vars, vals).simplify();
   };
-  std::unordered_set<unsigned> seen;
-  std::vector<z3::expr> todo{e};
-  while (!todo.empty()) {
-    z3::expr x = todo.back();
-    todo.pop_back();
-    if (!x.is_app() || !seen.insert(x.id()).second)
-      continue;
+  bool exact = true;
+  forEachNode(e, [&](const z3::expr &x) {
     auto it = orderedTerms.find(x.id());
-    if (it != orderedTerms.end() && z3::eq(it->second.first, x)) {
-      // A NaN operand makes the result NaN in every order.
-      if (llvm::none_of(it->second.second, [&](const z3::expr &t) {
-            return z3::expr(x.ctx(), Z3_mk_fpa_is_nan(x.ctx(), at(t)))
-                .simplify()
-                .is_true();
-          }))
-        return false;
-      continue;
-    }
-    for (unsigned i = 0; i < x.num_args(); ++i)
-      todo.push_back(x.arg(i));
-  }
-  return interpreted(at(e));
+    if (!exact || it == orderedTerms.end() || !z3::eq(it->second.first, x))
+      return exact;
+    // A NaN operand makes the result NaN in every order.
+    exact = llvm::any_of(it->second.second, [&](const z3::expr &t) {
+      return z3::expr(x.ctx(), Z3_mk_fpa_is_nan(x.ctx(), at(t)))
+          .simplify()
+          .is_true();
+    });
+    return false;
+  });
+  // No uninterpreted function application or NaN bits left at the point.
+  forEachNode(at(e), [&](const z3::expr &x) {
+    exact = exact && !(x.decl().decl_kind() == Z3_OP_UNINTERPRETED &&
+                       (x.num_args() > 0 ||
+                        x.decl().name().str().rfind("nan_bits_", 0) == 0));
+    return exact;
+  });
+  return exact;
 }
 
 z3::expr Encoder::boolToBv(const z3::expr &b) {

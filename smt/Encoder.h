@@ -36,6 +36,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -124,6 +125,21 @@ constexpr int64_t kMaxIterations = 1 << 18;
 
 // tensor.concat and tosa.concat: the inputs one after another along `dim`.
 SVal concatenate(const std::vector<SVal> &ins, int64_t dim);
+
+// Calls visit(x) once for each application in the DAG of `e`, parents
+// first; the children of x are visited only where it returns true.
+template <typename Visit> void forEachNode(const z3::expr &e, Visit visit) {
+  std::unordered_set<unsigned> seen;
+  std::vector<z3::expr> todo{e};
+  while (!todo.empty()) {
+    z3::expr x = todo.back();
+    todo.pop_back();
+    if (!x.is_app() || !seen.insert(x.id()).second || !visit(x))
+      continue;
+    for (unsigned i = 0; i < x.num_args(); ++i)
+      todo.push_back(x.arg(i));
+  }
+}
 
 class Encoder {
 public:

@@ -208,18 +208,11 @@ std::vector<std::vector<z3::expr>> Query::choiceGroups() {
     choiceOf[choices[int(k)].id()] = k;
   auto reads = [&](const z3::expr &e) {
     std::vector<size_t> found;
-    std::unordered_set<unsigned> seen;
-    std::vector<z3::expr> todo{e};
-    while (!todo.empty()) {
-      z3::expr x = todo.back();
-      todo.pop_back();
-      if (!seen.insert(x.id()).second || !x.is_app())
-        continue;
+    forEachNode(e, [&](const z3::expr &x) {
       if (auto it = choiceOf.find(x.id()); it != choiceOf.end())
         found.push_back(it->second);
-      for (unsigned i = 0; i < x.num_args(); ++i)
-        todo.push_back(x.arg(i));
-    }
+      return true;
+    });
     return found;
   };
   if (!reads(es.ub).empty())

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <unordered_set>
 
 namespace cc::smt::detail {
 
@@ -124,17 +123,9 @@ std::optional<Assignment> planeInputs(z3::context &c,
 
 // The nodes of a term's DAG.
 size_t dagSize(const z3::expr &e) {
-  std::unordered_set<unsigned> seen;
-  std::vector<z3::expr> todo{e};
-  while (!todo.empty()) {
-    z3::expr x = todo.back();
-    todo.pop_back();
-    if (!seen.insert(x.id()).second || !x.is_app())
-      continue;
-    for (unsigned i = 0; i < x.num_args(); ++i)
-      todo.push_back(x.arg(i));
-  }
-  return seen.size();
+  size_t n = 0;
+  forEachNode(e, [&](const z3::expr &) { return ++n; });
+  return n;
 }
 
 } // namespace
