@@ -509,9 +509,10 @@ void reduce(Tosa &t, Fold f) {
       vs.insert(vs.begin(), t.e.floatBits(0, cast<FloatType>(t.inElt)));
       acc = t.e.fsum(vs);
     } else if (f == Fold::Product && t.fl) {
-      // The spec's order: acc = 1.0, then acc * value along the axis. Its
-      // accuracy bound lets a compiler reorder, so the order is marked as
-      // this encoding's choice.
+      // The spec's order: acc = 1.0, then acc * value along the axis. A
+      // lowering that multiplies in another order is not to be confirmed
+      // against it bit for bit, so the order is marked as this encoding's
+      // choice.
       acc = t.e.floatBits(
           APFloat::getOne(cast<FloatType>(t.inElt).getFloatSemantics())
               .bitcastToAPInt()

@@ -90,7 +90,8 @@ std::optional<Assignment> probeInputs(z3::context &c,
 }
 
 // Plane probes: the elements of one argument whose coordinate on one axis
-// is `at` take a special value, every other element is 1, so that a
+// is `at` take a special value, every other element the first uniform
+// probe's (1.5, or 1 for integers), so that a
 // reduction or contraction along another axis meets the special value in
 // every term (a row of -inf), which the uniform probes never make.
 constexpr int kPlaneSpecials = 4;
@@ -124,7 +125,10 @@ std::optional<Assignment> planeInputs(z3::context &c,
 // The nodes of a term's DAG.
 size_t dagSize(const z3::expr &e) {
   size_t n = 0;
-  forEachNode(e, [&](const z3::expr &) { return ++n; });
+  forEachNode(e, [&](const z3::expr &) {
+    ++n;
+    return true;
+  });
   return n;
 }
 
@@ -140,8 +144,8 @@ std::vector<Assignment> probeSet(z3::context &c,
 }
 
 // Plane probes are evaluated while their total work, in nodes of `bad`,
-// stays within this (a few hundred milliseconds): a bound that does not
-// depend on the machine.
+// stays within this (under a second on the development machine): a bound
+// that does not depend on the machine.
 constexpr size_t kPlaneProbeNodes = size_t(4) << 20;
 
 std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
