@@ -2,8 +2,9 @@
 // the TOSA canonicalization, tosa-to-linalg and linalg passes, over the seed
 // corpus and generated graphs: median and p95 seconds per check and the
 // share decided (correct or incorrect) vs unknown/timeout. Prints one JSON
-// object, with the graph, pass and pattern of every `incorrect` verdict and
-// the most frequent reasons of the undecided checks.
+// object, with the graph, pass and pattern of every `incorrect` verdict,
+// the most frequent reasons of the undecided checks and every undecided
+// check (to rerun it with verify-pass).
 //   tv_bench [--graphs N=200] [--timeout-ms MS=2000] [--budget-s S=10]
 // Each (graph, pipeline) check runs under smt::verifyPipelineBounded, killed
 // after S seconds; the steps checked before the kill still count.
