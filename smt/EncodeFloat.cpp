@@ -27,12 +27,8 @@ z3::expr Encoder::fadd(const z3::expr &a, const z3::expr &b) {
 }
 
 z3::expr Encoder::fmul(const z3::expr &a, const z3::expr &b) {
-  auto one = [&](const z3::expr &x) {
-    auto it = ones.find(x.id());
-    return it != ones.end() && z3::eq(it->second, x);
-  };
-  if (mode == FMode::Abstract && (one(a) || one(b)))
-    return one(a) ? b : a;
+  if (mode == FMode::Abstract && (ones.find(a) || ones.find(b)))
+    return ones.find(a) ? b : a;
   ++floatOps;
   if (mode == FMode::Abstract)
     return ufComm("fmul", a, b, a.get_sort());
@@ -288,15 +284,14 @@ z3::expr Encoder::bitsToFloat(const z3::expr &bits, Type to) {
   z3::expr f = mode == FMode::Abstract
                    ? uf("bitcast_to_float", {bits}, s)
                    : z3::expr(c, Z3_mk_fpa_to_fp_bv(c, bits, s));
-  floatFromBits.insert_or_assign(f.id(), std::pair{f, bits});
+  floatFromBits.set(f, bits);
   return f;
 }
 
 z3::expr Encoder::floatToBits(const z3::expr &a, unsigned ebits,
                               unsigned sbits) {
-  if (auto it = floatFromBits.find(a.id());
-      it != floatFromBits.end() && z3::eq(it->second.first, a))
-    return it->second.second;
+  if (const z3::expr *bits = floatFromBits.find(a))
+    return *bits;
   unsigned w = ebits + sbits;
   if (mode == FMode::Abstract)
     return uf("bitcast_to_int", {a}, c.bv_sort(w));
@@ -379,7 +374,7 @@ z3::expr Encoder::fsum(const std::vector<z3::expr> &in) {
     for (size_t i = 1; i < in.size(); ++i)
       acc = fadd(acc, in[i]);
     if (in.size() > 2)
-      orderedTerms.insert_or_assign(acc.id(), std::pair{acc, in});
+      orderedTerms.set(acc, in);
     return acc;
   }
   std::vector<z3::expr> terms;
@@ -412,15 +407,12 @@ z3::expr Encoder::fsum(const std::vector<z3::expr> &in) {
     acc = ufComm("fadd", acc, terms[i], acc.get_sort());
   }
   if (terms.size() > 1)
-    sumTerms.insert_or_assign(acc.id(), std::pair{acc, std::move(terms)});
+    sumTerms.set(acc, std::move(terms));
   return acc;
 }
 
 const std::vector<z3::expr> *Encoder::sumLeaves(const z3::expr &t) const {
-  auto it = sumTerms.find(t.id());
-  return it != sumTerms.end() && z3::eq(it->second.first, t)
-             ? &it->second.second
-             : nullptr;
+  return sumTerms.find(t);
 }
 
 } // namespace cc::smt::detail

@@ -68,7 +68,7 @@ z3::expr Encoder::floatBits(uint64_t bits, FloatType ft) {
     z3::expr k = c.constant(name.c_str(), s);
     if (APFloat(ft.getFloatSemantics(), APInt(ft.getWidth(), bits))
             .isExactlyValue(1.0))
-      ones.insert_or_assign(k.id(), k);
+      ones.set(k, true);
     return k;
   }
   unsigned w = ft.getWidth();
@@ -160,11 +160,11 @@ bool Encoder::exactAt(const z3::expr &e, const z3::expr_vector &vars,
   };
   bool exact = true;
   forEachNode(e, [&](const z3::expr &x) {
-    auto it = orderedTerms.find(x.id());
-    if (!exact || it == orderedTerms.end() || !z3::eq(it->second.first, x))
+    const std::vector<z3::expr> *operands = orderedTerms.find(x);
+    if (!exact || !operands)
       return exact;
     // A NaN operand makes the result NaN in every order.
-    exact = llvm::any_of(it->second.second, [&](const z3::expr &t) {
+    exact = llvm::any_of(*operands, [&](const z3::expr &t) {
       return z3::expr(x.ctx(), Z3_mk_fpa_is_nan(x.ctx(), at(t)))
           .simplify()
           .is_true();

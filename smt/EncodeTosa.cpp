@@ -521,7 +521,7 @@ void reduce(Tosa &t, Fold f) {
       for (const z3::expr &v : vs)
         acc = t.e.fmul(acc, v);
       if (vs.size() > 1)
-        t.e.orderedTerms.insert_or_assign(acc.id(), std::pair{acc, vs});
+        t.e.orderedTerms.set(acc, vs);
     } else {
       for (size_t k = 1; k < vs.size(); ++k)
         acc = fold(t, f, acc, vs[k], prop);

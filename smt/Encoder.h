@@ -126,6 +126,23 @@ constexpr int64_t kMaxIterations = 1 << 18;
 // tensor.concat and tosa.concat: the inputs one after another along `dim`.
 SVal concatenate(const std::vector<SVal> &ins, int64_t dim);
 
+// Facts about terms, by term id. An entry keeps its term alive, so that Z3
+// does not give the id to another term, and is found for that term only.
+template <typename V> class TermMap {
+public:
+  void set(const z3::expr &t, V v) {
+    m.insert_or_assign(t.id(), std::pair{t, std::move(v)});
+  }
+  const V *find(const z3::expr &t) const {
+    auto it = m.find(t.id());
+    return it != m.end() && z3::eq(it->second.first, t) ? &it->second.second
+                                                        : nullptr;
+  }
+
+private:
+  std::unordered_map<unsigned, std::pair<z3::expr, V>> m;
+};
+
 // Calls visit(x) once for each application in the DAG of `e`, parents
 // first; the children of x are visited only where it returns true.
 template <typename Visit> void forEachNode(const z3::expr &e, Visit visit) {
@@ -223,10 +240,10 @@ public:
   // of a computed NaN open).
   z3::expr bitsToFloat(const z3::expr &bits, mlir::Type to);
   z3::expr floatToBits(const z3::expr &a, unsigned ebits, unsigned sbits);
-  std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> floatFromBits;
-  // The abstract constants 1.0 (by id): 1.0 * x is x in IEEE, NaN and the
-  // signs of zeros and infinities included, so fmul drops them.
-  std::unordered_map<unsigned, z3::expr> ones;
+  TermMap<z3::expr> floatFromBits; // a float made from bits: the bits
+  // The abstract constants 1.0: 1.0 * x is x in IEEE, NaN and the signs of
+  // zeros and infinities included, so fmul drops them.
+  TermMap<bool> ones;
   // C's special values of exp, log and pow around their uninterpreted
   // function, in IEEE mode (EncodeFloat.cpp).
   z3::expr transcendental(const std::string &name,
@@ -235,15 +252,11 @@ public:
   // A float sum of terms; abstract sums are multisets (EncodeFloat.cpp).
   z3::expr fsum(const std::vector<z3::expr> &in);
   const std::vector<z3::expr> *sumLeaves(const z3::expr &t) const;
-  // The abstract sums built so far and their terms, by the id of the sum
-  // (the sum is kept alive so that Z3 does not give its id to another term).
-  std::unordered_map<unsigned, std::pair<z3::expr, std::vector<z3::expr>>>
-      sumTerms;
+  // The abstract sums built so far and their terms.
+  TermMap<std::vector<z3::expr>> sumTerms;
   // IEEE sums of more than two terms and products of more than one, in an
-  // order of this encoding's choosing, and their operands (by id, kept
-  // alive as sumTerms are).
-  std::unordered_map<unsigned, std::pair<z3::expr, std::vector<z3::expr>>>
-      orderedTerms;
+  // order of this encoding's choosing, and their operands.
+  TermMap<std::vector<z3::expr>> orderedTerms;
 
   // ---- values, shapes, bodies (EncodeValues.cpp) --------------------------
   SVal &get(mlir::Value v);
