@@ -50,15 +50,21 @@ public:
 
   Expected<Outputs> run(const Graph &g, const Inputs &inputs,
                         const RunOptions &options) override {
+    return std::move(runSets(g, {&inputs}, options).at(0));
+  }
+
+  // One worker compiles once and launches every set in one CUDA context.
+  std::vector<Expected<Outputs>> runSets(const Graph &g, const InputSets &sets,
+                                         const RunOptions &options) override {
     auto start = Clock::now();
-    CC_ASSIGN(text, emitModule(g));
+    auto text = emitModule(g);
+    if (!text)
+      return std::vector<Expected<Outputs>>(sets.size(), text.error());
     addStageTime(options.times, "emit", start);
-    mlirbackend::LowerRequest req{&text,
-                                  mlirbackend::Origin::Crosscheck,
-                                  "emitted module",
-                                  g.name,
-                                  pipeline,
-                                  0};
+    mlirbackend::LowerRequest req{
+        &*text,           mlirbackend::Origin::Crosscheck,
+        "emitted module", g.name,
+        pipeline,         0};
     req.inProcess = cudabackend::compileCheckAndLaunch;
     std::vector<TensorType> types;
     for (ValueId v : g.outputs)
@@ -69,7 +75,7 @@ public:
     RunOptions o = options;
     if (o.memoryLimitBytes && gpuUnavailableReason().empty())
       o.memoryLimitBytes = 0;
-    return mlirbackend::lowerAndRun(req, types, inputs, o);
+    return mlirbackend::lowerAndRunSets(req, types, sets, o);
   }
 
 private:
@@ -81,7 +87,7 @@ namespace cudabackend {
 Expected<Outputs>
 compileCheckAndLaunch(const mlirbackend::LowerRequest &req,
                       const std::vector<TensorType> &resultTypes,
-                      const Inputs &inputs, StageTimes *times,
+                      const InputSets &sets, StageTimes *times,
                       PassCoverage *coverage) {
   CC_ASSIGN(plan, compile(req, times, coverage));
   auto start = Clock::now();
@@ -100,7 +106,7 @@ compileCheckAndLaunch(const mlirbackend::LowerRequest &req,
                           ErrorCode::Unsupported);
   start = Clock::now();
   mlirbackend::reportStage(req, "launch");
-  auto out = launchOnGpu(plan, inputs, resultTypes);
+  auto out = launchOnGpu(plan, sets, resultTypes);
   addStageTime(times, "launch", start);
   return out;
 }

@@ -3,9 +3,9 @@
 // back-end, assembles every kernel with the CUDA toolkit's `ptxas` into a
 // cubin for each target architecture, and, where a GPU is present, runs
 // them through the CUDA driver API with our own launcher (plain device
-// allocations, no managed memory). Without a GPU a run stops after ptxas: a compiler crash
-// or a ptxas rejection is still a finding, so GPU code generation is fuzzed
-// on every machine. No MLIR or CUDA headers here.
+// allocations, no managed memory). Without a GPU a run stops after ptxas: a
+// compiler crash or a ptxas rejection is still a finding, so GPU code
+// generation is fuzzed on every machine. No MLIR or CUDA headers here.
 #pragma once
 
 #include "backends/Backend.h"
@@ -113,12 +113,14 @@ Expected<GpuPlan> compileForGpu(const std::string &module,
                                 StageTimes *times = nullptr,
                                 PassCoverage *coverage = nullptr);
 
-// Runs a plan on the GPU: inputs uploaded, steps replayed, outputs (of
-// outputTypes) downloaded. A failing launch, or one over CUDA's grid and
-// block limits, is ErrorCode::CompilerFailure; a driver that cannot load
-// the toolkit's PTX or cubin is ErrorCode::Unsupported; inputs or output
-// types that do not match the plan are a plain error.
-Expected<Outputs> launchOnGpu(const GpuPlan &plan, const Inputs &inputs,
+// Runs a plan on the GPU once per input set, in one context with the
+// modules loaded once: inputs uploaded, steps replayed, outputs (of
+// outputTypes) downloaded; every set's outputs in one list. A failing
+// launch, or one over CUDA's grid and block limits, is
+// ErrorCode::CompilerFailure; a driver that cannot load the toolkit's PTX
+// or cubin is ErrorCode::Unsupported; inputs or output types that do not
+// match the plan are a plain error.
+Expected<Outputs> launchOnGpu(const GpuPlan &plan, const InputSets &sets,
                               const std::vector<TensorType> &outputTypes);
 
 } // namespace cc

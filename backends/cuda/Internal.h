@@ -141,11 +141,11 @@ Expected<GpuPlan> compile(const mlirbackend::LowerRequest &req,
                           StageTimes *times, PassCoverage *coverage);
 
 // The LowerRequest::InProcess of the backend: compile, ptxas every module
-// for every architecture, then launch where a GPU is present.
+// for every architecture, then launch on every set where a GPU is present.
 Expected<Outputs>
 compileCheckAndLaunch(const mlirbackend::LowerRequest &req,
                       const std::vector<TensorType> &resultTypes,
-                      const Inputs &inputs, StageTimes *times,
+                      const InputSets &sets, StageTimes *times,
                       PassCoverage *coverage);
 
 } // namespace cc::cudabackend

@@ -85,7 +85,7 @@ Error checkLaunchDims(const GpuStep &s, const std::string &moduleName) {
           " threads per block";
   if (why.empty())
     return Error::success();
-  auto dims = [](const int64_t(&v)[3]) {
+  auto dims = [](const int64_t (&v)[3]) {
     return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
            std::to_string(v[2]) + ")";
   };
@@ -131,9 +131,8 @@ public:
     return device.check(r, what, ErrorCode::CompilerFailure);
   }
 
-  Expected<Outputs> replay(const GpuPlan &plan, const Inputs &inputs,
-                           const std::vector<TensorType> &outputTypes) {
-    CC_TRY(checkPlanArguments(plan, inputs, outputTypes));
+  // The context entered and every module loaded, once for all input sets.
+  Error load(const GpuPlan &plan) {
     // Before any work: cuLaunchKernel takes the dimensions as unsigned.
     for (const GpuStep &s : plan.steps)
       if (s.kind == GpuStep::Launch)
@@ -161,6 +160,15 @@ public:
       CC_TRY(device.check(r, what, code.c_str()));
       modules.push_back(mod);
     }
+    return Error::success();
+  }
+
+  // One input set on fresh buffers (the device's memory is freed with the
+  // run: sets are few and small).
+  Expected<Outputs> replay(const GpuPlan &plan, const Inputs &inputs,
+                           const std::vector<TensorType> &outputTypes) {
+    CC_TRY(checkPlanArguments(plan, inputs, outputTypes));
+    memory.clear();
     for (const GpuBuffer &b : plan.buffers) {
       const void *init = nullptr;
       if (b.kind == GpuBuffer::Global)
@@ -240,12 +248,20 @@ private:
 };
 } // namespace
 
-Expected<Outputs> launchOnGpu(const GpuPlan &plan, const Inputs &inputs,
+Expected<Outputs> launchOnGpu(const GpuPlan &plan, const InputSets &sets,
                               const std::vector<TensorType> &outputTypes) {
   Driver &d = driver();
   if (!d.error.empty())
     return Error::failure(d.error, ErrorCode::Unsupported);
-  return Run(d).replay(plan, inputs, outputTypes);
+  Run run(d);
+  CC_TRY(run.load(plan));
+  Outputs all;
+  for (const Inputs *inputs : sets) {
+    CC_ASSIGN(outs, run.replay(plan, *inputs, outputTypes));
+    for (Tensor &t : outs)
+      all.push_back(std::move(t));
+  }
+  return all;
 }
 
 } // namespace cc

@@ -178,8 +178,15 @@ public:
 
   Expected<Outputs> run(const Graph &g, const Inputs &inputs,
                         const RunOptions &options) override {
+    return std::move(runSets(g, {&inputs}, options).at(0));
+  }
+
+  // Every set in one worker: CUDA and the libraries start once.
+  std::vector<Expected<Outputs>> runSets(const Graph &g, const InputSets &sets,
+                                         const RunOptions &options) override {
     if (Support s = supports(g); !s.ok)
-      return Error::failure(s.reason, ErrorCode::Unsupported);
+      return std::vector<Expected<Outputs>>(
+          sets.size(), Error::failure(s.reason, ErrorCode::Unsupported));
     mlirbackend::LowerRequest req;
     req.originName = "graph given to the cudnn reference";
     req.funcName = g.name;
@@ -191,7 +198,7 @@ public:
     RunOptions isolated = options;
     isolated.memoryLimitBytes = 0;
     currentGraph = &g;
-    auto out = mlirbackend::lowerAndRun(req, types, inputs, isolated);
+    auto out = mlirbackend::lowerAndRunSets(req, types, sets, isolated);
     currentGraph = nullptr;
     return out;
   }
@@ -204,10 +211,9 @@ private:
   // The run itself, in the isolated worker (or here when not isolated).
   static Expected<Outputs> runInProcess(const mlirbackend::LowerRequest &req,
                                         const std::vector<TensorType> &,
-                                        const Inputs &inputs, StageTimes *times,
-                                        PassCoverage *) {
+                                        const InputSets &sets,
+                                        StageTimes *times, PassCoverage *) {
     auto start = std::chrono::steady_clock::now();
-    const Graph &g = *currentGraph;
     Driver &d = driver();
     Libraries &l = libraries();
     for (const std::string &why : {d.error, l.error})
@@ -215,6 +221,21 @@ private:
         return Error::failure(why, ErrorCode::Unsupported);
     DeviceScope device(d);
     CC_TRY(device.enter());
+    Outputs all;
+    for (const Inputs *inputs : sets) {
+      CC_ASSIGN(outs, runGraph(req, device, l, *inputs));
+      for (Tensor &t : outs)
+        all.push_back(std::move(t));
+    }
+    addStageTime(times, "reference", start);
+    return all;
+  }
+
+  // The graph on one input set, op by op.
+  static Expected<Outputs> runGraph(const mlirbackend::LowerRequest &req,
+                                    DeviceScope &device, Libraries &l,
+                                    const Inputs &inputs) {
+    const Graph &g = *currentGraph;
     std::vector<Tensor> values(g.values.size());
     for (size_t i = 0; i < inputs.size(); ++i)
       values[size_t(g.inputs[i])] = inputs[i];
@@ -227,8 +248,8 @@ private:
       std::vector<const Tensor *> in;
       for (ValueId v : n.operands)
         in.push_back(&values[size_t(v)]);
-      mlirbackend::reportStage(req, n.op == "matmul" ? "cuBLAS matmul"
-                                                     : "cuDNN conv2d");
+      mlirbackend::reportStage(req, n.op == "matmul" ? "launch cuBLAS matmul"
+                                                     : "launch cuDNN conv2d");
       auto out = n.op == "matmul" ? matmul(device, l, in, type)
                                   : conv2d(device, l, n, in, type);
       if (!out)
@@ -238,7 +259,6 @@ private:
     Outputs outs;
     for (ValueId v : g.outputs)
       outs.push_back(values[size_t(v)]);
-    addStageTime(times, "reference", start);
     return outs;
   }
 

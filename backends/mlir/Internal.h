@@ -34,12 +34,13 @@ struct LowerRequest {
   // Told the stage about to run: "parse", "pass NAME", "jit", "execute"
   // (the isolated worker keeps it where a crash or timeout can name it).
   void (*onStage)(const char *stage) = nullptr;
-  // What lowerAndRun runs (in the worker when isolated):
-  // lowerAndRunInProcess, the CPU JIT, when null. The GPU backend
-  // (backends/cuda) passes its own: compile to PTX, ptxas, launch.
+  // What lowerAndRun and lowerAndRunSets run (in the worker when
+  // isolated): compile once, run once per set, every set's outputs in one
+  // list. lowerAndRunSetsInProcess, the CPU JIT, when null. The GPU
+  // backend (backends/cuda) passes its own: compile to PTX, ptxas, launch.
   using InProcess = Expected<Outputs> (*)(
       const LowerRequest &req, const std::vector<TensorType> &resultTypes,
-      const Inputs &inputs, StageTimes *times, PassCoverage *coverage);
+      const InputSets &sets, StageTimes *times, PassCoverage *coverage);
   InProcess inProcess = nullptr;
 };
 
@@ -77,10 +78,10 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
                               const Inputs &inputs, const RunOptions &options);
 
 // lowerAndRun for several input sets: one result per set, each as
-// lowerAndRun would give it. The CPU JIT compiles once for all of them in
-// one worker, under options.timeoutSeconds for the whole; a failure while
-// compiling is every set's, a crash or hang while executing is attributed
-// by running each set alone. Others (req.inProcess) run each set alone.
+// lowerAndRun would give it. Compiles once for all of them in one worker,
+// under options.timeoutSeconds for the whole; a failure while compiling is
+// every set's, a crash or hang while executing ("execute", "teardown",
+// "launch") is attributed by running each set alone.
 std::vector<Expected<Outputs>>
 lowerAndRunSets(const LowerRequest &req,
                 const std::vector<TensorType> &resultTypes,

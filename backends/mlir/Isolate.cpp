@@ -90,6 +90,10 @@ bool writeAll(int fd, const std::string &bytes) {
   return true;
 }
 
+LowerRequest::InProcess inProcessOf(const LowerRequest &req) {
+  return req.inProcess ? req.inProcess : lowerAndRunSetsInProcess;
+}
+
 int runWorker(int outFd, pid_t parent, SharedStage *stage,
               const LowerRequest &req,
               const std::vector<TensorType> &resultTypes, const InputSets &sets,
@@ -106,10 +110,7 @@ int runWorker(int outFd, pid_t parent, SharedStage *stage,
   StageTimes times;
   PassCoverage coverage;
   PassCoverage *cov = wantCoverage ? &coverage : nullptr;
-  Expected<Outputs> out =
-      req.inProcess
-          ? req.inProcess(own, resultTypes, *sets.at(0), &times, cov)
-          : lowerAndRunSetsInProcess(own, resultTypes, sets, &times, cov);
+  Expected<Outputs> out = inProcessOf(req)(own, resultTypes, sets, &times, cov);
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return writeAll(outFd, encodeResult(out, seconds, times, coverage)) ? 0 : 1;
 }
@@ -187,9 +188,9 @@ std::string describeStderr(const CompilerFault &f) {
 std::string faultStage(const std::string &stage) {
   if (stage.starts_with("pass "))
     return stage.substr(5);
-  for (const char *s : {"parse", "jit", "execute", "teardown"})
-    if (stage == s)
-      return stage;
+  for (std::string s : {"parse", "jit", "execute", "teardown", "launch"})
+    if (stage == s || stage.starts_with(s + " "))
+      return s;
   return "";
 }
 
@@ -316,7 +317,8 @@ Expected<Outputs> runIsolated(const LowerRequest &req,
 // compiled code or tearing it down (heap damage), not while compiling.
 bool inputDependent(const Error &e) {
   const CompilerFault *f = e.detail<CompilerFault>();
-  return f && (f->stage == "execute" || f->stage == "teardown");
+  return f && (f->stage == "execute" || f->stage == "teardown" ||
+               f->stage == "launch");
 }
 } // namespace
 
@@ -324,8 +326,11 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
                               const std::vector<TensorType> &resultTypes,
                               const Inputs &inputs, const RunOptions &options) {
   if (!options.isolate)
-    return (req.inProcess ? req.inProcess : lowerAndRunInProcess)(
-        req, resultTypes, inputs, options.times, options.passCoverage);
+    return req.inProcess
+               ? req.inProcess(req, resultTypes, {&inputs}, options.times,
+                               options.passCoverage)
+               : lowerAndRunInProcess(req, resultTypes, inputs, options.times,
+                                      options.passCoverage);
   return runIsolated(req, resultTypes, {&inputs}, options);
 }
 
@@ -339,13 +344,12 @@ lowerAndRunSets(const LowerRequest &req,
       alone.push_back(lowerAndRun(req, resultTypes, *inputs, options));
     return alone;
   };
-  if (req.inProcess || sets.size() < 2)
+  if (sets.size() < 2)
     return eachAlone();
   Expected<Outputs> all =
-      options.isolate
-          ? runIsolated(req, resultTypes, sets, options)
-          : lowerAndRunSetsInProcess(req, resultTypes, sets, options.times,
-                                     options.passCoverage);
+      options.isolate ? runIsolated(req, resultTypes, sets, options)
+                      : inProcessOf(req)(req, resultTypes, sets, options.times,
+                                         options.passCoverage);
   if (!all && inputDependent(all.error()))
     return eachAlone();
   std::vector<Expected<Outputs>> results;

@@ -249,6 +249,41 @@ TEST(CudaBackend, RunsWhereAGpuIsAndSaysWhyNotElsewhere) {
       << (r->verdict.finding() ? r->verdict.finding()->message : "");
 }
 
+// Input sets share one worker: the graph is lowered once (one lowering
+// path in the coverage, not one per set), and with a GPU each set's outputs
+// are those of a run of that set alone.
+TEST(CudaBackend, CompilesOnceForAllInputSets) {
+  auto b = makeBackend("cuda:gpu-O0");
+  ASSERT_TRUE(b) << b.error().message();
+  Graph g = addThenReduce();
+  std::vector<Inputs> in = {makeInputs(g, 1), makeInputs(g, 2),
+                            makeInputs(g, 3)};
+  PassCoverage coverage;
+  RunOptions o;
+  o.passCoverage = &coverage;
+  auto results = (*b)->runSets(g, {&in[0], &in[1], &in[2]}, o);
+  ASSERT_EQ(results.size(), 3u);
+  int64_t paths = 0;
+  for (const auto &[key, count] : coverage)
+    paths += key.first == "path" ? count : 0;
+  EXPECT_EQ(paths, 1);
+  std::string why = gpuUnavailableReason();
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!why.empty()) {
+      ASSERT_FALSE(results[i]);
+      EXPECT_EQ(results[i].error().code(), ErrorCode::Unsupported);
+      continue;
+    }
+    ASSERT_TRUE(results[i]) << results[i].error().message();
+    auto alone = (*b)->run(g, in[i], {});
+    ASSERT_TRUE(alone) << alone.error().message();
+    ASSERT_EQ(results[i]->size(), alone->size());
+    for (size_t k = 0; k < alone->size(); ++k)
+      EXPECT_EQ((*results[i])[k], (*alone)[k])
+          << "set " << i << " output " << k;
+  }
+}
+
 TEST(CudaBackend, GeneratedGraphsMatchTheReferenceOnTheGpu) {
   if (std::string why = gpuUnavailableReason(); !why.empty())
     GTEST_SKIP() << "no GPU to run kernels on: " << why;
