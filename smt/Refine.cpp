@@ -282,7 +282,7 @@ z3::check_result Query::search(z3::solver &s, const z3::expr &pre,
   if (mode == FMode::Ieee && d.size() <= 1024) {
     // IEEE queries are much faster one output element at a time: the
     // disjunction is unsatisfiable iff each disjunct is.
-    res = decompose(c, pre, d, left, unknownWhy, model);
+    res = decompose(c, pre, d, args, left, unknownWhy, model);
   } else if (d.size() > 1024 && sampleDisjuncts(c, pre, d, left, model)) {
     res = z3::sat;
   } else {

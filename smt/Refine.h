@@ -11,8 +11,10 @@
 #include "smt/Replay.h"
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace cc::smt::detail {
@@ -41,14 +43,44 @@ struct Assignment {
 // of a search. Returns the first input that makes `bad` true.
 std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
                                 const z3::expr &bad);
+// Inputs of ordinary values, distinct per element: set t of 0 to 3.
+std::optional<Assignment> ordinaryInputs(z3::context &c,
+                                         const std::vector<SVal> &args, int t);
 // The probes' inputs themselves (those of sorts with edge values).
 std::vector<Assignment> probeSet(z3::context &c, const std::vector<SVal> &args);
+// One check of `f` in a solver of its own: a solver with scopes is
+// incremental, and Z3 then bit-blasts floats while asserting, outside the
+// time limit (seconds past it on a few hundred float operations).
+z3::check_result checkAlone(z3::context &c, const z3::expr &f,
+                            const z3::params &prm,
+                            std::optional<z3::model> &model,
+                            std::string &unknownWhy);
 // Checks `pre && d` for each disjunct d within o.timeoutMs in all and
-// o.rlimit each; `model` gets the satisfiable one's model.
+// o.rlimit each, with provedByDifferences where the search times out;
+// `model` gets the satisfiable one's model.
 z3::check_result decompose(z3::context &c, const z3::expr &pre,
                            const std::vector<z3::expr> &disj,
-                           const TvOptions &o, std::string &unknownWhy,
+                           const std::vector<SVal> &args, const TvOptions &o,
+                           std::string &unknownWhy,
                            std::optional<z3::model> &model);
+// What provedByDifferences learnt of subterm pairs, kept over the elements
+// of one query: under `pre`, pair (a, b) never differs, or differs only
+// at one value of its inputs, or neither is known.
+struct PairFacts {
+  struct Fact {
+    bool never = false;
+    std::optional<Assignment> at;
+  };
+  std::map<std::tuple<unsigned, unsigned, unsigned>, Fact> known;
+};
+// Whether `pre && d` is unsatisfiable for an output element's disjunct
+// (RefineSplit.cpp): the sides are one term but for a few subterm pairs,
+// and each pair either never differs or differs only at one value of its
+// inputs (of `args`), at which the element is the same on both sides.
+// false when not shown within `ms` (or `rlimit` per check, when set).
+bool provedByDifferences(z3::context &c, const z3::expr &pre, const z3::expr &d,
+                         const std::vector<SVal> &args, unsigned ms,
+                         unsigned rlimit, PairFacts &facts);
 // Checks a few disjuncts alone, briefly (200 ms, or a 50th of o.rlimit when
 // set); `model` gets a satisfiable one's model.
 bool sampleDisjuncts(z3::context &c, const z3::expr &pre,

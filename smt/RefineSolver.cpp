@@ -78,17 +78,53 @@ std::optional<Assignment> inputs(z3::context &c, const std::vector<SVal> &args,
   return as;
 }
 
-// The inputs of probe `t` (elements counted over all arguments, from 1).
-std::optional<Assignment> probeInputs(z3::context &c,
-                                      const std::vector<SVal> &args, int t) {
+// inputs() with `value(i, so)` of element i counted over all arguments,
+// from 1.
+template <typename Value>
+std::optional<Assignment>
+numberedInputs(z3::context &c, const std::vector<SVal> &args, Value value) {
   std::vector<int64_t> first{0};
   for (const SVal &a : args)
     first.push_back(first.back() + a.size());
   return inputs(c, args, [&](size_t a, int64_t k, const z3::sort &so) {
-    return probeValue(c, so, t, first[a] + k + 1);
+    return value(first[a] + k + 1, so);
   });
 }
 
+// The inputs of probe `t`.
+std::optional<Assignment> probeInputs(z3::context &c,
+                                      const std::vector<SVal> &args, int t) {
+  return numberedInputs(c, args, [&](int64_t i, const z3::sort &so) {
+    return probeValue(c, so, t, i);
+  });
+}
+
+} // namespace
+
+std::optional<Assignment> ordinaryInputs(z3::context &c,
+                                         const std::vector<SVal> &args, int t) {
+  return numberedInputs(c, args, [&](int64_t i, const z3::sort &so) {
+    if (so.is_bv())
+      return std::optional<z3::expr>(
+          c.bv_val(uint64_t(t == 0   ? i + 1
+                            : t == 1 ? 2 * i + 3
+                                     : (i * 7) % 5 + t),
+                   so.bv_size()));
+    if (!so.is_fpa())
+      return std::optional<z3::expr>();
+    // Rising, falling, alternating in sign, and cycling: subterms that
+    // agree at all four are rarely different functions.
+    double x = double(i);
+    double d = t == 0   ? 1.5 + 0.25 * x
+               : t == 1 ? -0.75 - 0.5 * x
+               : t == 2 ? (i % 2 ? 2.5 + x : -1.25 - x)
+                        : 0.5 + double((i * 7) % 5);
+    return std::optional<z3::expr>(
+        z3::expr(c, Z3_mk_fpa_numeral_double(c, d, so)));
+  });
+}
+
+namespace {
 // Plane probes: the elements of one argument whose coordinate on one axis
 // is `at` take a special value, every other element the first uniform
 // probe's (1.5, or 1 for integers), so that a
@@ -179,10 +215,6 @@ std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
   return std::nullopt;
 }
 
-namespace {
-// One check of `f` in a solver of its own: a solver with scopes is
-// incremental, and Z3 then bit-blasts floats while asserting, outside the
-// time limit (seconds past it on a few hundred float operations).
 z3::check_result checkAlone(z3::context &c, const z3::expr &f,
                             const z3::params &prm,
                             std::optional<z3::model> &model,
@@ -197,31 +229,61 @@ z3::check_result checkAlone(z3::context &c, const z3::expr &f,
     unknownWhy = s.reason_unknown();
   return r;
 }
-} // namespace
 
 z3::check_result decompose(z3::context &c, const z3::expr &pre,
                            const std::vector<z3::expr> &disj,
-                           const TvOptions &o, std::string &unknownWhy,
+                           const std::vector<SVal> &args, const TvOptions &o,
+                           std::string &unknownWhy,
                            std::optional<z3::model> &model) {
   unsigned totalMs = o.timeoutMs;
   auto t0 = std::chrono::steady_clock::now();
-  z3::check_result res = z3::unsat;
-  for (const z3::expr &d : disj) {
-    if (d.simplify().is_false())
-      continue;
+  auto left = [&] {
     double used = std::chrono::duration<double, std::milli>(
                       std::chrono::steady_clock::now() - t0)
                       .count();
-    if (used >= totalMs) {
+    return unsigned(std::max(0.0, totalMs - used));
+  };
+  z3::check_result res = z3::unsat;
+  PairFacts facts;
+  auto search = [&](const z3::expr &d, unsigned ms, unsigned rlimit,
+                    std::string &why) {
+    z3::params prm(c);
+    prm.set("timeout", std::max(1u, ms));
+    if (rlimit)
+      prm.set("rlimit", std::max(1u, rlimit));
+    return checkAlone(c, pre && d, prm, model, why);
+  };
+  auto differences = [&](const z3::expr &d, unsigned ms) {
+    return provedByDifferences(c, pre, d, args, ms, o.rlimit / 4, facts);
+  };
+  // A brief search settles most elements; where it does not, the proof by
+  // differences is tried before the search gets the rest of the time. Once
+  // that proof succeeds, the other elements (of the same rows, usually)
+  // try it first.
+  bool differencesFirst = false;
+  for (const z3::expr &d : disj) {
+    if (d.simplify().is_false())
+      continue;
+    if (left() == 0) {
       unknownWhy = "timeout";
       return z3::unknown;
     }
-    z3::params prm(c);
-    prm.set("timeout", unsigned(totalMs - used));
-    if (o.rlimit)
-      prm.set("rlimit", o.rlimit);
     std::string why;
-    z3::check_result r = checkAlone(c, pre && d, prm, model, why);
+    if (differencesFirst) {
+      if (differences(d, left() / 2))
+        continue;
+    } else {
+      z3::check_result r = search(d, left() / 8, o.rlimit / 8, why);
+      if (r == z3::sat)
+        return r;
+      if (r == z3::unsat)
+        continue;
+      if (differences(d, left() / 2)) {
+        differencesFirst = true;
+        continue;
+      }
+    }
+    z3::check_result r = search(d, left(), o.rlimit, why);
     if (r == z3::sat)
       return r;
     if (r == z3::unknown) {
