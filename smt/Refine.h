@@ -56,8 +56,8 @@ z3::check_result checkAlone(z3::context &c, const z3::expr &f,
                             std::optional<z3::model> &model,
                             std::string &unknownWhy);
 // Checks `pre && d` for each disjunct d within o.timeoutMs in all and
-// o.rlimit each, with provedByDifferences where the search times out;
-// `model` gets the satisfiable one's model.
+// o.rlimit each, with provedByDifferences where a brief search does not
+// settle one; `model` gets the satisfiable one's model.
 z3::check_result decompose(z3::context &c, const z3::expr &pre,
                            const std::vector<z3::expr> &disj,
                            const std::vector<SVal> &args, const TvOptions &o,
