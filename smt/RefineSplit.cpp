@@ -149,7 +149,10 @@ public:
            std::vector<z3::model> samples, Clock::time_point end,
            unsigned rlimit, PairFacts &facts)
       : c(c), inputs(inputs), samples(std::move(samples)), end(end),
-        rlimit(rlimit), facts(facts) {}
+        rlimit(rlimit), facts(facts) {
+    for (const auto &[id, x] : inputs)
+      inputIds.insert(id);
+  }
 
   bool proves(const z3::expr &pre, const Sides &given, int depth) {
     Sides s{given.sv.simplify(), given.tv.simplify(), given.ps.simplify(),
@@ -158,10 +161,7 @@ public:
       return true;
     if (depth >= kMaxDepth)
       return false;
-    std::set<unsigned> ids;
-    for (const auto &[id, x] : inputs)
-      ids.insert(id);
-    Candidates cands(s, ids, samples);
+    Candidates cands(s, inputIds, samples);
     size_t tried = 0;
     for (const auto &[a, b] : cands.pairs) {
       if (++tried > kMaxTries || Clock::now() >= end)
@@ -251,6 +251,7 @@ private:
 
   z3::context &c;
   const std::map<unsigned, z3::expr> &inputs;
+  std::set<unsigned> inputIds; // the keys of `inputs`
   std::vector<z3::model> samples;
   Clock::time_point end;
   unsigned rlimit; // each check's, instead of the time left, when set
