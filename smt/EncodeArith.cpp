@@ -173,13 +173,13 @@ MaybeElem integer(Encoder &e, Operation *op, const Exprs &a, z3::expr p) {
   case IntOp::CeilDivU:
     return Elem{roundedDiv(c, x, y, false, true), p};
   case IntOp::MaxS:
-    return Elem{z3::ite(x > y, x, y), p};
+    return Elem{imaxmin(x, y, true, true), p};
   case IntOp::MinS:
-    return Elem{z3::ite(x < y, x, y), p};
+    return Elem{imaxmin(x, y, false, true), p};
   case IntOp::MaxU:
-    return Elem{z3::ite(z3::ugt(x, y), x, y), p};
+    return Elem{imaxmin(x, y, true, false), p};
   case IntOp::MinU:
-    return Elem{z3::ite(z3::ult(x, y), x, y), p};
+    return Elem{imaxmin(x, y, false, false), p};
   case IntOp::And:
     return Elem{x & y, p};
   case IntOp::Or:

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 namespace cc::smt::detail {
@@ -19,6 +20,17 @@ using namespace mlir;
 z3::expr Encoder::fadd(const z3::expr &a, const z3::expr &b) {
   if (mode == FMode::Abstract && (sumLeaves(a) || sumLeaves(b)))
     return fsum({a, b});
+  // A term added after a sum's cast to a narrower float (a depthwise
+  // convolution's bias) joins the sum before it (as conv2d's lowering
+  // adds it): TOSA bounds a dot product's error with its bias, not the
+  // order or precision the bias joins it in.
+  const z3::expr *wideA = narrowedSums.find(a);
+  const z3::expr *wide = wideA ? wideA : narrowedSums.find(b);
+  if (wide) {
+    z3::expr sum =
+        fsum({*wide, uf("fcast", {wideA ? b : a}, wide->get_sort())});
+    return narrowed(sum, a.get_sort());
+  }
   ++floatOps;
   if (mode == FMode::Abstract)
     return ufComm("fadd", a, b, a.get_sort());
@@ -202,7 +214,9 @@ z3::expr cases(const std::vector<std::pair<z3::expr, z3::expr>> &cs,
 // log(±0) = -inf, log(x < 0) = NaN, log(1) = +0, log(+inf) = +inf;
 // pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN, pow(x < 0, y) = NaN for
 // finite non-integral y and ±pow(-x, y) for integral y, and the zeros and
-// infinities of F.10.4.4. NaN in, NaN out otherwise.
+// infinities of F.10.4.4. NaN in, NaN out otherwise. Elsewhere tanh, erf,
+// sin and cos lie in [-1, 1], cosh in [1, inf], erfc in [0, 2], exp in
+// [0, inf].
 z3::expr Encoder::transcendental(const std::string &name,
                                  const std::vector<z3::expr> &args,
                                  const z3::expr &rest) {
@@ -216,6 +230,13 @@ z3::expr Encoder::transcendental(const std::string &name,
     return z3::expr(c, Z3_mk_fpa_eq(c, a, k(d)));
   };
   z3::expr nan = fpNaN(s);
+  // Elsewhere a function stays in its range (any implementation's: libm,
+  // a polynomial approximation): the uninterpreted value, if within it.
+  auto within = [&](double lo, double hi) {
+    z3::expr in = z3::expr(c, Z3_mk_fpa_leq(c, k(lo), rest)) &&
+                  z3::expr(c, Z3_mk_fpa_leq(c, rest, k(hi)));
+    return z3::ite(in, rest, k(lo));
+  };
   z3::expr xNaN = isNaN(x), xZero = is(Z3_mk_fpa_is_zero, x);
   z3::expr xInf = is(Z3_mk_fpa_is_infinite, x);
   z3::expr xNeg = is(Z3_mk_fpa_is_negative, x);
@@ -238,12 +259,17 @@ z3::expr Encoder::transcendental(const std::string &name,
       cs.push_back({xInf, nan});
     if (name == "cosh")
       cs.push_back({xInf, k(INFINITY)});
-    return cases(cs, rest);
+    bool unit =
+        name == "tanh" || name == "erf" || name == "sin" || name == "cos";
+    return cases(cs, unit             ? within(-1, 1)
+                     : name == "cosh" ? within(1, INFINITY)
+                     : name == "erfc" ? within(0, 2)
+                                      : rest);
   }
   if (name == "exp" || name == "exp2")
     return cases(
         {{xNaN, nan}, {xZero, k(1)}, {xInf, z3::ite(xNeg, k(0), k(INFINITY))}},
-        rest);
+        within(0, INFINITY));
   if (name == "log" || name == "log2" || name == "log10")
     return cases({{xNaN, nan},
                   {xZero, k(-INFINITY)},
@@ -312,7 +338,7 @@ z3::expr Encoder::fcast(const z3::expr &a, Type to) {
   if (z3::eq(a.get_sort(), s))
     return a;
   if (mode == FMode::Abstract)
-    return uf("fcast", {a}, s);
+    return sumLeaves(a) ? narrowed(a, s) : uf("fcast", {a}, s);
   return z3::expr(c, Z3_mk_fpa_to_fp_float(c, rne(), a, s));
 }
 
@@ -409,6 +435,23 @@ z3::expr Encoder::fsum(const std::vector<z3::expr> &in) {
   if (terms.size() > 1)
     sumTerms.set(acc, std::move(terms));
   return acc;
+}
+
+namespace {
+// The bits of an abstract float sort (named F<exponent>_<significand>).
+unsigned abstractBits(const z3::sort &s) {
+  unsigned e = 0, m = 0;
+  return std::sscanf(s.name().str().c_str(), "F%u_%u", &e, &m) == 2 ? e + m : 0;
+}
+} // namespace
+
+// An abstract sum cast to sort `s`; where `s` is narrower, a term added
+// to the cast joins the sum (fadd).
+z3::expr Encoder::narrowed(const z3::expr &sum, const z3::sort &s) {
+  z3::expr r = uf("fcast", {sum}, s);
+  if (abstractBits(s) < abstractBits(sum.get_sort()))
+    narrowedSums.set(r, sum);
+  return r;
 }
 
 const std::vector<z3::expr> *Encoder::sumLeaves(const z3::expr &t) const {

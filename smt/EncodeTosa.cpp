@@ -209,8 +209,7 @@ void mul(Tosa &t) {
 void maxMin(Tosa &t, bool mx) {
   bool prop = propagatesNaN(t.op);
   t.bin([&](auto &a, auto &b) {
-    return t.fl ? t.e.fmaxmin(a, b, mx, prop)
-                : (mx ? z3::ite(a > b, a, b) : z3::ite(a < b, a, b));
+    return t.fl ? t.e.fmaxmin(a, b, mx, prop) : imaxmin(a, b, mx, true);
   });
 }
 
@@ -323,8 +322,7 @@ void clamp(Tosa &t) {
       return prop ? m : z3::ite(e.fcmp(arith::CmpFPredicate::UNO, a, a), l, m);
     }
     // As tosa-to-linalg writes it: minsi(hi, maxsi(lo, x)).
-    z3::expr m = z3::ite(l > a, l, a);
-    return z3::ite(h < m, h, m);
+    return imaxmin(h, imaxmin(l, a, true, true), false, true);
   });
 }
 
@@ -476,9 +474,10 @@ z3::expr fold(Tosa &t, Fold f, const z3::expr &acc, const z3::expr &b,
   case Fold::Product:
     return t.fl ? t.e.fmul(acc, b) : acc * b;
   case Fold::Max:
-    return t.fl ? t.e.fmaxmin(acc, b, true, prop) : z3::ite(acc > b, acc, b);
+    return t.fl ? t.e.fmaxmin(acc, b, true, prop) : imaxmin(acc, b, true, true);
   case Fold::Min:
-    return t.fl ? t.e.fmaxmin(acc, b, false, prop) : z3::ite(acc < b, acc, b);
+    return t.fl ? t.e.fmaxmin(acc, b, false, prop)
+                : imaxmin(acc, b, false, true);
   case Fold::Any:
     return acc | b;
   case Fold::All:

@@ -150,24 +150,25 @@ Elem intAverage(Encoder &e, const std::vector<z3::expr> &taps, int64_t zi,
   int64_t mult = (((int64_t(1) << 30) + 1) << sh) / count, shift = 30 + sh;
   auto [scaled, bad] = applyScaleTerm(e, total, c.bv_val(mult, 32),
                                       c.bv_val(shift, 8), false, true);
-  // + output_zp and the clamp in i32, written as tosa-to-linalg-named
-  // writes them (maxsi(lo, x), then minsi(hi, x)), so that both meet.
+  // + output_zp and the clamp in i32, as tosa-to-linalg-named writes them
+  // (maxsi(lo, x), then minsi(hi, x)), so that both meet.
   z3::expr out = scaled + c.bv_val(zo, 32);
   z3::expr lo = c.bv_val(-(int64_t(1) << (w - 1)), 32),
            hi = c.bv_val((int64_t(1) << (w - 1)) - 1, 32);
-  out = z3::ite(lo > out, lo, out);
-  out = z3::ite(hi < out, hi, out);
+  out = imaxmin(hi, imaxmin(lo, out, true, true), false, true);
   return {out.extract(w - 1, 0), bad};
 }
 
 // conv2d (weights [O,KH,KW,C]), depthwise_conv2d ([KH,KW,C,M], output
-// channel c*M+m) and transpose_conv2d ([O,KH,KW,C], out_pad). Floats: in
-// acc_type, every tap's product as one reassociable sum, cast to the result
-// type, then the bias added in it (the spec's `out = static_cast<out_t>(acc);
-// out = apply_add_s<out_t>(out, bias[...])`); taps in padding multiply a zero
-// input (TOSA allows these extra multiplies and the lowerings make them), so
-// that a non-finite weight there gives NaN as in the lowering. Integers: exact,
-// with the zero points.
+// channel c*M+m) and transpose_conv2d ([O,KH,KW,C], out_pad). Floats: one
+// reassociable sum in acc_type of every tap's product and the bias, cast to
+// the result type. The pseudo-code adds the bias after the cast, but TOSA's
+// precision rules make the output "a dot product ... with optional bias
+// addition" (`out = in[0] * w[0] + ... + b`) held to an accuracy bound, not
+// an order: the lowerings' bias-first sum in acc_type meets it. Taps in
+// padding multiply a zero input (TOSA allows these extra multiplies and the
+// lowerings make them), so that a non-finite weight there gives NaN as in
+// the lowering. Integers: exact, with the zero points.
 void convolution(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
   std::string n = op->getName().getStringRef().str();
   bool depthwise = isa<tosa::DepthwiseConv2DOp>(op);
@@ -230,7 +231,9 @@ void convolution(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
             pairs.push_back({xv, w.v[wj]});
         }
       }
-    r.v.push_back(fl ? e.fadd(e.fcast(e.fsum(terms), elt), bias.v[b])
+    if (fl)
+      terms.push_back(e.fcast(bias.v[b], acc));
+    r.v.push_back(fl ? e.fcast(e.fsum(terms), elt)
                      : intDot(e, bias.v[b], pairs, zi, zw));
     r.p.push_back(z3::mk_or(p));
   }
@@ -324,7 +327,7 @@ void pool(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
     if (!avg) {
       for (size_t t = 1; t < taps.size(); ++t)
         v = fl ? e.fmaxmin(v, taps[t], true, propagate)
-               : z3::ite(v > taps[t], v, taps[t]);
+               : imaxmin(v, taps[t], true, true);
     } else if (fl) {
       v = floatAverage(e, taps, cast<FloatType>(acc), elt);
     } else {
@@ -459,8 +462,7 @@ void rescale(Encoder &e, tosa::RescaleOp op, const std::vector<SVal> &ins) {
     auto [scaled, bad] = applyScaleTerm(e, v, mult.v[ch], shift.v[ch],
                                         doubleRound, op.getScale32());
     z3::expr out = scaled + e.c.bv_val(zo, 32);
-    out = z3::ite(lo > out, lo, out);
-    out = z3::ite(hi < out, hi, out);
+    out = imaxmin(hi, imaxmin(lo, out, true, true), false, true);
     r.v.push_back(wout < 32 ? out.extract(wout - 1, 0) : out);
     r.p.push_back(bad || x.p[size_t(i)] || mult.p[ch] || shift.p[ch]);
   }

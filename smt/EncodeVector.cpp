@@ -231,16 +231,11 @@ Elem combine(Encoder &e, vector::CombiningKind kind, const Elem &acc,
     v = fl ? e.fmul(a, b) : a * b;
     break;
   case K::MINUI:
-    v = z3::ite(z3::ule(a, b), a, b);
-    break;
   case K::MINSI:
-    v = z3::ite(a <= b, a, b);
-    break;
   case K::MAXUI:
-    v = z3::ite(z3::uge(a, b), a, b);
-    break;
   case K::MAXSI:
-    v = z3::ite(a >= b, a, b);
+    v = imaxmin(a, b, kind == K::MAXUI || kind == K::MAXSI,
+                kind == K::MINSI || kind == K::MAXSI);
     break;
   case K::AND:
     v = a & b;

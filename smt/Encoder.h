@@ -145,6 +145,16 @@ private:
 
 // Calls visit(x) once for each application in the DAG of `e`, parents
 // first; the children of x are visited only where it returns true.
+// Integer maximum/minimum, its operands in one order (by term id) as
+// Encoder::fmaxmin's: max(x, lo) and max(lo, x) are one term on both sides.
+inline z3::expr imaxmin(z3::expr a, z3::expr b, bool isMax, bool isSigned) {
+  if (a.id() > b.id())
+    std::swap(a, b);
+  z3::expr aFirst = isSigned ? (isMax ? a > b : a < b)
+                             : (isMax ? z3::ugt(a, b) : z3::ult(a, b));
+  return z3::ite(aFirst, a, b);
+}
+
 template <typename Visit> void forEachNode(const z3::expr &e, Visit visit) {
   std::unordered_set<unsigned> seen;
   std::vector<z3::expr> todo{e};
@@ -252,8 +262,11 @@ public:
   // A float sum of terms; abstract sums are multisets (EncodeFloat.cpp).
   z3::expr fsum(const std::vector<z3::expr> &in);
   const std::vector<z3::expr> *sumLeaves(const z3::expr &t) const;
+  z3::expr narrowed(const z3::expr &sum, const z3::sort &s);
   // The abstract sums built so far and their terms.
   TermMap<std::vector<z3::expr>> sumTerms;
+  // Abstract casts of a sum to a narrower float: the sum.
+  TermMap<z3::expr> narrowedSums;
   // IEEE sums of more than two terms and products of more than one, in an
   // order of this encoding's choosing, and their operands.
   TermMap<std::vector<z3::expr>> orderedTerms;

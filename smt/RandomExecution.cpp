@@ -16,20 +16,6 @@ using namespace mlir;
 
 namespace {
 
-// The tolerance of the comparison, relative to each output's largest
-// magnitude: 16 epsilons of the coarsest float result (bf16: 0.125), at
-// least 1e-3. Not the numeric oracle's error model (oracles/Numeric.h):
-// both sides are compiled programs, and no reference says which rounding
-// is right.
-double executionTolerance(func::FuncOp src) {
-  double tolerance = 1e-3;
-  for (Type t : src.getResultTypes())
-    if (isa<FloatType>(getElementTypeOrSelf(t)))
-      if (std::optional<DType> dt = dtypeOf(t))
-        tolerance = std::max(tolerance, 16 * epsilon(*dt));
-  return tolerance;
-}
-
 // Seeded random arguments of `argShapes` (nothing where an argument type
 // cannot be run), and their first elements formatted.
 std::optional<Inputs> randomInputs(func::FuncOp src, const Shapes &argShapes,
@@ -61,7 +47,7 @@ std::optional<std::string> randomExecution(func::FuncOp src, func::FuncOp tgt,
                                            const Shapes &outShapes,
                                            const Mask &mask) {
   Rng rng(0x7e57);
-  double tolerance = executionTolerance(src);
+  double tolerance = roundingTolerance(src);
   for (int trial = 0; trial < 3; ++trial) {
     std::ostringstream shown;
     std::optional<Inputs> inputs = randomInputs(src, argShapes, rng, shown);

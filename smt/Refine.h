@@ -43,7 +43,7 @@ struct Assignment {
 // of a search. Returns the first input that makes `bad` true.
 std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
                                 const z3::expr &bad);
-// Inputs of ordinary values, distinct per element: set t of 0 to 3.
+// Inputs of ordinary values, distinct per element: set t of 0 to 7.
 std::optional<Assignment> ordinaryInputs(z3::context &c,
                                          const std::vector<SVal> &args, int t);
 // The probes' inputs themselves (those of sorts with edge values).
@@ -76,7 +76,8 @@ struct PairFacts {
 // Whether `pre && d` is unsatisfiable for an output element's disjunct
 // (RefineSplit.cpp): the sides are one term but for a few subterm pairs,
 // and each pair either never differs or differs only at one value of its
-// inputs (of `args`), at which the element is the same on both sides.
+// frontier (the subterms it shares with the other side, or its inputs of
+// `args`), at which the element is the same on both sides.
 // false when not shown within `ms` (or `rlimit` per check, when set).
 bool provedByDifferences(z3::context &c, const z3::expr &pre, const z3::expr &d,
                          const std::vector<SVal> &args, unsigned ms,

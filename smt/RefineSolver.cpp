@@ -112,13 +112,17 @@ std::optional<Assignment> ordinaryInputs(z3::context &c,
                    so.bv_size()));
     if (!so.is_fpa())
       return std::optional<z3::expr>();
-    // Rising, falling, alternating in sign, and cycling: subterms that
-    // agree at all four are rarely different functions.
+    // Rising, falling, alternating in sign, cycling, then scattered (a
+    // hash of the element and the sample): subterms that agree at all of
+    // them are rarely different functions, even maxima of different rows.
     double x = double(i);
+    uint64_t h = (uint64_t(i) * 0x9E3779B97F4A7C15ull) ^ (uint64_t(t) << 32);
+    h = (h ^ (h >> 29)) * 0xBF58476D1CE4E5B9ull;
     double d = t == 0   ? 1.5 + 0.25 * x
                : t == 1 ? -0.75 - 0.5 * x
                : t == 2 ? (i % 2 ? 2.5 + x : -1.25 - x)
-                        : 0.5 + double((i * 7) % 5);
+               : t == 3 ? 0.5 + double((i * 7) % 5)
+                        : double(int64_t((h >> 40) % 61) - 30) / 8;
     return std::optional<z3::expr>(
         z3::expr(c, Z3_mk_fpa_numeral_double(c, d, so)));
   });

@@ -2,7 +2,8 @@
 // same term except at a few subterm pairs (a reduction's initial value, a
 // rewritten subexpression). Where such a pair agrees, the target's subterm
 // can be replaced by the source's; a pair that differs at one value of its
-// inputs alone (a row of -inf against a lowest-finite start) is settled by
+// frontier alone (the subterms it shares with the other side, or its
+// inputs: a row of -inf against a lowest-finite start) is settled by
 // substituting that value, which folds the rest of the element to
 // constants.
 #include "smt/Refine.h"
@@ -95,7 +96,6 @@ class Candidates {
 public:
   Candidates(const Sides &s, const std::set<unsigned> &inputIds,
              std::vector<z3::model> &samples) {
-    // The pairs point into these: they live as long as this object.
     std::map<unsigned, Subterm> &src = srcTerms, &tgt = tgtTerms;
     if (!subterms(s.sv, inputIds, src) || !subterms(s.ps, inputIds, src) ||
         !subterms(s.tv, inputIds, tgt) || !subterms(s.pt, inputIds, tgt))
@@ -115,16 +115,40 @@ public:
         if (!z3::eq(a->e, s.sv) || !z3::eq(t.e, s.tv))
           pairs.push_back({a, &t});
     }
-    // Pairs over many inputs first (a whole row's maximum: its one point
-    // of difference fixes the row at once), small ones among those.
-    auto rank = [](const auto &p) {
-      return std::pair{-int64_t(p.second->inputs.size()),
-                       p.first->size + p.second->size};
+    // Pairs where the sides meet again first: b's parent, given a for b,
+    // is a term of the source (a row's maximum both sides subtract from
+    // the row), not a piece of a larger difference. Then pairs over many
+    // inputs (a whole row's maximum: its one point of difference fixes the
+    // row at once), small ones among those.
+    std::map<unsigned, std::vector<z3::expr>> parents;
+    for (const auto &[id, t] : tgt)
+      if (t.e.is_app())
+        for (unsigned i = 0; i < t.e.num_args(); ++i)
+          parents[t.e.arg(i).id()].push_back(t.e);
+    auto rank = [&](const std::pair<const Subterm *, const Subterm *> &p) {
+      bool meets = false;
+      for (const z3::expr &up : parents[p.second->e.id()]) {
+        z3::expr_vector args(up.ctx());
+        for (unsigned i = 0; i < up.num_args(); ++i)
+          args.push_back(z3::eq(up.arg(i), p.second->e) ? p.first->e
+                                                        : up.arg(i));
+        meets = meets || src.count(up.decl()(args).id());
+      }
+      return std::tuple{!meets, -int64_t(p.second->inputs.size()),
+                        p.first->size + p.second->size};
     };
-    std::sort(pairs.begin(), pairs.end(),
-              [&](const auto &x, const auto &y) { return rank(x) < rank(y); });
+    std::vector<std::pair<decltype(rank(pairs[0])), size_t>> order;
+    for (size_t i = 0; i < pairs.size(); ++i)
+      order.push_back({rank(pairs[i]), i});
+    std::sort(order.begin(), order.end());
+    std::vector<std::pair<const Subterm *, const Subterm *>> ranked;
+    for (const auto &[r, i] : order)
+      ranked.push_back(pairs[i]);
+    pairs = std::move(ranked);
   }
   std::vector<std::pair<const Subterm *, const Subterm *>> pairs;
+  // Each side's subterms; the pairs point into these.
+  std::map<unsigned, Subterm> srcTerms, tgtTerms;
 
 private:
   // Sort, inputs and values at the samples, as text.
@@ -140,7 +164,6 @@ private:
       key += " " + m.eval(t.e, true).to_string();
     return key;
   }
-  std::map<unsigned, Subterm> srcTerms, tgtTerms;
 };
 
 class Splitter {
@@ -166,7 +189,7 @@ public:
     for (const auto &[a, b] : cands.pairs) {
       if (++tried > kMaxTries || Clock::now() >= end)
         return false;
-      PairFacts::Fact f = settle(pre, *a, *b);
+      PairFacts::Fact f = settle(pre, *a, *b, cands);
       if (!f.never && !f.at)
         continue;
       // b replaced by a: the same value wherever a and b agree.
@@ -182,9 +205,20 @@ public:
       auto fix = [&](const z3::expr &e) {
         return z3::expr(e).substitute(f.at->vars, f.at->vals);
       };
-      return proves(pre, patched, depth + 1) &&
-             proves(fix(pre), {fix(s.sv), fix(s.tv), fix(s.ps), fix(s.pt)},
-                    depth + 1);
+      if (!proves(pre, patched, depth + 1))
+        return false;
+      if (proves(fix(pre), {fix(s.sv), fix(s.tv), fix(s.ps), fix(s.pt)},
+                 depth + 1))
+        return true;
+      // Fixing subterms forgets what inputs they can take (a row of -inf
+      // that no input gives): the element where they take those values.
+      z3::expr there = pre && s.violation();
+      for (unsigned i = 0; i < f.at->vars.size(); ++i)
+        if (!inputIds.count(f.at->vars[i].id()))
+          there = there && f.at->vars[i] == f.at->vals[i];
+      std::optional<z3::model> unused;
+      return !z3::eq(there, pre && s.violation()) &&
+             check(there, unused) == z3::unsat;
     }
     return false;
   }
@@ -193,43 +227,100 @@ private:
   static constexpr int kMaxDepth = 64;
   static constexpr size_t kMaxTries = 6;
 
-  // Whether the pair never differs under `pre`, or at one value of its
-  // inputs only; learnt once per query (elements share their rows).
+  // Whether the pair never differs under `pre`, or only at one value of
+  // its frontier; learnt once per query (elements share their rows). The
+  // frontier of shared subterms is tried first: its query is small.
   PairFacts::Fact settle(const z3::expr &pre, const Subterm &a,
-                         const Subterm &b) {
+                         const Subterm &b, const Candidates &cands) {
     auto key = std::tuple{pre.id(), a.e.id(), b.e.id()};
     if (auto known = facts.known.find(key); known != facts.known.end())
       return known->second;
     PairFacts::Fact f;
-    z3::expr apart = pre && a.e != b.e;
-    std::optional<z3::model> m;
-    z3::check_result r = check(apart, m);
-    if (r == z3::unsat)
-      f.never = true;
-    else if (r == z3::sat)
-      f.at = onlyPoint(apart, a, b, *m);
+    Frontier shared = frontier(a.e, b.e, cands);
+    f = shared.abstracts ? differences(pre, a.e, b.e, shared)
+                         : differences(pre, a.e, b.e, inputsOf(a, b));
     facts.known.emplace(key, f);
     return f;
   }
 
-  // The one value of the pair's inputs where it differs (model m), or
-  // nothing when there may be others.
-  std::optional<Assignment> onlyPoint(const z3::expr &apart, const Subterm &a,
-                                      const Subterm &b, const z3::model &m) {
-    Assignment at{z3::expr_vector(c), z3::expr_vector(c)};
-    z3::expr elsewhere = c.bool_val(false);
+  // Terms of the pair, each with a variable to stand for it.
+  struct Frontier {
+    z3::expr_vector terms, vars;
+    bool abstracts = false; // some terms are not inputs
+  };
+
+  // The largest subterms the pair shares with the other side (a row of a
+  // product both sides compute alike) and the inputs it reads outside
+  // them. As variables the pair may differ at more values than it can
+  // reach, never at fewer: what holds of those holds of the pair.
+  Frontier frontier(const z3::expr &a, const z3::expr &b,
+                    const Candidates &cands) {
+    Frontier fr{z3::expr_vector(c), z3::expr_vector(c)};
+    std::set<unsigned> seen;
+    auto walk = [&](const z3::expr &root,
+                    const std::map<unsigned, Subterm> &other) {
+      forEachNode(root, [&](const z3::expr &n) {
+        auto it = other.find(n.id());
+        // Values only: a shared condition (isNaN of a row element) stays
+        // tied to its value.
+        bool shared =
+            it != other.end() && !it->second.inputs.empty() && !n.is_bool();
+        if (!shared && !inputs.count(n.id()))
+          return true;
+        if (seen.insert(n.id()).second) {
+          bool input = inputs.count(n.id()) > 0;
+          fr.abstracts |= !input;
+          fr.terms.push_back(n);
+          fr.vars.push_back(
+              input ? n
+                    : c.constant(("frontier!" + std::to_string(n.id())).c_str(),
+                                 n.get_sort()));
+        }
+        return false;
+      });
+    };
+    walk(a, cands.tgtTerms);
+    walk(b, cands.srcTerms);
+    return fr;
+  }
+
+  Frontier inputsOf(const Subterm &a, const Subterm &b) {
+    Frontier fr{z3::expr_vector(c), z3::expr_vector(c)};
     std::set<unsigned> ids = a.inputs;
     ids.insert(b.inputs.begin(), b.inputs.end());
     for (unsigned id : ids) {
-      const z3::expr &x = inputs.at(id);
-      at.vars.push_back(x);
-      at.vals.push_back(m.eval(x, true));
-      elsewhere = elsewhere || x != at.vals.back();
+      fr.terms.push_back(inputs.at(id));
+      fr.vars.push_back(inputs.at(id));
+    }
+    return fr;
+  }
+
+  // Whether a and b, as functions of the frontier's variables, never
+  // differ under `pre`, or differ at one value of them only (found,
+  // then no other found).
+  PairFacts::Fact differences(const z3::expr &pre, const z3::expr &a,
+                              const z3::expr &b, const Frontier &fr) {
+    PairFacts::Fact f;
+    auto over = [&](const z3::expr &e) {
+      return fr.abstracts ? z3::expr(e).substitute(fr.terms, fr.vars) : e;
+    };
+    z3::expr apart = over(pre) && over(a) != over(b);
+    std::optional<z3::model> m;
+    z3::check_result r = check(apart, m);
+    if (r == z3::unsat)
+      f.never = true;
+    if (r != z3::sat)
+      return f;
+    Assignment at{fr.terms, z3::expr_vector(c)};
+    z3::expr elsewhere = c.bool_val(false);
+    for (const z3::expr &v : fr.vars) {
+      at.vals.push_back(m->eval(v, true));
+      elsewhere = elsewhere || v != at.vals.back();
     }
     std::optional<z3::model> unused;
-    if (check(apart && elsewhere, unused) != z3::unsat)
-      return std::nullopt;
-    return at;
+    if (check(apart && elsewhere, unused) == z3::unsat)
+      f.at = at;
+    return f;
   }
 
   // A third of the time left: one hard pair leaves time for the others.
@@ -274,7 +365,7 @@ bool provedByDifferences(z3::context &c, const z3::expr &pre, const z3::expr &d,
       inputs.emplace(x.id(), x);
   }
   std::vector<z3::model> samples;
-  for (int t = 0; t < 4; ++t) {
+  for (int t = 0; t < 8; ++t) {
     std::optional<Assignment> as = ordinaryInputs(c, args, t);
     if (!as)
       return false;

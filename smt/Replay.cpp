@@ -342,6 +342,8 @@ std::string replayModule(func::FuncOp f, const Shapes &argShapes,
 // it is empty), within `tolerance` of `a`'s largest finite magnitude.
 bool agree(const Tensor &a, const Tensor &b, const std::vector<bool> &mask,
            double tolerance) {
+  // Integers are exact.
+  bool rounds = tolerance > 0 && isFloat(a.dtype());
   double scale = 1;
   for (int64_t i = 0; i < a.size(); ++i)
     if (std::isfinite(a.asDouble(i)))
@@ -350,8 +352,8 @@ bool agree(const Tensor &a, const Tensor &b, const std::vector<bool> &mask,
     if (size_t(i) < mask.size() && !mask[i])
       continue;
     double x = a.asDouble(i), y = b.asDouble(i);
-    bool same = sameValue(x, y) ||
-                (tolerance > 0 && std::abs(x - y) <= tolerance * scale);
+    bool same =
+        sameValue(x, y) || (rounds && std::abs(x - y) <= tolerance * scale);
     if (!same)
       return false;
   }
@@ -359,6 +361,15 @@ bool agree(const Tensor &a, const Tensor &b, const std::vector<bool> &mask,
 }
 
 } // namespace
+
+double roundingTolerance(func::FuncOp src) {
+  double tolerance = 1e-3;
+  for (Type t : src.getResultTypes())
+    if (isa<FloatType>(getElementTypeOrSelf(t)))
+      if (std::optional<DType> dt = dtypeOf(t))
+        tolerance = std::max(tolerance, 16 * epsilon(*dt));
+  return tolerance;
+}
 
 Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
               const Shapes &outShapes, const Mask &mask, double tolerance,
@@ -414,11 +425,17 @@ Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
   // encoding.
   if (!a)
     return {Replay::SourceFailed, srcWhy, std::move(*b)};
-  for (size_t r = 0; r < a->size(); ++r)
-    if (!agree((*a)[r], (*b)[r],
-               r < mask.size() ? mask[r] : std::vector<bool>{}, tolerance))
-      return {Replay::Differ, "", std::move(*b)};
-  return {Replay::Agree, "", std::move(*b)};
+  auto agreeWithin = [&](double tol) {
+    for (size_t r = 0; r < a->size(); ++r)
+      if (!agree((*a)[r], (*b)[r],
+                 r < mask.size() ? mask[r] : std::vector<bool>{}, tol))
+        return false;
+    return true;
+  };
+  if (agreeWithin(tolerance))
+    return {Replay::Agree, "", std::move(*b)};
+  bool rounding = agreeWithin(std::max(tolerance, roundingTolerance(src)));
+  return {Replay::Differ, "", std::move(*b), rounding};
 }
 
 } // namespace cc::smt::detail

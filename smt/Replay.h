@@ -34,7 +34,16 @@ struct Replay {
   enum Kind { Differ, Agree, TargetFailed, SourceFailed, NotRun } kind;
   std::string why;
   Outputs target = {}; // the target's outputs, where it ran
+  // Differ, but only by what roundingTolerance allows.
+  bool withinRounding = false;
 };
+
+// A tolerance for two compiled programs that may round differently (a
+// float sum in another order), relative to each output's largest
+// magnitude: 16 epsilons of the coarsest float result (bf16: 0.125), at
+// least 1e-3. Not the numeric oracle's error model (oracles/Numeric.h):
+// no reference says which rounding is right.
+double roundingTolerance(mlir::func::FuncOp src);
 
 // Replays `inputs` (one per argument; memref arguments as tensors of their
 // contents) through the JIT and compares both sides' outputs (results,

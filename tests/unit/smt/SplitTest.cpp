@@ -8,6 +8,10 @@
 namespace cc::smt::detail {
 namespace {
 
+// Each check bounded by work, not time: the same verdict on a loaded
+// machine.
+constexpr unsigned kMs = 600000, kRlimit = 20000000;
+
 struct Element {
   z3::context c;
   z3::expr x = c.fpa_const("x", 8, 24);
@@ -29,7 +33,8 @@ struct Element {
     z3::expr no = c.bool_val(false);
     z3::expr d = !no && (no || source != target);
     PairFacts facts;
-    return provedByDifferences(c, c.bool_val(true), d, args, 10000, 0, facts);
+    return provedByDifferences(c, c.bool_val(true), d, args, kMs, kRlimit,
+                               facts);
   }
 };
 
@@ -52,6 +57,42 @@ TEST(ProofByDifferences, NeverProvesADifferenceThatShows) {
   z3::expr wide =
       z3::ite(z3::expr(e.c, Z3_mk_fpa_abs(e.c, e.x)) == one, e.zero, e.x);
   EXPECT_FALSE(e.proved(e.mul(e.x, e.zero), e.mul(wide, e.zero)));
+}
+
+// A row of products x_i * y, its maximum started at -inf (the source) or
+// at the lowest finite float (the target): the maxima differ wherever the
+// whole row is -inf, at many inputs but at one value of the row. As a
+// function of the row (the subterms both sides share) the difference is
+// settled, and masked by the product with zero; unmasked it is not proved.
+TEST(ProofByDifferences, SettlesADifferenceOfSharedSubterms) {
+  z3::context c;
+  z3::sort f32 = c.fpa_sort(8, 24);
+  z3::expr x0 = c.fpa_const("x0", 8, 24), x1 = c.fpa_const("x1", 8, 24),
+           y = c.fpa_const("y", 8, 24);
+  z3::expr rne(c, Z3_mk_fpa_rne(c));
+  auto mul = [&](const z3::expr &a, const z3::expr &b) {
+    return z3::expr(c, Z3_mk_fpa_mul(c, rne, a, b));
+  };
+  auto sub = [&](const z3::expr &a, const z3::expr &b) {
+    return z3::expr(c, Z3_mk_fpa_sub(c, rne, a, b));
+  };
+  auto max = [&](const z3::expr &a, const z3::expr &b) {
+    return z3::ite(z3::expr(c, Z3_mk_fpa_gt(c, a, b)), a, b);
+  };
+  z3::expr r0 = mul(x0, y), r1 = mul(x1, y);
+  z3::expr lowest(c, Z3_mk_fpa_numeral_double(c, -3.4028234663852886e38, f32));
+  z3::expr zero(c, Z3_mk_fpa_zero(c, f32, false));
+  z3::expr ms = max(r0, r1), mt = max(max(lowest, r0), r1);
+  z3::expr no = c.bool_val(false);
+  std::vector<SVal> args{SVal{{3}, {x0, x1, y}, {no, no, no}, std::nullopt}};
+  auto proved = [&](const z3::expr &source, const z3::expr &target) {
+    PairFacts facts;
+    return provedByDifferences(c, c.bool_val(true),
+                               !no && (no || source != target), args, kMs,
+                               kRlimit, facts);
+  };
+  EXPECT_TRUE(proved(mul(sub(r0, ms), zero), mul(sub(r0, mt), zero)));
+  EXPECT_FALSE(proved(sub(r0, ms), sub(r0, mt)));
 }
 
 } // namespace
