@@ -143,8 +143,6 @@ private:
   std::unordered_map<unsigned, std::pair<z3::expr, V>> m;
 };
 
-// Calls visit(x) once for each application in the DAG of `e`, parents
-// first; the children of x are visited only where it returns true.
 // Integer maximum/minimum, its operands in one order (by term id) as
 // Encoder::fmaxmin's: max(x, lo) and max(lo, x) are one term on both sides.
 inline z3::expr imaxmin(z3::expr a, z3::expr b, bool isMax, bool isSigned) {
@@ -155,6 +153,8 @@ inline z3::expr imaxmin(z3::expr a, z3::expr b, bool isMax, bool isSigned) {
   return z3::ite(aFirst, a, b);
 }
 
+// Calls visit(x) once for each application in the DAG of `e`, parents
+// first; the children of x are visited only where it returns true.
 template <typename Visit> void forEachNode(const z3::expr &e, Visit visit) {
   std::unordered_set<unsigned> seen;
   std::vector<z3::expr> todo{e};

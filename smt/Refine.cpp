@@ -286,30 +286,16 @@ z3::check_result Query::search(z3::solver &s, const z3::expr &pre,
   } else if (d.size() > 1024 && sampleDisjuncts(c, pre, d, left, model)) {
     res = z3::sat;
   } else {
-    // Abstract queries are fast whole; one that is not (exact integers: a
-    // requantized product) is split as IEEE ones are, after a quarter of
-    // its time.
-    bool split = mode == FMode::Abstract && d.size() > 1 && d.size() <= 1024;
-    unsigned part = split ? 4 : 1;
-    auto t0 = std::chrono::steady_clock::now();
     z3::params limited(c);
-    limited.set("timeout", std::max(1u, left.timeoutMs / part));
+    limited.set("timeout", left.timeoutMs);
     if (o.rlimit)
-      limited.set("rlimit", std::max(1u, o.rlimit / part));
+      limited.set("rlimit", o.rlimit);
     s.set(limited);
     res = s.check();
     if (res == z3::unknown)
       unknownWhy = s.reason_unknown();
     if (res == z3::sat)
       model = s.get_model();
-    auto used = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    std::chrono::steady_clock::now() - t0)
-                    .count();
-    if (res == z3::unknown && split && used < left.timeoutMs) {
-      TvOptions rest = left;
-      rest.timeoutMs = left.timeoutMs - unsigned(used);
-      res = decompose(c, pre, d, args, rest, unknownWhy, model);
-    }
   }
   if (res != z3::sat || mode != FMode::Ieee)
     return res;

@@ -65,7 +65,7 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
                            std::optional<z3::model> &model);
 // What provedByDifferences learnt of subterm pairs, kept over the elements
 // of one query: under `pre`, pair (a, b) never differs, or differs only
-// at one value of its inputs, or neither is known.
+// at one value of its frontier, or neither is known.
 struct PairFacts {
   struct Fact {
     bool never = false;
