@@ -24,8 +24,10 @@ z3::expr Encoder::fadd(const z3::expr &a, const z3::expr &b) {
   // convolution's bias) joins the sum before it (as conv2d's lowering
   // adds it): TOSA bounds a dot product's error with its bias, not the
   // order or precision the bias joins it in.
-  const z3::expr *wideA = narrowedSums.find(a);
-  const z3::expr *wide = wideA ? wideA : narrowedSums.find(b);
+  const z3::expr *wideA =
+      mode == FMode::Abstract ? narrowedSums.find(a) : nullptr;
+  const z3::expr *wide =
+      wideA || mode != FMode::Abstract ? wideA : narrowedSums.find(b);
   if (wide) {
     z3::expr sum =
         fsum({*wide, uf("fcast", {wideA ? b : a}, wide->get_sort())});
