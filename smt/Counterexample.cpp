@@ -30,8 +30,21 @@ std::optional<ModelNum> modelValue(const Eval &eval, const z3::expr &e,
   if (e.get_sort().is_fpa()) {
     z3::expr bits = eval(z3::expr(c, Z3_mk_fpa_to_ieee_bv(c, e)));
     z3::expr nan = eval(z3::expr(c, Z3_mk_fpa_is_nan(c, e)));
-    if (nan.is_true())
-      return ModelNum{std::nan(""), std::nullopt};
+    if (nan.is_true()) {
+      // The NaN's bits where the program reads them (Encoder::floatToBits):
+      // its sign goes to the replay (copysign shows it).
+      z3::sort so = e.get_sort();
+      unsigned w = so.fpa_ebits() + so.fpa_sbits();
+      std::string name = "nan_bits_" + std::to_string(w);
+      uint64_t nb = 0, mant = so.fpa_sbits() - 1;
+      uint64_t expOnes = ((uint64_t(1) << (w - 1 - mant)) - 1) << mant;
+      bool negative =
+          eval(c.constant(name.c_str(), c.bv_sort(w))).is_numeral_u64(nb) &&
+          (nb & expOnes) == expOnes && (nb & ((uint64_t(1) << mant) - 1)) &&
+          (nb >> (w - 1));
+      return ModelNum{std::copysign(std::nan(""), negative ? -1.0 : 1.0),
+                      std::nullopt};
+    }
     uint64_t b;
     if (!bits.is_numeral_u64(b))
       return std::nullopt;

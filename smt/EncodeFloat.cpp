@@ -376,16 +376,28 @@ z3::expr Encoder::floatToInt(const z3::expr &a, unsigned w, bool isSigned,
   }
   z3::expr rm = nearest ? rne() : rtz();
   z3::expr r = roundToIntegral(rm, a);
-  double lo = isSigned ? -std::ldexp(1.0, int(w) - 1) : 0.0;
-  double hi = isSigned ? std::ldexp(1.0, int(w) - 1) : std::ldexp(1.0, int(w));
-  z3::expr rd =
-      z3::expr(c, Z3_mk_fpa_to_fp_float(c, rne(), r, c.fpa_sort(11, 53)));
-  z3::expr lod = fpConst(lo, c.fpa_sort(11, 53)),
-           hid = fpConst(hi, c.fpa_sort(11, 53));
-  outOfRange = isNaN(a) || z3::expr(c, Z3_mk_fpa_lt(c, rd, lod)) ||
-               z3::expr(c, Z3_mk_fpa_geq(c, rd, hid));
-  return isSigned ? z3::expr(c, Z3_mk_fpa_to_sbv(c, rm, a, w))
-                  : z3::expr(c, Z3_mk_fpa_to_ubv(c, rm, a, w));
+  // The bounds are 0 or powers of two: exact in the float's own sort where
+  // its exponent reaches them (compared there, as a lowering compares),
+  // else beyond every finite value of it (only an infinity is out).
+  z3::sort s = a.get_sort();
+  int maxExp = (1 << (s.fpa_ebits() - 1)) - 1;
+  auto beyond = [&](int k, bool negative) {
+    z3::expr inf = fpConst(negative ? -INFINITY : INFINITY, s);
+    if (k > maxExp)
+      return z3::expr(c, Z3_mk_fpa_eq(c, r, inf));
+    z3::expr bound = fpConst(std::ldexp(negative ? -1.0 : 1.0, k), s);
+    return negative ? z3::expr(c, Z3_mk_fpa_lt(c, r, bound))
+                    : z3::expr(c, Z3_mk_fpa_geq(c, r, bound));
+  };
+  z3::expr below = isSigned ? beyond(int(w) - 1, true)
+                            : z3::expr(c, Z3_mk_fpa_lt(c, r, fpConst(0, s)));
+  outOfRange =
+      isNaN(a) || below || beyond(isSigned ? int(w) - 1 : int(w), false);
+  // Rounded to nearest: the integral value converted, as a lowering does
+  // (roundeven, then fptosi), so that both sides share the rounding.
+  z3::expr from = nearest ? r : a;
+  return isSigned ? z3::expr(c, Z3_mk_fpa_to_sbv(c, rtz(), from, w))
+                  : z3::expr(c, Z3_mk_fpa_to_ubv(c, rtz(), from, w));
 }
 
 // A float sum of terms. Abstract: a multiset (canonical order), so any

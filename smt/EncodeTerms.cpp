@@ -71,8 +71,11 @@ z3::expr Encoder::floatBits(uint64_t bits, FloatType ft) {
       ones.set(k, true);
     return k;
   }
+  // Simplified to Z3's literal, which is what Z3 makes of a simplified
+  // constant: the same value as one term, else an add of it is bit-blasted
+  // twice and the solver must prove the two adders equal.
   unsigned w = ft.getWidth();
-  return z3::expr(c, Z3_mk_fpa_to_fp_bv(c, c.bv_val(bits, w), s));
+  return z3::expr(c, Z3_mk_fpa_to_fp_bv(c, c.bv_val(bits, w), s)).simplify();
 }
 
 z3::expr Encoder::elemConst(Attribute a, Type elt) {

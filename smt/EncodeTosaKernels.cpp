@@ -65,18 +65,32 @@ z3::expr intDot(Encoder &e, z3::expr acc,
 // condition of a failed REQUIRE (negative multiplier, shift outside
 // [2, 62], an i32 value outside the range the shift allows, a result
 // outside i32). In 96 bits, where the product of an i48 value and an i32
-// multiplier fits.
+// multiplier fits, or 64. The MLIR op (`spec` false) is not bound by the
+// REQUIREs on its operands: tosa-to-linalg gives it tosa.mul's operands (any
+// multiplier, any value, a shift from 1) and its documentation asks for
+// no more than a wide enough product; only a shift past 63 and a result
+// outside i32 stay undefined.
 Elem applyScaleTerm(Encoder &e, const z3::expr &value, const z3::expr &mult,
-                    const z3::expr &shift, bool doubleRound, bool scale32) {
-  const unsigned w = 96;
+                    const z3::expr &shift, bool doubleRound, bool scale32,
+                    bool spec = true) {
+  // 64 bits where they hold the rounded product (an i32 value, a known
+  // shift), with the constants as numbers: the product is then the term
+  // tosa.mul's encoding has, and the two meet.
+  uint64_t known = 64;
+  (void)shift.simplify().is_numeral_u64(known);
+  const unsigned w = value.get_sort().bv_size() <= 32 && known <= 62 ? 64 : 96;
   auto k = [&](int64_t v) { return e.c.bv_val(v, w); };
   auto wide = [&](const z3::expr &x) {
     return z3::sext(x, w - x.get_sort().bv_size());
   };
-  z3::expr v = wide(value), m = wide(mult), s = wide(shift);
-  z3::expr half = z3::shl(k(1), s - k(1));
-  z3::expr bad = m < k(0) || s < k(2) || s > k(62);
-  if (scale32)
+  z3::expr v = wide(value), m = wide(mult);
+  z3::expr s = known <= 62 ? k(int64_t(known)) : wide(shift);
+  z3::expr half = known <= 62
+                      ? k(known ? int64_t(1) << (known - 1) : 0)
+                      : z3::ite(s > k(0), z3::shl(k(1), s - k(1)), k(0));
+  z3::expr bad =
+      spec ? m < k(0) || s < k(2) || s > k(62) : s < k(0) || s > k(63);
+  if (scale32 && spec)
     bad = bad || v < -half || v >= half;
   z3::expr round = half;
   if (doubleRound)
@@ -86,7 +100,7 @@ Elem applyScaleTerm(Encoder &e, const z3::expr &value, const z3::expr &mult,
                     half);
   z3::expr r = z3::ashr(v * m + round, s);
   bad = bad || r < k(INT32_MIN) || r > k(INT32_MAX);
-  return {r.extract(31, 0), bad};
+  return {r.extract(31, 0), bad.simplify()};
 }
 
 // The accumulator type of a convolution or pooling (its input's element
@@ -408,8 +422,10 @@ void argmax(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
   e.env[op->getResult(0)] = r;
 }
 
-// tosa.apply_scale (what rescale becomes inside linalg bodies): a failed
-// REQUIRE is poison. INEXACT_ROUND allows a range of results: unsupported.
+// tosa.apply_scale (what rescale and an integer mul with a shift become
+// inside linalg bodies): undefined only where applyScaleTerm's MLIR op is
+// (a result outside i32 is poison). INEXACT_ROUND allows a range of results:
+// unsupported.
 void applyScale(Encoder &e, tosa::ApplyScaleOp op,
                 const std::vector<SVal> &ins) {
   if (op.getRoundingMode() == tosa::RoundingMode::INEXACT_ROUND)
@@ -420,7 +436,8 @@ void applyScale(Encoder &e, tosa::ApplyScaleOp op,
                              const std::vector<z3::expr> &pa) {
         // apply_scale_32 takes an i32 value, apply_scale_16 an i48 one.
         auto [r, bad] = applyScaleTerm(e, a[0], a[1], a[2], doubleRound,
-                                       a[0].get_sort().bv_size() == 32);
+                                       a[0].get_sort().bv_size() == 32,
+                                       /*spec=*/false);
         z3::expr p = bad;
         for (const z3::expr &x : pa)
           p = p || x;

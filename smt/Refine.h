@@ -13,8 +13,10 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace cc::smt::detail {
@@ -55,6 +57,44 @@ z3::check_result checkAlone(z3::context &c, const z3::expr &f,
                             const z3::params &prm,
                             std::optional<z3::model> &model,
                             std::string &unknownWhy);
+// One output element's disjunct !ps && (pt || sv != tv), as
+// Query::refinementViolation builds it: the source's value and poison, the
+// target's.
+struct Sides {
+  z3::expr sv, tv, ps, pt;
+  z3::expr violation() const { return !ps && (pt || sv != tv); }
+};
+std::optional<Sides> sidesOf(const z3::expr &d);
+// The conjuncts of a precondition that one output element can depend on:
+// those joined to it by a shared input or uninterpreted function. Another
+// element's definedness is usually one of the rest, and bit-blasting it
+// costs as much as the element itself. Without them a query is weaker:
+// unsat still proves the element; a model must be completed (decompose).
+class PreSlicer {
+public:
+  explicit PreSlicer(const z3::expr &pre);
+  // `pre` without the conjuncts independent of `d`; `dropped` says
+  // whether any were left out.
+  z3::expr slice(const z3::expr &d, bool &dropped);
+
+private:
+  unsigned find(unsigned s);
+  int symbol(const z3::expr &x, bool add);
+  int join(const z3::expr &root);
+
+  z3::expr whole;
+  std::vector<std::pair<z3::expr, int>> conjuncts; // with their symbol
+  std::unordered_map<unsigned, int> rep; // node id -> a symbol under it
+  std::unordered_map<unsigned, unsigned> symbols; // decl id -> index
+  std::vector<unsigned> parent;                   // union-find of symbols
+};
+// Whether `pre && d` is unsatisfiable with the terms both sides of the
+// element compute, where one side goes on alone, as free variables: a
+// weaker query (any input gives the cut terms some value), often much
+// smaller (what is below a cut is left out). false when not shown within
+// `ms` (or `rlimit`, when set).
+bool provedByCuts(z3::context &c, const z3::expr &pre, const z3::expr &d,
+                  unsigned ms, unsigned rlimit);
 // Checks `pre && d` for each disjunct d within o.timeoutMs in all and
 // o.rlimit each, with provedByDifferences where a brief search does not
 // settle one; `model` gets the satisfiable one's model.
@@ -78,10 +118,13 @@ struct PairFacts {
 // and each pair either never differs or differs only at one value of its
 // frontier (the subterms it shares with the other side, or its inputs of
 // `args`), at which the element is the same on both sides.
-// false when not shown within `ms` (or `rlimit` per check, when set).
+// false when not shown within `ms` (or `rlimit` per check, when set);
+// `cex` gets a model of `pre && d` where one turned up on the way (the
+// element at a pair's point of difference).
 bool provedByDifferences(z3::context &c, const z3::expr &pre, const z3::expr &d,
                          const std::vector<SVal> &args, unsigned ms,
-                         unsigned rlimit, PairFacts &facts);
+                         unsigned rlimit, PairFacts &facts,
+                         std::optional<z3::model> &cex);
 // Checks a few disjuncts alone, briefly (200 ms, or a 50th of o.rlimit when
 // set); `model` gets a satisfiable one's model.
 bool sampleDisjuncts(z3::context &c, const z3::expr &pre,

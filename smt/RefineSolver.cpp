@@ -202,6 +202,21 @@ std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
       return as;
   }
   size_t budget = kPlaneProbeNodes / std::max<size_t>(1, dagSize(bad));
+  // One whole argument special, the others ordinary: a row of products of
+  // -Inf and positive values is all -Inf (a maximum's initial value shows).
+  for (int special = 0; special < kPlaneSpecials; ++special)
+    for (size_t a = 0; a < args.size() && args.size() > 1; ++a) {
+      if (budget-- == 0)
+        return std::nullopt;
+      if (std::optional<Assignment> as =
+              inputs(c, args,
+                     [&](size_t b, int64_t, const z3::sort &so) {
+                       return b == a ? planeValue(c, so, special)
+                                     : probeValue(c, so, 0, 0);
+                     });
+          hits(as))
+        return as;
+    }
   for (int special = 0; special < kPlaneSpecials; ++special)
     for (size_t a = 0; a < args.size(); ++a)
       for (size_t axis = 0; axis < args[a].shape.size(); ++axis) {
@@ -234,6 +249,90 @@ z3::check_result checkAlone(z3::context &c, const z3::expr &f,
   return r;
 }
 
+namespace {
+
+// The inputs that `m` interprets, fixed to its values.
+z3::expr pinned(z3::context &c, const z3::model &m,
+                const std::vector<SVal> &args) {
+  z3::expr_vector eqs(c);
+  auto pin = [&](const z3::expr &x) {
+    if (m.has_interp(x.decl()))
+      eqs.push_back(x == m.eval(x, true));
+  };
+  for (const SVal &a : args) {
+    if (a.array)
+      pin(*a.array);
+    for (const z3::expr &x : a.v)
+      pin(x);
+  }
+  return z3::mk_and(eqs);
+}
+
+// decompose's checks of one element, each on the part of `pre` that the
+// element depends on; a model found there is completed against the whole.
+class ElementChecks {
+public:
+  ElementChecks(z3::context &c, const z3::expr &pre,
+                const std::vector<SVal> &args, unsigned rlimit,
+                std::optional<z3::model> &model)
+      : c(c), pre(pre), args(args), rlimit(rlimit), model(model), slicer(pre) {}
+
+  z3::check_result search(const z3::expr &d, unsigned ms, unsigned limit,
+                          std::string &why) {
+    bool dropped = false;
+    z3::expr local = slicer.slice(d, dropped);
+    z3::check_result r =
+        checkAlone(c, local && d, params(ms, limit), model, why);
+    return r == z3::sat && dropped ? complete(d, ms, limit, why) : r;
+  }
+
+  // unsat: proved; sat: a counterexample met on the way, in `model`.
+  z3::check_result differences(const z3::expr &d, unsigned ms) {
+    bool dropped = false;
+    std::optional<z3::model> cex;
+    if (provedByDifferences(c, slicer.slice(d, dropped), d, args, ms,
+                            rlimit / 4, facts, cex))
+      return z3::unsat;
+    if (!cex)
+      return z3::unknown;
+    model = cex;
+    std::string why;
+    return dropped ? complete(d, ms, rlimit / 4, why) : z3::sat;
+  }
+
+  bool cuts(const z3::expr &d, unsigned ms) {
+    bool dropped = false;
+    return provedByCuts(c, slicer.slice(d, dropped), d, ms, rlimit / 8);
+  }
+
+private:
+  z3::params params(unsigned ms, unsigned limit) {
+    z3::params prm(c);
+    prm.set("timeout", std::max(1u, ms));
+    if (limit)
+      prm.set("rlimit", std::max(1u, limit));
+    return prm;
+  }
+
+  // `model` meets the slice only: the rest of `pre` is solved with the
+  // inputs it fixed.
+  z3::check_result complete(const z3::expr &d, unsigned ms, unsigned limit,
+                            std::string &why) {
+    return checkAlone(c, pre && d && pinned(c, *model, args), params(ms, limit),
+                      model, why);
+  }
+
+  z3::context &c;
+  const z3::expr &pre;
+  const std::vector<SVal> &args;
+  unsigned rlimit;
+  std::optional<z3::model> &model;
+  PreSlicer slicer;
+  PairFacts facts;
+};
+
+} // namespace
+
 z3::check_result decompose(z3::context &c, const z3::expr &pre,
                            const std::vector<z3::expr> &disj,
                            const std::vector<SVal> &args, const TvOptions &o,
@@ -248,22 +347,11 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
     return unsigned(std::max(0.0, totalMs - used));
   };
   z3::check_result res = z3::unsat;
-  PairFacts facts;
-  auto search = [&](const z3::expr &d, unsigned ms, unsigned rlimit,
-                    std::string &why) {
-    z3::params prm(c);
-    prm.set("timeout", std::max(1u, ms));
-    if (rlimit)
-      prm.set("rlimit", std::max(1u, rlimit));
-    return checkAlone(c, pre && d, prm, model, why);
-  };
-  auto differences = [&](const z3::expr &d, unsigned ms) {
-    return provedByDifferences(c, pre, d, args, ms, o.rlimit / 4, facts);
-  };
-  // A brief search settles most elements; where it does not, the proof by
-  // differences is tried before the search gets the rest of the time. Once
-  // that proof succeeds, the other elements (of the same rows, usually)
-  // try it first.
+  ElementChecks check(c, pre, args, o.rlimit, model);
+  // Cut points first (small when they hold); then a brief search settles
+  // most elements; where it does not, the proof by differences is tried
+  // before the search gets the rest of the time. Once that proof
+  // succeeds, the other elements (of the same rows, usually) try it first.
   bool differencesFirst = false;
   for (const z3::expr &d : disj) {
     if (d.simplify().is_false())
@@ -272,22 +360,25 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
       unknownWhy = "timeout";
       return z3::unknown;
     }
+    if (check.cuts(d, left() / 8))
+      continue;
     std::string why;
-    if (differencesFirst) {
-      if (differences(d, left() / 2))
-        continue;
-    } else {
-      z3::check_result r = search(d, left() / 8, o.rlimit / 8, why);
-      if (r == z3::sat)
-        return r;
-      if (r == z3::unsat)
-        continue;
-      if (differences(d, left() / 2)) {
-        differencesFirst = true;
+    if (!differencesFirst) {
+      z3::check_result r = check.search(d, left() / 8, o.rlimit / 8, why);
+      if (r != z3::unknown) {
+        if (r == z3::sat)
+          return r;
         continue;
       }
     }
-    z3::check_result r = search(d, left(), o.rlimit, why);
+    z3::check_result r = check.differences(d, left() / 2);
+    if (r == z3::sat)
+      return r;
+    if (r == z3::unsat) {
+      differencesFirst = true;
+      continue;
+    }
+    r = check.search(d, left(), o.rlimit, why);
     if (r == z3::sat)
       return r;
     if (r == z3::unknown) {

@@ -19,36 +19,6 @@ namespace cc::smt::detail {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-// One output element's disjunct !ps && (pt || sv != tv), as
-// Query::refinementViolation builds it.
-struct Sides {
-  z3::expr sv, tv, ps, pt;
-  z3::expr violation() const { return !ps && (pt || sv != tv); }
-};
-
-bool isKind(const z3::expr &e, Z3_decl_kind k, unsigned args) {
-  return e.is_app() && e.decl().decl_kind() == k && e.num_args() == args;
-}
-
-// sv != tv, written as distinct or as not(=).
-std::optional<std::pair<z3::expr, z3::expr>> differs(const z3::expr &e) {
-  if (isKind(e, Z3_OP_DISTINCT, 2))
-    return std::pair{e.arg(0), e.arg(1)};
-  if (isKind(e, Z3_OP_NOT, 1) && isKind(e.arg(0), Z3_OP_EQ, 2))
-    return std::pair{e.arg(0).arg(0), e.arg(0).arg(1)};
-  return std::nullopt;
-}
-
-std::optional<Sides> sidesOf(const z3::expr &d) {
-  if (!isKind(d, Z3_OP_AND, 2) || !isKind(d.arg(0), Z3_OP_NOT, 1) ||
-      !isKind(d.arg(1), Z3_OP_OR, 2))
-    return std::nullopt;
-  auto values = differs(d.arg(1).arg(1));
-  if (!values)
-    return std::nullopt;
-  return Sides{values->first, values->second, d.arg(0).arg(0), d.arg(1).arg(0)};
-}
-
 // The subterms of `e` (applications with arguments, of a float or
 // bit-vector sort) with the inputs each reads; nothing past kMaxNodes.
 struct Subterm {
@@ -141,11 +111,24 @@ public:
     for (size_t i = 0; i < pairs.size(); ++i)
       order.push_back({rank(pairs[i]), i});
     std::sort(order.begin(), order.end());
+    // The first kRanked of those, then the smallest pairs (an operand both
+    // sides write differently, under a product that hides it).
     std::vector<std::pair<const Subterm *, const Subterm *>> ranked;
-    for (const auto &[r, i] : order)
+    std::vector<bool> taken(pairs.size());
+    for (size_t k = 0; k < order.size() && k < kRanked; ++k) {
+      ranked.push_back(pairs[order[k].second]);
+      taken[order[k].second] = true;
+    }
+    std::vector<std::pair<size_t, size_t>> bySize;
+    for (size_t i = 0; i < pairs.size(); ++i)
+      if (!taken[i])
+        bySize.push_back({pairs[i].first->size + pairs[i].second->size, i});
+    std::sort(bySize.begin(), bySize.end());
+    for (const auto &[size, i] : bySize)
       ranked.push_back(pairs[i]);
     pairs = std::move(ranked);
   }
+  static constexpr size_t kRanked = 6;
   std::vector<std::pair<const Subterm *, const Subterm *>> pairs;
   // Each side's subterms; the pairs point into these.
   std::map<unsigned, Subterm> srcTerms, tgtTerms;
@@ -172,7 +155,7 @@ public:
            std::vector<z3::model> samples, Clock::time_point end,
            unsigned rlimit, PairFacts &facts)
       : c(c), inputs(inputs), samples(std::move(samples)), end(end),
-        rlimit(rlimit), facts(facts) {
+        rlimit(rlimit), facts(facts), goal(c) {
     for (const auto &[id, x] : inputs)
       inputIds.insert(id);
   }
@@ -184,6 +167,10 @@ public:
       return true;
     if (depth >= kMaxDepth)
       return false;
+    // Once a pair is patched, what is left may hold of the shared terms
+    // alone (the target's range check of a product the source requires).
+    if (depth > 0 && cuts(pre, s))
+      return true;
     Candidates cands(s, inputIds, samples);
     size_t tried = 0;
     for (const auto &[a, b] : cands.pairs) {
@@ -212,20 +199,31 @@ public:
         return true;
       // Fixing subterms forgets what inputs they can take (a row of -inf
       // that no input gives): the element where they take those values.
-      z3::expr there = pre && s.violation();
+      z3::expr_vector at(c);
       for (unsigned i = 0; i < f.at->vars.size(); ++i)
         if (!inputIds.count(f.at->vars[i].id()))
-          there = there && f.at->vars[i] == f.at->vals[i];
-      std::optional<z3::model> unused;
-      return !z3::eq(there, pre && s.violation()) &&
-             check(there, unused) == z3::unsat;
+          at.push_back(f.at->vars[i] == f.at->vals[i]);
+      if (at.empty())
+        return false;
+      // Inputs that give the subterms those values, sought without the
+      // rest of the element, often show the difference already.
+      std::optional<z3::model> m;
+      z3::check_result reach = check(pre && z3::mk_and(at), m);
+      if (reach == z3::unsat)
+        return true; // no input gives them those values
+      if (reach == z3::sat && record(*m))
+        return false;
+      z3::check_result r = check(pre && s.violation() && z3::mk_and(at), m);
+      if (r == z3::sat)
+        record(*m);
+      return r == z3::unsat;
     }
     return false;
   }
 
 private:
   static constexpr int kMaxDepth = 64;
-  static constexpr size_t kMaxTries = 6;
+  static constexpr size_t kMaxTries = Candidates::kRanked + 3;
 
   // Whether the pair never differs under `pre`, or only at one value of
   // its frontier; learnt once per query (elements share their rows). The
@@ -323,6 +321,14 @@ private:
     return f;
   }
 
+  bool cuts(const z3::expr &pre, const Sides &s) {
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  end - Clock::now())
+                  .count();
+    return ms > 0 &&
+           provedByCuts(c, pre, s.violation(), unsigned(ms / 3), rlimit);
+  }
+
   // A third of the time left: one hard pair leaves time for the others.
   z3::check_result check(const z3::expr &f, std::optional<z3::model> &m) {
     z3::params prm(c);
@@ -347,13 +353,28 @@ private:
   Clock::time_point end;
   unsigned rlimit; // each check's, instead of the time left, when set
   PairFacts &facts;
+
+public:
+  // A model of `goal` (the element's violation) met on the way (where a
+  // pair's difference shows), if any.
+  std::optional<z3::model> found;
+  z3::expr goal;
+
+private:
+  bool record(const z3::model &m) {
+    if (!m.eval(goal, true).is_true())
+      return false;
+    found = m;
+    return true;
+  }
 };
 
 } // namespace
 
 bool provedByDifferences(z3::context &c, const z3::expr &pre, const z3::expr &d,
                          const std::vector<SVal> &args, unsigned ms,
-                         unsigned rlimit, PairFacts &facts) {
+                         unsigned rlimit, PairFacts &facts,
+                         std::optional<z3::model> &cex) {
   std::optional<Sides> s = sidesOf(d);
   if (!s)
     return false;
@@ -378,7 +399,10 @@ bool provedByDifferences(z3::context &c, const z3::expr &pre, const z3::expr &d,
   }
   Splitter split(c, inputs, std::move(samples),
                  Clock::now() + std::chrono::milliseconds(ms), rlimit, facts);
-  return split.proves(pre, *s, 0);
+  split.goal = pre && d;
+  bool proved = split.proves(pre, *s, 0);
+  cex = split.found;
+  return proved;
 }
 
 } // namespace cc::smt::detail

@@ -365,13 +365,20 @@ TEST(OpAgreement, ApplyScaleMatchesTheReference) {
           << i;
     }
   }
-  // A shift of 1, and a value outside the range shift 2 allows: undefined
-  // in TOSA (the reference refuses them), so any result refines them.
-  for (auto [value, shift] : {std::pair<int64_t, int64_t>{5, 1}, {5, 2}}) {
-    EXPECT_FALSE(applyScale(value, 1, shift, true, false));
-    EXPECT_EQ(verdictOf(applyScaleModule({value}, {1}, {shift}, "SINGLE_ROUND"),
-                        constantModule({42})),
-              TvVerdict::Correct);
+  // A shift of 1, a value outside the range shift 2 allows and a negative
+  // multiplier fail TOSA's REQUIREs (the reference refuses them), but the
+  // MLIR op is not bound by them: tosa-to-linalg gives it tosa.mul's
+  // operands. Each has its exact (v * m + round) >> shift.
+  struct Case {
+    int64_t value, mult, shift, result;
+  };
+  for (Case k : {Case{5, 1, 1, 3}, Case{5, 1, 2, 1}, Case{5, -3, 2, -4}}) {
+    EXPECT_FALSE(applyScale(k.value, k.mult, k.shift, true, false));
+    std::string src =
+        applyScaleModule({k.value}, {k.mult}, {k.shift}, "SINGLE_ROUND");
+    EXPECT_EQ(verdictOf(src, constantModule({k.result})), TvVerdict::Correct);
+    EXPECT_EQ(verdictOf(src, constantModule({k.result + 1})),
+              TvVerdict::Incorrect);
   }
 }
 

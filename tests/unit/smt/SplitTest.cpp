@@ -33,8 +33,9 @@ struct Element {
     z3::expr no = c.bool_val(false);
     z3::expr d = !no && (no || source != target);
     PairFacts facts;
+    std::optional<z3::model> cex;
     return provedByDifferences(c, c.bool_val(true), d, args, kMs, kRlimit,
-                               facts);
+                               facts, cex);
   }
 };
 
@@ -63,7 +64,8 @@ TEST(ProofByDifferences, NeverProvesADifferenceThatShows) {
 // at the lowest finite float (the target): the maxima differ wherever the
 // whole row is -inf, at many inputs but at one value of the row. As a
 // function of the row (the subterms both sides share) the difference is
-// settled, and masked by the product with zero; unmasked it is not proved.
+// settled, and masked by the product with zero; unmasked it is not proved,
+// and the element at the row of -inf is a counterexample.
 TEST(ProofByDifferences, SettlesADifferenceOfSharedSubterms) {
   z3::context c;
   z3::sort f32 = c.fpa_sort(8, 24);
@@ -85,14 +87,22 @@ TEST(ProofByDifferences, SettlesADifferenceOfSharedSubterms) {
   z3::expr ms = max(r0, r1), mt = max(max(lowest, r0), r1);
   z3::expr no = c.bool_val(false);
   std::vector<SVal> args{SVal{{3}, {x0, x1, y}, {no, no, no}, std::nullopt}};
+  std::optional<z3::model> cex;
   auto proved = [&](const z3::expr &source, const z3::expr &target) {
     PairFacts facts;
     return provedByDifferences(c, c.bool_val(true),
                                !no && (no || source != target), args, kMs,
-                               kRlimit, facts);
+                               kRlimit, facts, cex);
   };
   EXPECT_TRUE(proved(mul(sub(r0, ms), zero), mul(sub(r0, mt), zero)));
+  EXPECT_FALSE(cex.has_value());
   EXPECT_FALSE(proved(sub(r0, ms), sub(r0, mt)));
+  ASSERT_TRUE(cex.has_value());
+  auto isInf = [&](const z3::expr &v) {
+    return z3::expr(c, Z3_mk_fpa_is_infinite(c, v));
+  };
+  EXPECT_TRUE(cex->eval(sub(r0, ms) != sub(r0, mt), true).is_true());
+  EXPECT_TRUE(cex->eval(isInf(r0) && isInf(r1), true).is_true());
 }
 
 } // namespace
