@@ -19,8 +19,8 @@ struct Shown {
   std::ostringstream text;
   Inputs inputs;
   std::string notReplayable;
-  Mask mask; // per output, the elements where the source is defined
-  std::vector<bool> unmapped; // per argument: not dereferenceable
+  Mask mask;        // per output, the elements where the source is defined
+  ArgMemory memory; // how memref arguments are passed
   // The source's outputs (nothing where the model leaves them open).
   std::vector<std::vector<std::optional<double>>> expected;
 };
@@ -160,6 +160,11 @@ Shown Query::show(const Eval &eval) {
   auto argTypes = src.getFunctionType().getInputs();
   Shown x;
   showInputs(c, eval, args, argTypes, x);
+  x.memory.sameAs = aliasOf;
+  for (size_t j = 0; j < aliasOf.size(); ++j)
+    if (aliasOf[j] >= 0)
+      x.text << "  %arg" << j << " is %arg" << aliasOf[j]
+             << " (the same buffer)\n";
   for (size_t r = 0; r < os.size(); ++r) {
     Type elt = getElementTypeOrSelf(r < numResults
                                         ? src.getFunctionType().getResult(r)
@@ -171,10 +176,10 @@ Shown Query::show(const Eval &eval) {
     x.text << "  target " << outName(r) << " = ["
            << showOutput(c, eval, ot[r], elt, nullptr) << "]\n";
   }
-  x.unmapped.assign(args.size(), false);
+  x.memory.unmapped.assign(args.size(), false);
   for (auto [i, blk] : es.argBlocks)
     if (eval(*es.mem[size_t(blk)].deref).is_false()) {
-      x.unmapped[i] = true;
+      x.memory.unmapped[i] = true;
       x.text << "  %arg" << i
              << " is not dereferenceable (any access is undefined; replayed "
                 "as a pointer to unmapped memory)\n";
@@ -205,7 +210,7 @@ std::optional<Attempt> Query::probeExecution() {
     Shapes shapes;
     for (const SVal &r : os)
       shapes.push_back(r.shape);
-    Replay rp = replay(src, tgt, x.inputs, shapes, x.mask, 0, x.unmapped);
+    Replay rp = replay(src, tgt, x.inputs, shapes, x.mask, 0, x.memory);
     if (rp.kind == Replay::Differ)
       return Attempt{TvVerdict::Incorrect,
                      "counterexample confirmed by execution on probe inputs "
@@ -219,7 +224,7 @@ Attempt Query::confirm(const Shown &x, bool targetUb) {
   Shapes shapes;
   for (const SVal &r : os)
     shapes.push_back(r.shape);
-  Replay rp = replay(src, tgt, x.inputs, shapes, x.mask, 0, x.unmapped);
+  Replay rp = replay(src, tgt, x.inputs, shapes, x.mask, 0, x.memory);
   // A float sum in another order (a convolution's bias added before the
   // cast) rounds differently: TOSA bounds a dot product's error, not its
   // order, so a difference of a few roundings is not a miscompile.

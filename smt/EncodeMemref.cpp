@@ -78,6 +78,12 @@ int Encoder::blockOf(const SVal &contents, Type elt, bool writable) {
 
 void Encoder::bindArgument(unsigned index, BlockArgument a,
                            const SVal &contents) {
+  if (index < aliasOf.size() && aliasOf[index] >= 0) {
+    int b = argBlocks.at(unsigned(aliasOf[index]));
+    argBlocks[index] = b;
+    bindRef(a, identityView(b, contents.shape));
+    return;
+  }
   int b = blockOf(contents, getElementTypeOrSelf(a.getType()), true);
   mem[size_t(b)].deref =
       c.bool_const(("deref_arg" + std::to_string(index)).c_str());

@@ -310,7 +310,10 @@ public:
   // ---- memory (EncodeMemref.cpp) ------------------------------------------
   std::vector<MemBlock> mem;
   llvm::DenseMap<mlir::Value, MemRef> refs;
-  std::map<unsigned, int> argBlocks;  // memref argument -> its block
+  std::map<unsigned, int> argBlocks; // memref argument -> its block
+  // Per argument, the earlier memref argument whose block it shares (-1:
+  // its own): aliased arguments.
+  std::vector<int> aliasOf;
   std::map<std::string, int> globals; // memref.global -> its block
   MemRef &ref(mlir::Value v);
   int newBlock(z3::expr v, z3::expr p, int64_t size, bool writable,

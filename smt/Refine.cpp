@@ -20,9 +20,12 @@ using namespace detail;
 
 namespace detail {
 
-Query::Query(func::FuncOp src, func::FuncOp tgt, FMode mode, const TvOptions &o)
-    : src(src), tgt(tgt), mode(mode), o(o), es(c, mode, o), et(c, mode, o) {
+Query::Query(func::FuncOp src, func::FuncOp tgt, FMode mode, const TvOptions &o,
+             std::vector<int> aliasOf)
+    : src(src), tgt(tgt), mode(mode), o(o), aliasOf(std::move(aliasOf)),
+      es(c, mode, o), et(c, mode, o) {
   es.openChoices = true;
+  es.aliasOf = et.aliasOf = this->aliasOf;
 }
 
 // Rounds of CEGIS per group of disjuncts, and the reason when they run out.
@@ -365,7 +368,9 @@ z3::expr Query::anyOf(const std::vector<z3::expr> &xs) {
 std::optional<Attempt> Query::encode() {
   auto argTypes = src.getFunctionType().getInputs();
   for (size_t i = 0; i < argTypes.size(); ++i)
-    args.push_back(es.fresh("arg" + std::to_string(i), argTypes[i]));
+    args.push_back(i < aliasOf.size() && aliasOf[i] >= 0
+                       ? args[size_t(aliasOf[i])]
+                       : es.fresh("arg" + std::to_string(i), argTypes[i]));
   try {
     os = es.encodeCall(src, args, 0);
   } catch (const EncodeFailure &f) {
@@ -446,7 +451,10 @@ std::vector<std::string> Query::notes() const {
   if (es.usedUf || et.usedUf)
     notes.push_back("math functions uninterpreted");
   if (es.argBlocks.size() > 1)
-    notes.push_back("memref arguments assumed not to alias");
+    notes.push_back("memref arguments checked distinct, and as one buffer "
+                    "where of one type and not llvm.noalias (partial "
+                    "overlaps and arguments of different types not "
+                    "modelled)");
   if (std::string opaque = opaqueNote(); !opaque.empty())
     notes.push_back(opaque);
   return notes;
@@ -591,12 +599,13 @@ bool hasFloats(func::FuncOp fs, func::FuncOp ft) {
   return hasFloat;
 }
 
-// The queries of a pair: abstract floats first where there are floats,
-// IEEE floats where they find a counterexample. Dynamic sizes that make
-// the source undefined everywhere (a dimension that must be 1) are retried
-// with unit sizes; larger sizes last: a subview or slice of a fixed size
-// may need them.
-Attempt refine(func::FuncOp fs, func::FuncOp ft, const TvOptions &o) {
+// The queries of a pair with the memref arguments `aliasOf` shares:
+// abstract floats first where there are floats, IEEE floats where they
+// find a counterexample. Dynamic sizes that make the source undefined
+// everywhere (a dimension that must be 1) are retried with unit sizes;
+// larger sizes last: a subview or slice of a fixed size may need them.
+Attempt refineWith(func::FuncOp fs, func::FuncOp ft, const TvOptions &o,
+                   const std::vector<int> &aliasOf) {
   bool hasFloat = hasFloats(fs, ft);
   TvOptions square = o, unit = o, four = o;
   square.dynamicSizes = {2};
@@ -605,19 +614,36 @@ Attempt refine(func::FuncOp fs, func::FuncOp ft, const TvOptions &o) {
   std::vector<const TvOptions *> tries{&o, &square, &unit, &four};
   for (const TvOptions *opts : tries) {
     if (hasFloat) {
-      Attempt a = Query(fs, ft, FMode::Abstract, *opts).run();
+      Attempt a = Query(fs, ft, FMode::Abstract, *opts, aliasOf).run();
       if (a.vacuous && opts != tries.back())
         continue;
       if (!a.needsRefinement)
         return a;
     }
     // Replay runs the generalized copies: same semantics as the originals.
-    Attempt a = Query(fs, ft, FMode::Ieee, *opts).run();
+    Attempt a = Query(fs, ft, FMode::Ieee, *opts, aliasOf).run();
     if (a.vacuous && opts != tries.back())
       continue;
     return a;
   }
   return {TvVerdict::Unknown, "vacuous"};
+}
+
+// Distinct buffers first, then each way arguments may share one: the
+// target must refine the source in all of them.
+Attempt refine(func::FuncOp fs, func::FuncOp ft, const TvOptions &o) {
+  Attempt a = refineWith(fs, ft, o, {});
+  if (a.verdict != TvVerdict::Correct)
+    return a;
+  std::vector<std::vector<int>> ways = aliasings(fs);
+  for (const std::vector<int> &aliasOf : ways) {
+    Attempt b = refineWith(fs, ft, o, aliasOf);
+    if (b.verdict != TvVerdict::Correct) {
+      b.reason = "with " + describeAliasing(aliasOf) + ": " + b.reason;
+      return b;
+    }
+  }
+  return a;
 }
 
 } // namespace

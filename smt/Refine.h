@@ -131,6 +131,17 @@ bool sampleDisjuncts(z3::context &c, const z3::expr &pre,
                      const std::vector<z3::expr> &disj, const TvOptions &o,
                      std::optional<z3::model> &model);
 
+// ---- aliasing (RefineAlias.cpp)
+// ----------------------------------------------
+
+// The ways memref arguments of `f` may share buffers, besides none: those
+// of one type (static shape, identity layout), unless marked llvm.noalias.
+// Each is an aliasOf for Query: per argument, the earlier argument whose
+// buffer it is, or -1.
+std::vector<std::vector<int>> aliasings(mlir::func::FuncOp f);
+// "%arg1 the same buffer as %arg0, ..."
+std::string describeAliasing(const std::vector<int> &aliasOf);
+
 // ---- the disk cache (RefineCache.cpp) ---------------------------------------
 
 // Proofs (unsatisfiable queries) cached in TvOptions::cacheDir, one file
@@ -166,8 +177,10 @@ std::optional<ModelNum> modelValue(const Eval &eval, const z3::expr &e,
 // are the results, then the final contents of memref arguments.
 class Query {
 public:
+  // `aliasOf`: per argument, the earlier memref argument it is the same
+  // buffer as (-1: a buffer of its own).
   Query(mlir::func::FuncOp src, mlir::func::FuncOp tgt, FMode mode,
-        const TvOptions &o);
+        const TvOptions &o, std::vector<int> aliasOf = {});
   Attempt run();
 
 private:
@@ -217,6 +230,7 @@ private:
   mlir::func::FuncOp src, tgt;
   FMode mode;
   const TvOptions &o;
+  std::vector<int> aliasOf;
   z3::context c;
   Encoder es, et;
   std::vector<SVal> args, os, ot;

@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cmath>
+#include <map>
 
 namespace cc::smt::detail {
 
@@ -181,7 +182,7 @@ Value unmappedMemref(OpBuilder &b, Location loc, MemRefType t) {
 // of the memref arguments (others are ignored).
 func::FuncOp replayMain(func::FuncOp f,
                         const std::vector<std::vector<int64_t>> &argShapes,
-                        const std::vector<bool> &unmapped) {
+                        const ArgMemory &memory) {
   MLIRContext *ctx = f.getContext();
   Location loc = f.getLoc();
   auto boundary = [&](Type t, const std::vector<int64_t> &shape) -> Type {
@@ -209,12 +210,13 @@ func::FuncOp replayMain(func::FuncOp f,
   Block *entry = main.addEntryBlock();
   b.setInsertionPointToStart(entry);
   std::vector<Value> callArgs, buffers;
+  std::map<unsigned, Value> bufferOf; // memref argument -> its buffer
   for (auto [i, t] : llvm::enumerate(f.getArgumentTypes())) {
     Value a = entry->getArgument(unsigned(i));
     if (auto mt = dyn_cast<MemRefType>(t)) {
       auto staticType = MemRefType::get(
           cast<RankedTensorType>(a.getType()).getShape(), mt.getElementType());
-      if (i < unmapped.size() && unmapped[i]) {
+      if (memory.isUnmapped(i)) {
         Value m = unmappedMemref(b, loc, staticType);
         callArgs.push_back(
             staticType == mt
@@ -223,11 +225,17 @@ func::FuncOp replayMain(func::FuncOp f,
         buffers.push_back(a); // its contents cannot change
         continue;
       }
-      Value buf = memref::AllocOp::create(b, loc, staticType);
-      auto copy =
-          bufferization::MaterializeInDestinationOp::create(b, loc, a, buf);
-      copy.setWritable(true);
-      copy.setRestrict(true);
+      Value buf;
+      if (int same = memory.alias(i); same >= 0) {
+        buf = bufferOf.at(unsigned(same)); // its contents are the same
+      } else {
+        buf = memref::AllocOp::create(b, loc, staticType);
+        auto copy =
+            bufferization::MaterializeInDestinationOp::create(b, loc, a, buf);
+        copy.setWritable(true);
+        copy.setRestrict(true);
+      }
+      bufferOf[unsigned(i)] = buf;
       buffers.push_back(buf);
       callArgs.push_back(
           staticType == mt
@@ -253,14 +261,21 @@ func::FuncOp replayMain(func::FuncOp f,
     }
     results.push_back(x);
   }
+  // An aliased argument's contents are read from a copy of its buffer: a
+  // second `restrict` tensor of one buffer would be undefined.
+  llvm::DenseSet<Value> read;
   for (Value buf : buffers) {
     if (isa<mlir::TensorType>(buf.getType())) {
       results.push_back(buf);
       continue;
     }
-    auto tt =
-        RankedTensorType::get(cast<MemRefType>(buf.getType()).getShape(),
-                              cast<MemRefType>(buf.getType()).getElementType());
+    auto mt = cast<MemRefType>(buf.getType());
+    if (!read.insert(buf).second) {
+      Value copy = memref::AllocOp::create(b, loc, mt);
+      memref::CopyOp::create(b, loc, buf, copy);
+      buf = copy;
+    }
+    auto tt = RankedTensorType::get(mt.getShape(), mt.getElementType());
     auto t = bufferization::ToTensorOp::create(b, loc, tt, buf);
     t.setRestrict(true);
     results.push_back(t);
@@ -317,9 +332,8 @@ void defineDeclarations(ModuleOp m) {
 // the counterexample, its lifted constants are appended to `ins`, and
 // @cc_replay_main runs it; `results` receives main's result types.
 std::string replayModule(func::FuncOp f, const Shapes &argShapes,
-                         const Shapes &resShapes,
-                         const std::vector<bool> &unmapped, Inputs &ins,
-                         std::vector<Type> &results) {
+                         const Shapes &resShapes, const ArgMemory &memory,
+                         Inputs &ins, std::vector<Type> &results) {
   OwningOpRef<ModuleOp> m(
       cast<ModuleOp>(f->getParentOfType<ModuleOp>()->clone()));
   auto g = m->lookupSymbol<func::FuncOp>(f.getSymName());
@@ -330,7 +344,7 @@ std::string replayModule(func::FuncOp f, const Shapes &argShapes,
   Shapes shapes = argShapes;
   for (size_t k = argShapes.size(); k < ins.size(); ++k)
     shapes.push_back(ins[k].shape());
-  func::FuncOp main = replayMain(g, shapes, unmapped);
+  func::FuncOp main = replayMain(g, shapes, memory);
   results.assign(main.getResultTypes().begin(), main.getResultTypes().end());
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -373,7 +387,7 @@ double roundingTolerance(func::FuncOp src) {
 
 Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
               const Shapes &outShapes, const Mask &mask, double tolerance,
-              const std::vector<bool> &unmapped) {
+              const ArgMemory &memory) {
   Shapes argShapes, resShapes;
   for (const Tensor &t : inputs)
     argShapes.push_back(t.shape());
@@ -394,10 +408,10 @@ Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
   Inputs srcIns = inputs, tgtIns = inputs;
   std::vector<Type> results;
   std::string srcText =
-      replayModule(src, argShapes, resShapes, unmapped, srcIns, results);
+      replayModule(src, argShapes, resShapes, memory, srcIns, results);
   outputTypes(results);
   std::string tgtText =
-      replayModule(tgt, argShapes, resShapes, unmapped, tgtIns, results);
+      replayModule(tgt, argShapes, resShapes, memory, tgtIns, results);
   outputTypes(results);
   if (bad)
     return *bad;

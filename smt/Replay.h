@@ -45,16 +45,25 @@ struct Replay {
 // no reference says which rounding is right.
 double roundingTolerance(mlir::func::FuncOp src);
 
+// How memref arguments are passed, per argument: `unmapped`, a pointer to
+// unmapped memory (any access faults: the counterexample makes it
+// non-dereferenceable); `sameAs`, the buffer of that earlier argument
+// (aliased arguments), -1 for one of its own.
+struct ArgMemory {
+  std::vector<bool> unmapped;
+  std::vector<int> sameAs;
+  bool isUnmapped(size_t i) const { return i < unmapped.size() && unmapped[i]; }
+  int alias(size_t i) const { return i < sameAs.size() ? sameAs[i] : -1; }
+};
+
 // Replays `inputs` (one per argument; memref arguments as tensors of their
 // contents) through the JIT and compares both sides' outputs (results,
 // then the final contents of memref arguments, of `outShapes`) where
 // `mask` says so. With a tolerance, differences within it (of the output's
-// largest magnitude) are rounding, not a difference. A memref argument
-// marked `unmapped` is passed as a pointer to unmapped memory (any access
-// faults): the counterexample makes it non-dereferenceable.
+// largest magnitude) are rounding, not a difference.
 Replay replay(mlir::func::FuncOp src, mlir::func::FuncOp tgt,
               const Inputs &inputs, const Shapes &outShapes, const Mask &mask,
-              double tolerance = 0, const std::vector<bool> &unmapped = {});
+              double tolerance = 0, const ArgMemory &memory = {});
 
 // For programs too large to refine an abstract counterexample: runs both
 // sides on a few seeded random inputs of `argShapes` and compares the

@@ -1,7 +1,10 @@
 // The parts of a query one output element needs (smt/RefineSlice.cpp): the
 // conjuncts of the precondition it shares inputs with, and the terms both
 // sides compute alike, cut out as variables.
+#include "smt/Internal.h"
 #include "smt/Refine.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <gtest/gtest.h>
 
@@ -68,6 +71,32 @@ TEST(ProofByCuts, ProvesWhatHoldsOfASharedTerm) {
   EXPECT_TRUE(provedByCuts(t.c, pre, t.element(abs, byHand), kMs, kRlimit));
   // Without the negation the two differ for negative products.
   EXPECT_FALSE(provedByCuts(t.c, pre, t.element(abs, p), kMs, kRlimit));
+}
+
+// The ways memref arguments may share buffers (RefineAlias.cpp): every
+// partition of those of one type but the one of singletons; none across
+// types, nor with an argument marked llvm.noalias.
+TEST(Aliasings, PartitionArgumentsOfOneType) {
+  auto ctx = makeContext();
+  auto ways = [&](const std::string &args) {
+    auto m = parseModule(*ctx, "func.func @f(" + args + ") { return }", "test",
+                         "t.mlir");
+    EXPECT_TRUE(bool(m)) << (m ? "" : m.error().message());
+    return aliasings(*(*m)->getOps<mlir::func::FuncOp>().begin());
+  };
+  using W = std::vector<std::vector<int>>;
+  EXPECT_EQ(ways("%a: memref<2xf32>, %b: memref<2xf32>"), (W{{-1, 0}}));
+  // Three of one type: the four partitions of {a, b, c} into fewer blocks.
+  EXPECT_EQ(
+      ways("%a: memref<2xf32>, %i: i32, %b: memref<2xf32>, "
+           "%c: memref<2xf32>"),
+      (W{{-1, -1, 0, 0}, {-1, -1, 0, -1}, {-1, -1, -1, 0}, {-1, -1, -1, 2}}));
+  EXPECT_TRUE(ways("%a: memref<2xf32>, %b: memref<2xi32>").empty());
+  EXPECT_TRUE(ways("%a: memref<2xf32>, %b: memref<3xf32>").empty());
+  EXPECT_TRUE(
+      ways("%a: memref<2xf32> {llvm.noalias}, %b: memref<2xf32>").empty());
+  EXPECT_EQ(describeAliasing({-1, -1, 0, 2}),
+            "%arg2 the same buffer as %arg0, %arg3 the same buffer as %arg2");
 }
 
 } // namespace
