@@ -88,10 +88,15 @@ Elem applyScaleTerm(Encoder &e, const z3::expr &value, const z3::expr &mult,
   z3::expr half = known <= 62
                       ? k(known ? int64_t(1) << (known - 1) : 0)
                       : z3::ite(s > k(0), z3::shl(k(1), s - k(1)), k(0));
-  z3::expr bad =
-      spec ? m < k(0) || s < k(2) || s > k(62) : s < k(0) || s > k(63);
-  if (scale32 && spec)
-    bad = bad || v < -half || v >= half;
+  // TOSA's REQUIREs on the operands; an i32 value is within the range of
+  // any shift past 32.
+  z3::expr require = m < k(0) || s < k(2) || s > k(62);
+  if (scale32 && !(value.get_sort().bv_size() <= 32 && known > 32))
+    require = require || v < -half || v >= half;
+  require = require.simplify();
+  // Where they hold whatever the operands, both ops are undefined at the
+  // same (shared) terms.
+  z3::expr bad = spec || require.is_false() ? require : s < k(0) || s > k(63);
   z3::expr round = half;
   if (doubleRound)
     round = z3::ite(s > k(31),
@@ -99,8 +104,10 @@ Elem applyScaleTerm(Encoder &e, const z3::expr &value, const z3::expr &mult,
                             half - k(int64_t(1) << 30)),
                     half);
   z3::expr r = z3::ashr(v * m + round, s);
-  bad = bad || r < k(INT32_MIN) || r > k(INT32_MAX);
-  return {r.extract(31, 0), bad.simplify()};
+  // The result's range as one term that both ops share (the MLIR op's
+  // poison is then plainly within the TOSA op's undefinedness).
+  z3::expr outside = r < k(INT32_MIN) || r > k(INT32_MAX);
+  return {r.extract(31, 0), bad || outside};
 }
 
 // The accumulator type of a convolution or pooling (its input's element

@@ -287,17 +287,16 @@ public:
   }
 
   // unsat: proved; sat: a counterexample met on the way, in `model`.
+  // On the whole of `pre`: what it learns of a pair (PairFacts, keyed by
+  // the precondition) serves the other elements, which share rows.
   z3::check_result differences(const z3::expr &d, unsigned ms) {
-    bool dropped = false;
     std::optional<z3::model> cex;
-    if (provedByDifferences(c, slicer.slice(d, dropped), d, args, ms,
-                            rlimit / 4, facts, cex))
+    if (provedByDifferences(c, pre, d, args, ms, rlimit / 4, facts, cex))
       return z3::unsat;
     if (!cex)
       return z3::unknown;
     model = cex;
-    std::string why;
-    return dropped ? complete(d, ms, rlimit / 4, why) : z3::sat;
+    return z3::sat;
   }
 
   bool cuts(const z3::expr &d, unsigned ms) {
@@ -348,9 +347,9 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
   };
   z3::check_result res = z3::unsat;
   ElementChecks check(c, pre, args, o.rlimit, model);
-  // Cut points first (small when they hold); then a brief search settles
-  // most elements; where it does not, the proof by differences is tried
-  // before the search gets the rest of the time. Once that proof
+  // A brief search settles most elements; where it does not, cut points
+  // (small queries when they hold), then the proof by differences, are
+  // tried before the search gets the rest of the time. Once that proof
   // succeeds, the other elements (of the same rows, usually) try it first.
   bool differencesFirst = false;
   for (const z3::expr &d : disj) {
@@ -360,8 +359,6 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
       unknownWhy = "timeout";
       return z3::unknown;
     }
-    if (check.cuts(d, left() / 8))
-      continue;
     std::string why;
     if (!differencesFirst) {
       z3::check_result r = check.search(d, left() / 8, o.rlimit / 8, why);
@@ -370,6 +367,8 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
           return r;
         continue;
       }
+      if (check.cuts(d, left() / 8))
+        continue;
     }
     z3::check_result r = check.differences(d, left() / 2);
     if (r == z3::sat)
