@@ -287,16 +287,19 @@ public:
   }
 
   // unsat: proved; sat: a counterexample met on the way, in `model`.
-  // On the whole of `pre`: what it learns of a pair (PairFacts, keyed by
-  // the precondition) serves the other elements, which share rows.
+  // What it learns of a pair serves the other elements, which share rows
+  // (PairFacts).
   z3::check_result differences(const z3::expr &d, unsigned ms) {
+    bool dropped = false;
     std::optional<z3::model> cex;
-    if (provedByDifferences(c, pre, d, args, ms, rlimit / 4, facts, cex))
+    if (provedByDifferences(c, slicer.slice(d, dropped), d, args, ms,
+                            rlimit / 4, facts, cex))
       return z3::unsat;
     if (!cex)
       return z3::unknown;
     model = cex;
-    return z3::sat;
+    std::string why;
+    return dropped ? complete(d, ms, rlimit / 4, why) : z3::sat;
   }
 
   bool cuts(const z3::expr &d, unsigned ms) {
@@ -349,9 +352,9 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
   ElementChecks check(c, pre, args, o.rlimit, model);
   // A brief search settles most elements; where it does not, cut points
   // (small queries when they hold), then the proof by differences, are
-  // tried before the search gets the rest of the time. Once that proof
-  // succeeds, the other elements (of the same rows, usually) try it first.
-  bool differencesFirst = false;
+  // tried before the search gets the rest of the time. Once one of those
+  // succeeds, the other elements (alike, usually) try it first.
+  bool cutsFirst = false, differencesFirst = false;
   for (const z3::expr &d : disj) {
     if (d.simplify().is_false())
       continue;
@@ -360,15 +363,19 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
       return z3::unknown;
     }
     std::string why;
-    if (!differencesFirst) {
+    if (cutsFirst && check.cuts(d, left() / 4))
+      continue;
+    if (!differencesFirst && !cutsFirst) {
       z3::check_result r = check.search(d, left() / 8, o.rlimit / 8, why);
       if (r != z3::unknown) {
         if (r == z3::sat)
           return r;
         continue;
       }
-      if (check.cuts(d, left() / 8))
+      if (check.cuts(d, left() / 8)) {
+        cutsFirst = true;
         continue;
+      }
     }
     z3::check_result r = check.differences(d, left() / 2);
     if (r == z3::sat)

@@ -230,7 +230,12 @@ private:
   // frontier of shared subterms is tried first: its query is small.
   PairFacts::Fact settle(const z3::expr &pre, const Subterm &a,
                          const Subterm &b, const Candidates &cands) {
-    auto key = std::tuple{pre.id(), a.e.id(), b.e.id()};
+    // Facts learnt under an element's precondition (its slice) hold under
+    // the whole, and so serve the other elements (their proofs then hold
+    // under both slices, which the whole implies); those learnt with a
+    // frontier fixed hold only there.
+    unsigned level = z3::eq(pre, goal.arg(0)) ? 0 : pre.id();
+    auto key = std::tuple{level, a.e.id(), b.e.id()};
     if (auto known = facts.known.find(key); known != facts.known.end())
       return known->second;
     PairFacts::Fact f;
@@ -399,7 +404,7 @@ bool provedByDifferences(z3::context &c, const z3::expr &pre, const z3::expr &d,
   }
   Splitter split(c, inputs, std::move(samples),
                  Clock::now() + std::chrono::milliseconds(ms), rlimit, facts);
-  split.goal = pre && d;
+  split.goal = pre && d; // arg(0): the top level's precondition
   bool proved = split.proves(pre, *s, 0);
   cex = split.found;
   return proved;
