@@ -262,7 +262,9 @@ func::FuncOp replayMain(func::FuncOp f,
     results.push_back(x);
   }
   // An aliased argument's contents are read from a copy of its buffer: a
-  // second `restrict` tensor of one buffer would be undefined.
+  // second `restrict` tensor of one buffer would be undefined, and one
+  // buffer returned twice crashes buffer-results-to-out-params with
+  // hoist-static-allocs (known upstream: #219492, fixed after MLIR 22).
   llvm::DenseSet<Value> read;
   for (Value buf : buffers) {
     if (isa<mlir::TensorType>(buf.getType())) {
