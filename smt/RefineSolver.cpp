@@ -317,11 +317,16 @@ private:
   }
 
   // `model` meets the slice only: the rest of `pre` is solved with the
-  // inputs it fixed.
+  // inputs it fixed. Unsat there proves nothing of the element (only that
+  // these inputs do not extend): unknown.
   z3::check_result complete(const z3::expr &d, unsigned ms, unsigned limit,
                             std::string &why) {
-    return checkAlone(c, pre && d && pinned(c, *model, args), params(ms, limit),
-                      model, why);
+    z3::check_result r = checkAlone(c, pre && d && pinned(c, *model, args),
+                                    params(ms, limit), model, why);
+    if (r == z3::unsat)
+      why = "a counterexample of the element alone does not extend to the "
+            "whole function";
+    return r == z3::unsat ? z3::unknown : r;
   }
 
   z3::context &c;
