@@ -155,7 +155,7 @@ public:
            std::vector<z3::model> samples, Clock::time_point end,
            unsigned rlimit, PairFacts &facts)
       : c(c), inputs(inputs), samples(std::move(samples)), end(end),
-        rlimit(rlimit), facts(facts), goal(c) {
+        rlimit(rlimit), facts(facts), top(c), goal(c) {
     for (const auto &[id, x] : inputs)
       inputIds.insert(id);
   }
@@ -234,7 +234,7 @@ private:
     // the whole, and so serve the other elements (their proofs then hold
     // under both slices, which the whole implies); those learnt with a
     // frontier fixed hold only there.
-    unsigned level = z3::eq(pre, goal.arg(0)) ? 0 : pre.id();
+    unsigned level = z3::eq(pre, top) ? 0 : pre.id();
     auto key = std::tuple{level, a.e.id(), b.e.id()};
     if (auto known = facts.known.find(key); known != facts.known.end())
       return known->second;
@@ -360,10 +360,10 @@ private:
   PairFacts &facts;
 
 public:
-  // A model of `goal` (the element's violation) met on the way (where a
-  // pair's difference shows), if any.
+  // A model of `goal` (the element's violation) met on the way, where a
+  // pair's difference shows, if any; `top`: the top level's precondition.
   std::optional<z3::model> found;
-  z3::expr goal;
+  z3::expr top, goal;
 
 private:
   bool record(const z3::model &m) {
@@ -404,7 +404,8 @@ bool provedByDifferences(z3::context &c, const z3::expr &pre, const z3::expr &d,
   }
   Splitter split(c, inputs, std::move(samples),
                  Clock::now() + std::chrono::milliseconds(ms), rlimit, facts);
-  split.goal = pre && d; // arg(0): the top level's precondition
+  split.top = pre;
+  split.goal = pre && d;
   bool proved = split.proves(pre, *s, 0);
   cex = split.found;
   return proved;
