@@ -51,31 +51,46 @@ bool readsOutput(Value v, Block &body, unsigned nIn) {
   return false;
 }
 
-// Float sums over reductions: out = addf(term, out) with the term free of
-// out. Per output, the term of such a sum (null where the body computes
-// something else): abstract mode collects the terms as a multiset.
-std::vector<Value> reductionTerms(linalg::GenericOp gen) {
+// Reductions whose combining op may be regrouped: out = op(term, out) with
+// the term free of out. A float sum (in abstract mode: its terms become a
+// multiset) and a maximum or minimum, exact in any grouping, which is
+// encoded as op(init, fold of the terms): the fold is then the very term of
+// a source that reduces without an initial value (tosa.reduce_max against
+// a lowering that starts from the lowest finite value).
+struct Reduction {
+  Value term; // null where the body computes something else
+  Operation *op = nullptr;
+};
+
+bool regroupable(Operation *op, FMode mode) {
+  if (isa<arith::AddFOp>(op))
+    return mode == FMode::Abstract;
+  return isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+             arith::MinNumFOp>(op);
+}
+
+std::vector<Reduction> reductions(linalg::GenericOp gen, FMode mode) {
   unsigned nIn = gen.getNumDpsInputs(), nOut = gen.getNumDpsInits();
   Block &body = gen.getRegion().front();
-  std::vector<Value> termOf(nOut);
+  std::vector<Reduction> r(nOut);
   auto yield = body.getTerminator();
   for (unsigned k = 0; k < nOut; ++k) {
-    auto add = yield->getOperand(k).getDefiningOp<arith::AddFOp>();
+    Operation *op = yield->getOperand(k).getDefiningOp();
     BlockArgument acc = body.getArgument(nIn + k);
-    if (!add)
+    if (!op || op->getBlock() != &body || op->getNumOperands() != 2 ||
+        !regroupable(op, mode))
       continue;
-    Value other = add.getLhs() == acc   ? add.getRhs()
-                  : add.getRhs() == acc ? add.getLhs()
-                                        : Value();
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    Value other = lhs == acc ? rhs : rhs == acc ? lhs : Value();
     if (!other || other == acc)
       continue;
-    // The term reads no output, and the sum goes only to the yield.
-    if (!readsOutput(other, body, nIn) && add->hasOneUse() &&
-        llvm::count(acc.getUsers(), add.getOperation()) &&
+    // The term reads no output, and the result goes only to the yield.
+    if (!readsOutput(other, body, nIn) && op->hasOneUse() &&
+        llvm::count(acc.getUsers(), op) &&
         std::distance(acc.getUsers().begin(), acc.getUsers().end()) == 1)
-      termOf[k] = other;
+      r[k] = {other, op};
   }
-  return termOf;
+  return r;
 }
 
 // The encoding of one linalg.generic. On buffers the operands are read as
@@ -91,6 +106,8 @@ private:
   void loopRanges();
   void evalPoint(int64_t i);
   void bindOutputs();
+  z3::expr regrouped(Operation *op, const z3::expr &init,
+                     const std::vector<z3::expr> &ts);
 
   Encoder &e;
   linalg::GenericOp gen;
@@ -98,9 +115,9 @@ private:
   unsigned nIn, nOut;
   std::vector<SVal> ops, outs;
   std::vector<int64_t> range;
-  // Reductions into float sums: per output, the term of its sum and, per
-  // output element, the terms collected.
-  std::vector<Value> termOf;
+  // Regroupable reductions: per output, its term and op and, per output
+  // element, the terms collected.
+  std::vector<Reduction> red;
   std::vector<std::vector<std::vector<z3::expr>>> terms;
 };
 
@@ -121,9 +138,9 @@ void Generic::encode() {
   bool hasReduction = llvm::any_of(iters, [](utils::IteratorType t) {
     return t == utils::IteratorType::reduction;
   });
-  termOf.assign(nOut, Value());
-  if (e.mode == FMode::Abstract && hasReduction)
-    termOf = reductionTerms(gen);
+  red.assign(nOut, Reduction());
+  if (hasReduction)
+    red = reductions(gen, e.mode);
   terms.resize(nOut);
   for (unsigned k = 0; k < nOut; ++k)
     terms[k].resize(outs[k].size());
@@ -155,7 +172,7 @@ void Generic::loopRanges() {
 }
 
 // Evaluates the body at point `i` and writes its results into `outs` (or
-// collects their terms of a float sum).
+// collects their terms of a regroupable reduction).
 void Generic::evalPoint(int64_t i) {
   std::vector<int64_t> pt = unflatten(i, range);
   std::vector<SVal> args;
@@ -187,8 +204,8 @@ void Generic::evalPoint(int64_t i) {
   }
   auto ys = e.evalBody(gen.getRegion().front(), args, pt);
   for (unsigned k = 0; k < nOut; ++k) {
-    if (termOf[k]) {
-      SVal &t = e.get(termOf[k]);
+    if (red[k].term) {
+      SVal &t = e.get(red[k].term);
       terms[k][outPos[k]].push_back(t.v[0]);
       outs[k].p[outPos[k]] = outs[k].p[outPos[k]] || t.p[0];
     } else {
@@ -200,17 +217,32 @@ void Generic::evalPoint(int64_t i) {
 
 void Generic::bindOutputs() {
   for (unsigned k = 0; k < nOut; ++k) {
-    if (termOf[k])
-      for (int64_t j = 0; j < outs[k].size(); ++j) {
-        std::vector<z3::expr> all{ops[nIn + k].v[j]};
-        all.insert(all.end(), terms[k][j].begin(), terms[k][j].end());
-        outs[k].v[j] = e.fsum(all);
-      }
+    if (red[k].term)
+      for (int64_t j = 0; j < outs[k].size(); ++j)
+        outs[k].v[j] = regrouped(red[k].op, ops[nIn + k].v[j], terms[k][j]);
     if (gen.hasPureBufferSemantics())
       e.storeView(e.ref(gen.getDpsInits()[k]), outs[k]);
     else
       e.env[gen->getResult(k)] = outs[k];
   }
+}
+
+// A regroupable reduction's value from its initial value and terms.
+z3::expr Generic::regrouped(Operation *op, const z3::expr &init,
+                            const std::vector<z3::expr> &ts) {
+  if (isa<arith::AddFOp>(op)) {
+    std::vector<z3::expr> all{init};
+    all.insert(all.end(), ts.begin(), ts.end());
+    return e.fsum(all);
+  }
+  if (ts.empty())
+    return init;
+  bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(op);
+  bool propagate = isa<arith::MaximumFOp, arith::MinimumFOp>(op);
+  z3::expr m = ts[0];
+  for (size_t i = 1; i < ts.size(); ++i)
+    m = e.fmaxmin(m, ts[i], isMax, propagate);
+  return e.fmaxmin(init, m, isMax, propagate);
 }
 
 void encodeLinalgOp(Encoder &e, linalg::LinalgOp op) {

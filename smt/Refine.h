@@ -48,13 +48,24 @@ std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
 // Inputs of ordinary values, distinct per element: set t of 0 to 7.
 std::optional<Assignment> ordinaryInputs(z3::context &c,
                                          const std::vector<SVal> &args, int t);
+// Edge value k < kEdgeValues of sort `so`: -Inf, +Inf, NaN and the lowest
+// finite value of a float; 0, -1, the minimum and the maximum of a
+// bit-vector. Nothing for other sorts.
+constexpr int kEdgeValues = 4;
+std::optional<z3::expr> edgeValue(z3::context &c, const z3::sort &so, int k);
 // The probes' inputs themselves (those of sorts with edge values).
 std::vector<Assignment> probeSet(z3::context &c, const std::vector<SVal> &args);
+// A solver's limits: milliseconds, and Z3's resource limit (0: none).
+struct Limits {
+  unsigned ms = 0, rlimit = 0;
+};
 // One check of `f` in a solver of its own: a solver with scopes is
 // incremental, and Z3 then bit-blasts floats while asserting, outside the
-// time limit (seconds past it on a few hundred float operations).
-z3::check_result checkAlone(z3::context &c, const z3::expr &f,
-                            const z3::params &prm,
+// time limit (seconds past it on a few hundred float operations). A small
+// formula is solved in a context of its own: in the query's context, large
+// from the encoding, each check pays for its size (a 3-variable query took
+// 300 ms there and 20 ms alone).
+z3::check_result checkAlone(z3::context &c, const z3::expr &f, Limits lim,
                             std::optional<z3::model> &model,
                             std::string &unknownWhy);
 // One output element's disjunct !ps && (pt || sv != tv), as
@@ -112,6 +123,36 @@ struct PairFacts {
     std::optional<Assignment> at;
   };
   std::map<std::tuple<unsigned, unsigned, unsigned>, Fact> known;
+  // Facts of a pair's query with its frontier renamed by position: pairs
+  // alike but for their frontier (each row of a softmax) are solved once.
+  // Keyed by the query's text and its variables' sorts: terms built apart
+  // may be alike but not one term. `at` holds the frontier's values by
+  // position.
+  struct Shaped {
+    bool never;
+    std::vector<z3::expr> at;
+  };
+  std::map<std::string, Shaped> byShape;
+  // Those queries that ran out of time, with the time (or resource limit)
+  // they had.
+  std::map<std::string, unsigned> undecided;
+  // Whether a term's value forces its value leaves, by the query that
+  // shows it, with the leaves renamed by position.
+  std::map<std::string, bool> forced;
+  // The subterms met, by id: they recur in every element of a row.
+  struct Subterm {
+    z3::expr e;
+    std::set<unsigned> inputs; // the inputs it reads
+    size_t size = 1;           // nodes, counted as a tree (to a bound)
+    // Its sort, inputs and values at the samples, numbered (in
+    // `signatures`); -1: none (no inputs; not a float or bit-vector),
+    // -2: not yet computed.
+    int signature = -2;
+  };
+  std::unordered_map<unsigned, Subterm> terms;
+  // The inputs the signatures are taken at (ordinaryInputs), as models.
+  std::vector<z3::model> samples;
+  std::map<std::string, int> signatures;
 };
 // Whether `pre && d` is unsatisfiable for an output element's disjunct
 // (RefineSplit.cpp): the sides are one term but for a few subterm pairs,

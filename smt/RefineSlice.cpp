@@ -206,14 +206,11 @@ bool provedByCuts(z3::context &c, const z3::expr &given, const z3::expr &d,
     for (const z3::expr &x : *cut)
       vars.push_back(
           c.constant(("cut!" + std::to_string(x.id())).c_str(), x.get_sort()));
-    z3::params prm(c);
-    prm.set("timeout", std::max(1u, ms / 2));
-    if (rlimit)
-      prm.set("rlimit", std::max(1u, rlimit / 2));
+    Limits lim{std::max(1u, ms / 2), rlimit ? std::max(1u, rlimit / 2) : 0};
     std::optional<z3::model> unused;
     std::string why;
     z3::expr f = (pre && d).substitute(*cut, vars);
-    if (checkAlone(c, f, prm, unused, why) == z3::unsat)
+    if (checkAlone(c, f, lim, unused, why) == z3::unsat)
       return true;
   }
   return false;

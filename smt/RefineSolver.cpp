@@ -128,37 +128,34 @@ std::optional<Assignment> ordinaryInputs(z3::context &c,
   });
 }
 
-namespace {
-// Plane probes: the elements of one argument whose coordinate on one axis
-// is `at` take a special value, every other element the first uniform
-// probe's (1.5, or 1 for integers), so that a
-// reduction or contraction along another axis meets the special value in
-// every term (a row of -inf), which the uniform probes never make.
-constexpr int kPlaneSpecials = 4;
-std::optional<z3::expr> planeValue(z3::context &c, const z3::sort &so,
-                                   int special) {
+std::optional<z3::expr> edgeValue(z3::context &c, const z3::sort &so, int k) {
   if (so.is_bv()) {
     unsigned w = so.bv_size();
     uint64_t minInt = w >= 64 ? uint64_t(1) << 63 : uint64_t(1) << (w - 1);
-    const uint64_t v[kPlaneSpecials] = {0, ~uint64_t(0), minInt, minInt - 1};
-    return c.bv_val(
-        w >= 64 ? v[special] : v[special] & ((uint64_t(1) << w) - 1), w);
+    const uint64_t v[kEdgeValues] = {0, ~uint64_t(0), minInt, minInt - 1};
+    return c.bv_val(w >= 64 ? v[k] : v[k] & ((uint64_t(1) << w) - 1), w);
   }
   if (!so.is_fpa())
     return std::nullopt;
   double lowest = -std::ldexp(2 - std::ldexp(1, 1 - int(so.fpa_sbits())),
                               (1 << (so.fpa_ebits() - 1)) - 1);
-  const double v[kPlaneSpecials] = {-INFINITY, INFINITY, NAN, lowest};
-  return z3::expr(c, Z3_mk_fpa_numeral_double(c, v[special], so));
+  const double v[kEdgeValues] = {-INFINITY, INFINITY, NAN, lowest};
+  return z3::expr(c, Z3_mk_fpa_numeral_double(c, v[k], so));
 }
 
+namespace {
+// Plane probes: the elements of one argument whose coordinate on one axis
+// is `at` take an edge value, every other element the first uniform
+// probe's (1.5, or 1 for integers), so that a
+// reduction or contraction along another axis meets the edge value in
+// every term (a row of -inf), which the uniform probes never make.
 std::optional<Assignment> planeInputs(z3::context &c,
                                       const std::vector<SVal> &args, size_t arg,
                                       size_t axis, int64_t at, int special) {
   const std::vector<int64_t> &shape = args[arg].shape;
   return inputs(c, args, [&](size_t a, int64_t k, const z3::sort &so) {
     bool on = a == arg && k >= 0 && unflatten(k, shape)[axis] == at;
-    return on ? planeValue(c, so, special) : probeValue(c, so, 0, 0);
+    return on ? edgeValue(c, so, special) : probeValue(c, so, 0, 0);
   });
 }
 
@@ -204,20 +201,20 @@ std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
   size_t budget = kPlaneProbeNodes / std::max<size_t>(1, dagSize(bad));
   // One whole argument special, the others ordinary: a row of products of
   // -Inf and positive values is all -Inf (a maximum's initial value shows).
-  for (int special = 0; special < kPlaneSpecials; ++special)
+  for (int special = 0; special < kEdgeValues; ++special)
     for (size_t a = 0; a < args.size() && args.size() > 1; ++a) {
       if (budget-- == 0)
         return std::nullopt;
       if (std::optional<Assignment> as =
               inputs(c, args,
                      [&](size_t b, int64_t, const z3::sort &so) {
-                       return b == a ? planeValue(c, so, special)
+                       return b == a ? edgeValue(c, so, special)
                                      : probeValue(c, so, 0, 0);
                      });
           hits(as))
         return as;
     }
-  for (int special = 0; special < kPlaneSpecials; ++special)
+  for (int special = 0; special < kEdgeValues; ++special)
     for (size_t a = 0; a < args.size(); ++a)
       for (size_t axis = 0; axis < args[a].shape.size(); ++axis) {
         if (args[a].shape[axis] < 2)
@@ -234,11 +231,61 @@ std::optional<Assignment> probe(z3::context &c, const std::vector<SVal> &args,
   return std::nullopt;
 }
 
-z3::check_result checkAlone(z3::context &c, const z3::expr &f,
-                            const z3::params &prm,
-                            std::optional<z3::model> &model,
-                            std::string &unknownWhy) {
+namespace {
+// Formulas of up to this many nodes and no float or bit-vector arithmetic
+// (comparisons, selections) are solved in a context of their own.
+constexpr size_t kSmallFormula = 4096;
+
+// Whether `f` is small and compares and selects only: there Z3 bit-blasts
+// it at once, a step that does not heed the time limit, and solves it
+// faster than in the query's context.
+bool smallAndFlat(const z3::expr &f) {
+  size_t n = 0;
+  bool flat = true;
+  forEachNode(f, [&](const z3::expr &x) {
+    switch (x.decl().decl_kind()) {
+    case Z3_OP_FPA_ADD:
+    case Z3_OP_FPA_SUB:
+    case Z3_OP_FPA_MUL:
+    case Z3_OP_FPA_DIV:
+    case Z3_OP_FPA_FMA:
+    case Z3_OP_FPA_SQRT:
+    case Z3_OP_FPA_REM:
+    case Z3_OP_FPA_ROUND_TO_INTEGRAL:
+    case Z3_OP_FPA_TO_FP:
+    case Z3_OP_FPA_TO_FP_UNSIGNED:
+    case Z3_OP_FPA_TO_UBV:
+    case Z3_OP_FPA_TO_SBV:
+    case Z3_OP_BMUL:
+    case Z3_OP_BSDIV:
+    case Z3_OP_BUDIV:
+    case Z3_OP_BSREM:
+    case Z3_OP_BUREM:
+    case Z3_OP_BSMOD:
+    case Z3_OP_BSDIV_I:
+    case Z3_OP_BUDIV_I:
+    case Z3_OP_BSREM_I:
+    case Z3_OP_BUREM_I:
+    case Z3_OP_BSMOD_I:
+      flat = false;
+      break;
+    default:
+      break;
+    }
+    return flat && ++n <= kSmallFormula;
+  });
+  return flat && n <= kSmallFormula;
+}
+
+z3::check_result checkIn(z3::context &c, const z3::expr &f, Limits lim,
+                         std::optional<z3::model> &model,
+                         std::string &unknownWhy) {
   z3::solver s(c);
+  z3::params prm(c);
+  if (lim.ms)
+    prm.set("timeout", lim.ms);
+  if (lim.rlimit)
+    prm.set("rlimit", lim.rlimit);
   s.set(prm);
   s.add(f);
   z3::check_result r = s.check();
@@ -246,6 +293,21 @@ z3::check_result checkAlone(z3::context &c, const z3::expr &f,
     model = s.get_model();
   if (r == z3::unknown)
     unknownWhy = s.reason_unknown();
+  return r;
+}
+} // namespace
+
+z3::check_result checkAlone(z3::context &c, const z3::expr &f, Limits lim,
+                            std::optional<z3::model> &model,
+                            std::string &unknownWhy) {
+  if (!smallAndFlat(f))
+    return checkIn(c, f, lim, model, unknownWhy);
+  z3::context own;
+  std::optional<z3::model> m;
+  z3::check_result r = checkIn(own, z3::to_expr(own, Z3_translate(c, f, own)),
+                               lim, m, unknownWhy);
+  if (m)
+    model = z3::model(*m, c, z3::model::translate{});
   return r;
 }
 
@@ -282,7 +344,7 @@ public:
     bool dropped = false;
     z3::expr local = slicer.slice(d, dropped);
     z3::check_result r =
-        checkAlone(c, local && d, params(ms, limit), model, why);
+        checkAlone(c, local && d, limits(ms, limit), model, why);
     return r == z3::sat && dropped ? complete(d, ms, limit, why) : r;
   }
 
@@ -308,12 +370,8 @@ public:
   }
 
 private:
-  z3::params params(unsigned ms, unsigned limit) {
-    z3::params prm(c);
-    prm.set("timeout", std::max(1u, ms));
-    if (limit)
-      prm.set("rlimit", std::max(1u, limit));
-    return prm;
+  static Limits limits(unsigned ms, unsigned rlimit) {
+    return {std::max(1u, ms), rlimit ? std::max(1u, rlimit) : 0};
   }
 
   // `model` meets the slice only: the rest of `pre` is solved with the
@@ -322,7 +380,7 @@ private:
   z3::check_result complete(const z3::expr &d, unsigned ms, unsigned limit,
                             std::string &why) {
     z3::check_result r = checkAlone(c, pre && d && pinned(c, *model, args),
-                                    params(ms, limit), model, why);
+                                    limits(ms, limit), model, why);
     if (r == z3::unsat)
       why = "a counterexample of the element alone does not extend to the "
             "whole function";
@@ -355,10 +413,11 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
   };
   z3::check_result res = z3::unsat;
   ElementChecks check(c, pre, args, o.rlimit, model);
-  // A brief search settles most elements; where it does not, cut points
-  // (small queries when they hold), then the proof by differences, are
-  // tried before the search gets the rest of the time. Once one of those
-  // succeeds, the other elements (alike, usually) try it first.
+  // A brief search settles most elements; where it does not, a brief proof
+  // by differences (a pair settled once serves every row), cut points
+  // (small queries when they hold), then the proof by differences again,
+  // are tried before the search gets the rest of the time. Once one of
+  // those succeeds, the other elements (alike, usually) try it first.
   bool cutsFirst = false, differencesFirst = false;
   for (const z3::expr &d : disj) {
     if (d.simplify().is_false())
@@ -375,6 +434,13 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
       if (r != z3::unknown) {
         if (r == z3::sat)
           return r;
+        continue;
+      }
+      r = check.differences(d, left() / 4);
+      if (r == z3::sat)
+        return r;
+      if (r == z3::unsat) {
+        differencesFirst = true;
         continue;
       }
       if (check.cuts(d, left() / 8)) {
@@ -406,14 +472,11 @@ bool sampleDisjuncts(z3::context &c, const z3::expr &pre,
                      const std::vector<z3::expr> &disj, const TvOptions &o,
                      std::optional<z3::model> &model) {
   for (size_t k : {size_t(0), disj.size() / 2, disj.size() - 1}) {
-    z3::params prm(c);
     // With a resource limit, the same brief try on any machine.
-    if (o.rlimit)
-      prm.set("rlimit", std::max(1u, o.rlimit / 50));
-    else
-      prm.set("timeout", 200u);
+    Limits lim =
+        o.rlimit ? Limits{0, std::max(1u, o.rlimit / 50)} : Limits{200, 0};
     std::string why;
-    if (checkAlone(c, pre && disj[k], prm, model, why) == z3::sat)
+    if (checkAlone(c, pre && disj[k], lim, model, why) == z3::sat)
       return true;
   }
   return false;

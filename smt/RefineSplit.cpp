@@ -19,40 +19,47 @@ namespace cc::smt::detail {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-// The subterms of `e` (applications with arguments, of a float or
-// bit-vector sort) with the inputs each reads; nothing past kMaxNodes.
-struct Subterm {
-  z3::expr e;
-  std::set<unsigned> inputs;
-  size_t size = 1; // nodes of its DAG, counted as a tree below kMaxNodes
-};
+using Subterm = PairFacts::Subterm;
 constexpr size_t kMaxNodes = 4096;
 
+// The subterms of `root` (applications with arguments, of a float or
+// bit-vector sort) into `out`, each with the inputs it reads (from the
+// cache `known`, filled as met); false past kMaxNodes.
 bool subterms(const z3::expr &root, const std::set<unsigned> &inputIds,
-              std::map<unsigned, Subterm> &out) {
+              std::unordered_map<unsigned, Subterm> &known,
+              std::map<unsigned, const Subterm *> &out) {
   std::vector<std::pair<z3::expr, bool>> todo{{root, false}};
   while (!todo.empty()) {
     auto [e, expanded] = todo.back();
     todo.pop_back();
     if (out.count(e.id()))
       continue;
-    if (!expanded) {
+    auto it = known.find(e.id());
+    if (!expanded && it == known.end()) {
       todo.push_back({e, true});
       if (e.is_app())
         for (unsigned i = 0; i < e.num_args(); ++i)
           todo.push_back({e.arg(i), false});
       continue;
     }
-    Subterm t{e, {}, 1};
-    if (inputIds.count(e.id()))
-      t.inputs.insert(e.id());
-    if (e.is_app())
-      for (unsigned i = 0; i < e.num_args(); ++i) {
-        const Subterm &a = out.at(e.arg(i).id());
-        t.inputs.insert(a.inputs.begin(), a.inputs.end());
-        t.size = std::min(kMaxNodes, t.size + a.size);
-      }
-    out.emplace(e.id(), std::move(t));
+    if (it == known.end()) {
+      Subterm t{e, {}, 1};
+      if (inputIds.count(e.id()))
+        t.inputs.insert(e.id());
+      if (e.is_app())
+        for (unsigned i = 0; i < e.num_args(); ++i) {
+          const Subterm &a = known.at(e.arg(i).id());
+          t.inputs.insert(a.inputs.begin(), a.inputs.end());
+          t.size = std::min(kMaxNodes, t.size + a.size);
+        }
+      it = known.emplace(e.id(), std::move(t)).first;
+    } else if (e.is_app()) {
+      // Met before: its subterms are known, but not yet in `out`.
+      for (unsigned i = 0; i < e.num_args(); ++i)
+        if (!out.count(e.arg(i).id()))
+          todo.push_back({e.arg(i), false});
+    }
+    out.emplace(e.id(), &it->second);
     if (out.size() > kMaxNodes)
       return false;
   }
@@ -65,25 +72,28 @@ bool subterms(const z3::expr &root, const std::set<unsigned> &inputIds,
 class Candidates {
 public:
   Candidates(const Sides &s, const std::set<unsigned> &inputIds,
-             std::vector<z3::model> &samples) {
-    std::map<unsigned, Subterm> &src = srcTerms, &tgt = tgtTerms;
-    if (!subterms(s.sv, inputIds, src) || !subterms(s.ps, inputIds, src) ||
-        !subterms(s.tv, inputIds, tgt) || !subterms(s.pt, inputIds, tgt))
+             std::vector<z3::model> &samples, PairFacts &facts) {
+    std::map<unsigned, const Subterm *> &src = srcTerms, &tgt = tgtTerms;
+    auto &known = facts.terms;
+    if (!subterms(s.sv, inputIds, known, src) ||
+        !subterms(s.ps, inputIds, known, src) ||
+        !subterms(s.tv, inputIds, known, tgt) ||
+        !subterms(s.pt, inputIds, known, tgt))
       return;
-    std::map<std::string, std::vector<const Subterm *>> bySignature;
+    std::unordered_map<int, std::vector<const Subterm *>> bySignature;
     for (const auto &[id, t] : src)
-      if (auto key = signature(t, samples))
-        bySignature[*key].push_back(&t);
+      if (int key = signature(known.at(id), samples, facts); key >= 0)
+        bySignature[key].push_back(t);
     for (const auto &[id, t] : tgt) {
-      if (src.count(id) || !t.e.is_app() || t.e.num_args() == 0)
+      if (src.count(id) || !t->e.is_app() || t->e.num_args() == 0)
         continue;
-      auto key = signature(t, samples);
-      if (!key)
+      int key = signature(known.at(id), samples, facts);
+      if (key < 0)
         continue;
       // The whole elements are the query itself.
-      for (const Subterm *a : bySignature[*key])
-        if (!z3::eq(a->e, s.sv) || !z3::eq(t.e, s.tv))
-          pairs.push_back({a, &t});
+      for (const Subterm *a : bySignature[key])
+        if (!z3::eq(a->e, s.sv) || !z3::eq(t->e, s.tv))
+          pairs.push_back({a, t});
     }
     // Pairs where the sides meet again first: b's parent, given a for b,
     // is a term of the source (a row's maximum both sides subtract from
@@ -92,9 +102,9 @@ public:
     // row at once), small ones among those.
     std::map<unsigned, std::vector<z3::expr>> parents;
     for (const auto &[id, t] : tgt)
-      if (t.e.is_app())
-        for (unsigned i = 0; i < t.e.num_args(); ++i)
-          parents[t.e.arg(i).id()].push_back(t.e);
+      if (t->e.is_app())
+        for (unsigned i = 0; i < t->e.num_args(); ++i)
+          parents[t->e.arg(i).id()].push_back(t->e);
     auto rank = [&](const std::pair<const Subterm *, const Subterm *> &p) {
       bool meets = false;
       for (const z3::expr &up : parents[p.second->e.id()]) {
@@ -130,32 +140,39 @@ public:
   }
   static constexpr size_t kRanked = 6;
   std::vector<std::pair<const Subterm *, const Subterm *>> pairs;
-  // Each side's subterms; the pairs point into these.
-  std::map<unsigned, Subterm> srcTerms, tgtTerms;
+  // Each side's subterms (in PairFacts::terms).
+  std::map<unsigned, const Subterm *> srcTerms, tgtTerms;
 
 private:
   // Sort, inputs and values at the samples, as text.
-  static std::optional<std::string> signature(const Subterm &t,
-                                              std::vector<z3::model> &samples) {
+  // The number of the signature of `t` (-1: none), computed once.
+  static int signature(Subterm &t, std::vector<z3::model> &samples,
+                       PairFacts &facts) {
+    if (t.signature != -2)
+      return t.signature;
     z3::sort so = t.e.get_sort();
+    t.signature = -1;
     if (t.inputs.empty() || !(so.is_fpa() || so.is_bv()))
-      return std::nullopt;
+      return t.signature;
     std::string key = so.to_string();
     for (unsigned id : t.inputs)
       key += " " + std::to_string(id);
     for (z3::model &m : samples)
       key += " " + m.eval(t.e, true).to_string();
-    return key;
+    auto [it, added] =
+        facts.signatures.emplace(std::move(key), int(facts.signatures.size()));
+    t.signature = it->second;
+    return t.signature;
   }
 };
 
 class Splitter {
 public:
   Splitter(z3::context &c, const std::map<unsigned, z3::expr> &inputs,
-           std::vector<z3::model> samples, Clock::time_point end,
+           std::vector<z3::model> &samples, Clock::time_point end,
            unsigned rlimit, PairFacts &facts)
-      : c(c), inputs(inputs), samples(std::move(samples)), end(end),
-        rlimit(rlimit), facts(facts), top(c), goal(c) {
+      : c(c), inputs(inputs), samples(samples), end(end), rlimit(rlimit),
+        facts(facts), top(c), goal(c) {
     for (const auto &[id, x] : inputs)
       inputIds.insert(id);
   }
@@ -171,7 +188,7 @@ public:
     // alone (the target's range check of a product the source requires).
     if (depth > 0 && cuts(pre, s))
       return true;
-    Candidates cands(s, inputIds, samples);
+    Candidates cands(s, inputIds, samples, facts);
     size_t tried = 0;
     for (const auto &[a, b] : cands.pairs) {
       if (++tried > kMaxTries || Clock::now() >= end)
@@ -189,8 +206,9 @@ public:
       Sides patched{s.sv, patch(s.tv), s.ps, patch(s.pt)};
       if (f.never)
         return proves(pre, patched, depth + 1);
+      Assignment at = withForcedLeaves(*f.at);
       auto fix = [&](const z3::expr &e) {
-        return z3::expr(e).substitute(f.at->vars, f.at->vals);
+        return z3::expr(e).substitute(at.vars, at.vals);
       };
       if (!proves(pre, patched, depth + 1))
         return false;
@@ -199,21 +217,21 @@ public:
         return true;
       // Fixing subterms forgets what inputs they can take (a row of -inf
       // that no input gives): the element where they take those values.
-      z3::expr_vector at(c);
-      for (unsigned i = 0; i < f.at->vars.size(); ++i)
-        if (!inputIds.count(f.at->vars[i].id()))
-          at.push_back(f.at->vars[i] == f.at->vals[i]);
-      if (at.empty())
+      z3::expr_vector fixed(c);
+      for (unsigned i = 0; i < at.vars.size(); ++i)
+        if (!inputIds.count(at.vars[i].id()))
+          fixed.push_back(at.vars[i] == at.vals[i]);
+      if (fixed.empty())
         return false;
       // Inputs that give the subterms those values, sought without the
       // rest of the element, often show the difference already.
       std::optional<z3::model> m;
-      z3::check_result reach = check(pre && z3::mk_and(at), m);
+      z3::check_result reach = check(pre && z3::mk_and(fixed), m);
       if (reach == z3::unsat)
         return true; // no input gives them those values
       if (reach == z3::sat && record(*m))
         return false;
-      z3::check_result r = check(pre && s.violation() && z3::mk_and(at), m);
+      z3::check_result r = check(pre && s.violation() && z3::mk_and(fixed), m);
       if (r == z3::sat)
         record(*m);
       return r == z3::unsat;
@@ -238,17 +256,19 @@ private:
     auto key = std::tuple{level, a.e.id(), b.e.id()};
     if (auto known = facts.known.find(key); known != facts.known.end())
       return known->second;
-    PairFacts::Fact f;
     Frontier shared = frontier(a.e, b.e, cands);
-    f = shared.abstracts ? differences(pre, a.e, b.e, shared)
-                         : differences(pre, a.e, b.e, inputsOf(a, b));
-    facts.known.emplace(key, f);
+    bool decided = false;
+    PairFacts::Fact f =
+        differences(pre, a.e, b.e,
+                    shared.abstracts ? shared.terms : inputsOf(a, b), decided);
+    // Undecided (out of time): tried again with the time of a later try.
+    if (decided)
+      facts.known.emplace(key, f);
     return f;
   }
 
-  // Terms of the pair, each with a variable to stand for it.
   struct Frontier {
-    z3::expr_vector terms, vars;
+    z3::expr_vector terms;
     bool abstracts = false; // some terms are not inputs
   };
 
@@ -258,26 +278,21 @@ private:
   // reach, never at fewer: what holds of those holds of the pair.
   Frontier frontier(const z3::expr &a, const z3::expr &b,
                     const Candidates &cands) {
-    Frontier fr{z3::expr_vector(c), z3::expr_vector(c)};
+    Frontier fr{z3::expr_vector(c)};
     std::set<unsigned> seen;
     auto walk = [&](const z3::expr &root,
-                    const std::map<unsigned, Subterm> &other) {
+                    const std::map<unsigned, const Subterm *> &other) {
       forEachNode(root, [&](const z3::expr &n) {
         auto it = other.find(n.id());
         // Values only: a shared condition (isNaN of a row element) stays
         // tied to its value.
         bool shared =
-            it != other.end() && !it->second.inputs.empty() && !n.is_bool();
+            it != other.end() && !it->second->inputs.empty() && !n.is_bool();
         if (!shared && !inputs.count(n.id()))
           return true;
         if (seen.insert(n.id()).second) {
-          bool input = inputs.count(n.id()) > 0;
-          fr.abstracts |= !input;
+          fr.abstracts |= !inputs.count(n.id());
           fr.terms.push_back(n);
-          fr.vars.push_back(
-              input ? n
-                    : c.constant(("frontier!" + std::to_string(n.id())).c_str(),
-                                 n.get_sort()));
         }
         return false;
       });
@@ -287,43 +302,182 @@ private:
     return fr;
   }
 
-  Frontier inputsOf(const Subterm &a, const Subterm &b) {
-    Frontier fr{z3::expr_vector(c), z3::expr_vector(c)};
+  z3::expr_vector inputsOf(const Subterm &a, const Subterm &b) {
+    z3::expr_vector terms(c);
     std::set<unsigned> ids = a.inputs;
     ids.insert(b.inputs.begin(), b.inputs.end());
-    for (unsigned id : ids) {
-      fr.terms.push_back(inputs.at(id));
-      fr.vars.push_back(inputs.at(id));
-    }
-    return fr;
+    for (unsigned id : ids)
+      terms.push_back(inputs.at(id));
+    return terms;
   }
 
-  // Whether a and b, as functions of the frontier's variables, never
-  // differ under `pre`, or differ at one value of them only (found,
-  // then no other found).
+  // Whether a and b, as functions of the frontier's terms, never differ
+  // under `pre`, or differ at one value of them only (found, then no other
+  // found). The terms become variables named by position, so that a pair
+  // of the same shape elsewhere (another row) is the same query, solved
+  // once.
   PairFacts::Fact differences(const z3::expr &pre, const z3::expr &a,
-                              const z3::expr &b, const Frontier &fr) {
-    PairFacts::Fact f;
+                              const z3::expr &b, const z3::expr_vector &terms,
+                              bool &decided) {
+    z3::expr_vector vars(c);
+    for (unsigned i = 0; i < terms.size(); ++i)
+      vars.push_back(c.constant(("frontier!" + std::to_string(i)).c_str(),
+                                terms[i].get_sort()));
     auto over = [&](const z3::expr &e) {
-      return fr.abstracts ? z3::expr(e).substitute(fr.terms, fr.vars) : e;
+      return z3::expr(e).substitute(terms, vars);
     };
     z3::expr apart = over(pre) && over(a) != over(b);
-    std::optional<z3::model> m;
-    z3::check_result r = check(apart, m);
-    if (r == z3::unsat)
-      f.never = true;
-    if (r != z3::sat)
-      return f;
-    Assignment at{fr.terms, z3::expr_vector(c)};
-    z3::expr elsewhere = c.bool_val(false);
-    for (const z3::expr &v : fr.vars) {
-      at.vals.push_back(m->eval(v, true));
-      elsewhere = elsewhere || v != at.vals.back();
+    std::string key = shapeKey(apart, vars);
+    auto known = facts.byShape.find(key);
+    PairFacts::Fact f;
+    if (known == facts.byShape.end()) {
+      // A query that ran out of time is tried again only with twice the
+      // time (after the brief tries, the longer one).
+      Limits lim = limits();
+      unsigned budget = lim.rlimit ? lim.rlimit : lim.ms;
+      auto tried = facts.undecided.find(key);
+      if (tried != facts.undecided.end() &&
+          (lim.rlimit || budget < 2 * tried->second))
+        return f;
+      std::optional<PairFacts::Shaped> solved = solve(apart, vars);
+      if (!solved) {
+        facts.undecided.insert_or_assign(key, budget);
+        return f;
+      }
+      known = facts.byShape.emplace(key, *solved).first;
     }
-    std::optional<z3::model> unused;
-    if (check(apart && elsewhere, unused) == z3::unsat)
-      f.at = at;
+    decided = true;
+    f.never = known->second.never;
+    if (!known->second.at.empty()) {
+      f.at = Assignment{terms, z3::expr_vector(c)};
+      for (const z3::expr &v : known->second.at)
+        f.at->vals.push_back(v);
+    }
     return f;
+  }
+
+  // A query's text with its variables' sorts, which the text leaves out
+  // (a comparison of two f16 variables prints as one of two f32 ones).
+  static std::string shapeKey(const z3::expr &q, const z3::expr_vector &vars) {
+    std::string key = q.to_string();
+    for (const z3::expr &v : vars)
+      key += " " + v.get_sort().to_string();
+    return key;
+  }
+
+  // `apart`'s fact over its variables `vars`; nothing where a check ran
+  // out of time.
+  std::optional<PairFacts::Shaped> solve(const z3::expr &apart,
+                                         const z3::expr_vector &vars) {
+    PairFacts::Shaped f{false, {}};
+    std::vector<z3::expr> at = edgeWhereApart(apart, vars);
+    if (at.empty()) {
+      std::optional<z3::model> m;
+      z3::check_result r = check(apart, m);
+      if (r == z3::unknown)
+        return std::nullopt;
+      f.never = r == z3::unsat;
+      if (r == z3::unsat)
+        return f;
+      for (const z3::expr &v : vars)
+        at.push_back(m->eval(v, true));
+    }
+    z3::expr elsewhere = c.bool_val(false);
+    for (unsigned i = 0; i < vars.size(); ++i)
+      elsewhere = elsewhere || vars[i] != at[i];
+    std::optional<z3::model> unused;
+    z3::check_result r = check(apart && elsewhere, unused);
+    if (r == z3::unknown)
+      return std::nullopt;
+    if (r == z3::unsat)
+      f.at = std::move(at);
+    return f;
+  }
+
+  // `at` and the value leaves its terms force: a row's maximum is -Inf
+  // only where every element of the row is, and fixed alone it would leave
+  // the elements free (the rest of the element then does not fold).
+  Assignment withForcedLeaves(const Assignment &at) {
+    Assignment r{z3::expr_vector(c), z3::expr_vector(c)};
+    for (unsigned i = 0; i < at.vars.size(); ++i) {
+      r.vars.push_back(at.vars[i]);
+      r.vals.push_back(at.vals[i]);
+    }
+    for (unsigned i = 0; i < at.vars.size(); ++i) {
+      const z3::expr &t = at.vars[i], &v = at.vals[i];
+      z3::expr_vector leaves = valueLeaves(t);
+      if (inputIds.count(t.id()) || leaves.empty())
+        continue;
+      z3::expr_vector vars(c);
+      z3::expr other = c.bool_val(false);
+      for (unsigned k = 0; k < leaves.size(); ++k) {
+        vars.push_back(c.constant(("leaf!" + std::to_string(k)).c_str(),
+                                  leaves[k].get_sort()));
+        other = other || vars.back() != v;
+      }
+      // As variables the leaves take more values together than they can:
+      // unsat still shows each forced.
+      z3::expr q = z3::expr(t).substitute(leaves, vars) == v && other;
+      std::string key = shapeKey(q, vars);
+      auto known = facts.forced.find(key);
+      if (known == facts.forced.end()) {
+        std::optional<z3::model> unused;
+        known = facts.forced.emplace(key, check(q, unused) == z3::unsat).first;
+      }
+      if (known->second)
+        for (const z3::expr &l : leaves) {
+          r.vars.push_back(l);
+          r.vals.push_back(v);
+        }
+    }
+    return r;
+  }
+
+  // The terms an if-then-else tree of `t` picks among (its branches,
+  // through nested ones), but for constants; nothing past kMaxLeaves.
+  z3::expr_vector valueLeaves(const z3::expr &t) {
+    static constexpr unsigned kMaxLeaves = 64;
+    z3::expr_vector leaves(c);
+    if (!t.is_app() || t.decl().decl_kind() != Z3_OP_ITE)
+      return leaves;
+    std::set<unsigned> seen;
+    std::vector<z3::expr> todo{t};
+    while (!todo.empty()) {
+      z3::expr e = todo.back();
+      todo.pop_back();
+      if (!seen.insert(e.id()).second)
+        continue;
+      if (e.is_app() && e.decl().decl_kind() == Z3_OP_ITE) {
+        todo.push_back(e.arg(1));
+        todo.push_back(e.arg(2));
+      } else if (!e.is_numeral() &&
+                 !(e.is_app() && e.num_args() == 0 && !inputs.count(e.id()))) {
+        leaves.push_back(e);
+        if (leaves.size() > kMaxLeaves)
+          return z3::expr_vector(c);
+      }
+    }
+    return leaves;
+  }
+
+  // An edge value taken by the whole frontier where the pair differs (a
+  // row of -Inf against a lowest-finite start): a search may take long to
+  // meet the one point of difference that a substitution shows at once.
+  std::vector<z3::expr> edgeWhereApart(const z3::expr &apart,
+                                       const z3::expr_vector &vars) {
+    for (int k = 0; k < kEdgeValues; ++k) {
+      z3::expr_vector vals(c);
+      std::vector<z3::expr> at;
+      for (const z3::expr &v : vars)
+        if (std::optional<z3::expr> e = edgeValue(c, v.get_sort(), k)) {
+          vals.push_back(*e);
+          at.push_back(*e);
+        }
+      if (vals.size() == vars.size() &&
+          z3::expr(apart).substitute(vars, vals).simplify().is_true())
+        return at;
+    }
+    return {};
   }
 
   bool cuts(const z3::expr &pre, const Sides &s) {
@@ -335,26 +489,29 @@ private:
   }
 
   // A third of the time left: one hard pair leaves time for the others.
-  z3::check_result check(const z3::expr &f, std::optional<z3::model> &m) {
-    z3::params prm(c);
-    if (rlimit) {
-      prm.set("rlimit", rlimit);
-    } else {
+  Limits limits() const {
+    Limits lim{0, rlimit};
+    if (!rlimit) {
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                     end - Clock::now())
                     .count();
-      if (ms <= 0)
-        return z3::unknown;
-      prm.set("timeout", unsigned(std::max<int64_t>(1, ms / 3)));
+      lim.ms = unsigned(std::max<int64_t>(0, ms / 3));
     }
+    return lim;
+  }
+
+  z3::check_result check(const z3::expr &f, std::optional<z3::model> &m) {
+    Limits lim = limits();
+    if (!lim.ms && !lim.rlimit)
+      return z3::unknown;
     std::string why;
-    return checkAlone(c, f, prm, m, why);
+    return checkAlone(c, f, lim, m, why);
   }
 
   z3::context &c;
   const std::map<unsigned, z3::expr> &inputs;
   std::set<unsigned> inputIds; // the keys of `inputs`
-  std::vector<z3::model> samples;
+  std::vector<z3::model> &samples;
   Clock::time_point end;
   unsigned rlimit; // each check's, instead of the time left, when set
   PairFacts &facts;
@@ -390,19 +547,18 @@ bool provedByDifferences(z3::context &c, const z3::expr &pre, const z3::expr &d,
     for (const z3::expr &x : a.v)
       inputs.emplace(x.id(), x);
   }
-  std::vector<z3::model> samples;
-  for (int t = 0; t < 8; ++t) {
+  for (int t = int(facts.samples.size()); t < 8; ++t) {
     std::optional<Assignment> as = ordinaryInputs(c, args, t);
     if (!as)
       return false;
-    z3::model &m = samples.emplace_back(c);
+    z3::model &m = facts.samples.emplace_back(c);
     for (unsigned i = 0; i < as->vars.size(); ++i) {
       z3::func_decl f = as->vars[i].decl();
       z3::expr v = as->vals[i];
       m.add_const_interp(f, v);
     }
   }
-  Splitter split(c, inputs, std::move(samples),
+  Splitter split(c, inputs, facts.samples,
                  Clock::now() + std::chrono::milliseconds(ms), rlimit, facts);
   split.top = pre;
   split.goal = pre && d;

@@ -73,6 +73,34 @@ TEST(ProofByCuts, ProvesWhatHoldsOfASharedTerm) {
   EXPECT_FALSE(provedByCuts(t.c, pre, t.element(abs, p), kMs, kRlimit));
 }
 
+// A small formula that only compares and selects is solved in a context
+// of its own; its model comes back into the query's context and gives
+// values of that context's terms.
+TEST(CheckAlone, SmallFormulasModelInTheQuerysContext) {
+  Terms t;
+  z3::expr lowest = z3::expr(
+      t.c, Z3_mk_fpa_numeral_double(t.c, -3.4028234663852886e38, t.f32));
+  z3::expr maxOf =
+      z3::ite(z3::expr(t.c, Z3_mk_fpa_lt(t.c, t.x, lowest)), lowest, t.x);
+  // max(lowest, x) differs from x where x is -inf only.
+  std::optional<z3::model> m;
+  std::string why;
+  ASSERT_EQ(checkAlone(t.c, maxOf != t.x, {kMs, kRlimit}, m, why), z3::sat);
+  ASSERT_TRUE(m);
+  z3::expr x = m->eval(t.x, true);
+  EXPECT_TRUE(
+      z3::expr(t.c, Z3_mk_fpa_is_infinite(t.c, x)).simplify().is_true());
+  EXPECT_TRUE(t.isNegative(x).simplify().is_true());
+  z3::expr minusInf = z3::expr(t.c, Z3_mk_fpa_inf(t.c, t.f32, true));
+  EXPECT_EQ(
+      checkAlone(t.c, maxOf != t.x && t.x != minusInf, {kMs, kRlimit}, m, why),
+      z3::unsat);
+  // With arithmetic it stays in the query's context, with the same answer.
+  EXPECT_EQ(checkAlone(t.c, t.mul(t.x, t.y) != t.mul(t.y, t.x), {kMs, kRlimit},
+                       m, why),
+            z3::unsat);
+}
+
 // The ways memref arguments may share buffers (RefineAlias.cpp): every
 // partition of those of one type but the one of singletons; none across
 // types, nor with an argument marked llvm.noalias.
