@@ -148,6 +148,7 @@ struct PairFacts {
     // `signatures`); -1: none (no inputs; not a float or bit-vector),
     // -2: not yet computed.
     int signature = -2;
+    std::vector<z3::expr> values; // at the samples, once computed
   };
   std::unordered_map<unsigned, Subterm> terms;
   // The inputs the signatures are taken at (ordinaryInputs), as models.

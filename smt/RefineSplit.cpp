@@ -43,7 +43,7 @@ bool subterms(const z3::expr &root, const std::set<unsigned> &inputIds,
       continue;
     }
     if (it == known.end()) {
-      Subterm t{e, {}, 1};
+      Subterm t{e, {}, 1, -2, {}};
       if (inputIds.count(e.id()))
         t.inputs.insert(e.id());
       if (e.is_app())
@@ -145,6 +145,44 @@ public:
 
 private:
   // Sort, inputs and values at the samples, as text.
+  // The values of `t` at the samples, from its arguments' values (kept):
+  // evaluating each subterm whole would cost the square of its size.
+  static const std::vector<z3::expr> &
+  valuesAt(Subterm &t, std::vector<z3::model> &samples,
+           std::unordered_map<unsigned, Subterm> &known) {
+    std::vector<Subterm *> todo{&t};
+    while (!todo.empty()) {
+      Subterm &u = *todo.back();
+      if (!u.values.empty()) {
+        todo.pop_back();
+        continue;
+      }
+      unsigned n = u.e.is_app() ? u.e.num_args() : 0;
+      bool ready = true;
+      for (unsigned i = 0; i < n; ++i) {
+        Subterm &a = known.at(u.e.arg(i).id());
+        if (a.values.empty()) {
+          todo.push_back(&a);
+          ready = false;
+        }
+      }
+      if (!ready)
+        continue;
+      for (size_t k = 0; k < samples.size(); ++k) {
+        if (n == 0) {
+          u.values.push_back(samples[k].eval(u.e, true));
+          continue;
+        }
+        z3::expr_vector args(u.e.ctx());
+        for (unsigned i = 0; i < n; ++i)
+          args.push_back(known.at(u.e.arg(i).id()).values[k]);
+        u.values.push_back(samples[k].eval(u.e.decl()(args), true));
+      }
+      todo.pop_back();
+    }
+    return t.values;
+  }
+
   // The number of the signature of `t` (-1: none), computed once.
   static int signature(Subterm &t, std::vector<z3::model> &samples,
                        PairFacts &facts) {
@@ -157,8 +195,8 @@ private:
     std::string key = so.to_string();
     for (unsigned id : t.inputs)
       key += " " + std::to_string(id);
-    for (z3::model &m : samples)
-      key += " " + m.eval(t.e, true).to_string();
+    for (const z3::expr &v : valuesAt(t, samples, facts.terms))
+      key += " " + v.to_string();
     auto [it, added] =
         facts.signatures.emplace(std::move(key), int(facts.signatures.size()));
     t.signature = it->second;
