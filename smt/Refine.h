@@ -62,9 +62,9 @@ struct Limits {
 // One check of `f` in a solver of its own: a solver with scopes is
 // incremental, and Z3 then bit-blasts floats while asserting, outside the
 // time limit (seconds past it on a few hundred float operations). A small
-// formula is solved in a context of its own: in the query's context, large
-// from the encoding, each check pays for its size (a 3-variable query took
-// 300 ms there and 20 ms alone).
+// formula that only compares and selects is solved in a context of its
+// own: in the query's context, large from the encoding, Z3 was slower (a
+// one-variable query took 300 ms there and 20 ms alone).
 z3::check_result checkAlone(z3::context &c, const z3::expr &f, Limits lim,
                             std::optional<z3::model> &model,
                             std::string &unknownWhy);
