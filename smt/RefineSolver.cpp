@@ -427,20 +427,21 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
       return z3::unknown;
     }
     std::string why;
+    // unsat: proved (and tried first from now on); sat: a counterexample.
+    auto byDifferences = [&](unsigned ms) {
+      z3::check_result r = check.differences(d, ms);
+      differencesFirst |= r == z3::unsat;
+      return r;
+    };
     if (cutsFirst && check.cuts(d, left() / 4))
       continue;
     if (!differencesFirst && !cutsFirst) {
       z3::check_result r = check.search(d, left() / 8, o.rlimit / 8, why);
+      if (r == z3::unknown)
+        r = byDifferences(left() / 4);
       if (r != z3::unknown) {
         if (r == z3::sat)
           return r;
-        continue;
-      }
-      r = check.differences(d, left() / 4);
-      if (r == z3::sat)
-        return r;
-      if (r == z3::unsat) {
-        differencesFirst = true;
         continue;
       }
       if (check.cuts(d, left() / 8)) {
@@ -448,13 +449,11 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
         continue;
       }
     }
-    z3::check_result r = check.differences(d, left() / 2);
+    z3::check_result r = byDifferences(left() / 2);
     if (r == z3::sat)
       return r;
-    if (r == z3::unsat) {
-      differencesFirst = true;
+    if (r == z3::unsat)
       continue;
-    }
     r = check.search(d, left(), o.rlimit, why);
     if (r == z3::sat)
       return r;

@@ -27,7 +27,7 @@ constexpr size_t kMaxNodes = 4096;
 // cache `known`, filled as met); false past kMaxNodes.
 bool subterms(const z3::expr &root, const std::set<unsigned> &inputIds,
               std::unordered_map<unsigned, Subterm> &known,
-              std::map<unsigned, const Subterm *> &out) {
+              std::map<unsigned, Subterm *> &out) {
   std::vector<std::pair<z3::expr, bool>> todo{{root, false}};
   while (!todo.empty()) {
     auto [e, expanded] = todo.back();
@@ -73,7 +73,7 @@ class Candidates {
 public:
   Candidates(const Sides &s, const std::set<unsigned> &inputIds,
              std::vector<z3::model> &samples, PairFacts &facts) {
-    std::map<unsigned, const Subterm *> &src = srcTerms, &tgt = tgtTerms;
+    std::map<unsigned, Subterm *> &src = srcTerms, &tgt = tgtTerms;
     auto &known = facts.terms;
     if (!subterms(s.sv, inputIds, known, src) ||
         !subterms(s.ps, inputIds, known, src) ||
@@ -82,12 +82,12 @@ public:
       return;
     std::unordered_map<int, std::vector<const Subterm *>> bySignature;
     for (const auto &[id, t] : src)
-      if (int key = signature(known.at(id), samples, facts); key >= 0)
+      if (int key = signature(*t, samples, facts); key >= 0)
         bySignature[key].push_back(t);
     for (const auto &[id, t] : tgt) {
       if (src.count(id) || !t->e.is_app() || t->e.num_args() == 0)
         continue;
-      int key = signature(known.at(id), samples, facts);
+      int key = signature(*t, samples, facts);
       if (key < 0)
         continue;
       // The whole elements are the query itself.
@@ -141,7 +141,7 @@ public:
   static constexpr size_t kRanked = 6;
   std::vector<std::pair<const Subterm *, const Subterm *>> pairs;
   // Each side's subterms (in PairFacts::terms).
-  std::map<unsigned, const Subterm *> srcTerms, tgtTerms;
+  std::map<unsigned, Subterm *> srcTerms, tgtTerms;
 
 private:
   // Sort, inputs and values at the samples, as text.
@@ -319,7 +319,7 @@ private:
     Frontier fr{z3::expr_vector(c)};
     std::set<unsigned> seen;
     auto walk = [&](const z3::expr &root,
-                    const std::map<unsigned, const Subterm *> &other) {
+                    const std::map<unsigned, Subterm *> &other) {
       forEachNode(root, [&](const z3::expr &n) {
         auto it = other.find(n.id());
         // Values only: a shared condition (isNaN of a row element) stays
