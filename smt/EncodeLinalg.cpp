@@ -227,7 +227,8 @@ void Generic::bindOutputs() {
   }
 }
 
-// A regroupable reduction's value from its initial value and terms.
+// A regroupable reduction's value from its initial value and terms (a sum,
+// or op(op(init, constant terms), fold of the others)).
 z3::expr Generic::regrouped(Operation *op, const z3::expr &init,
                             const std::vector<z3::expr> &ts) {
   if (isa<arith::AddFOp>(op)) {
@@ -235,14 +236,21 @@ z3::expr Generic::regrouped(Operation *op, const z3::expr &init,
     all.insert(all.end(), ts.begin(), ts.end());
     return e.fsum(all);
   }
-  if (ts.empty())
-    return init;
   bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(op);
   bool propagate = isa<arith::MaximumFOp, arith::MinimumFOp>(op);
-  z3::expr m = ts[0];
-  for (size_t i = 1; i < ts.size(); ++i)
-    m = e.fmaxmin(m, ts[i], isMax, propagate);
-  return e.fmaxmin(init, m, isMax, propagate);
+  // Constant terms (a pooling's padding) join the initial value: the fold
+  // of the others is then the source's term over the window's inside.
+  z3::expr k = init;
+  std::optional<z3::expr> m;
+  for (const z3::expr &t : ts) {
+    bool constant = t.is_app() && t.num_args() == 0 &&
+                    t.decl().decl_kind() != Z3_OP_UNINTERPRETED;
+    if (constant)
+      k = e.fmaxmin(k, t, isMax, propagate).simplify();
+    else
+      m = m ? e.fmaxmin(*m, t, isMax, propagate) : t;
+  }
+  return m ? e.fmaxmin(k, *m, isMax, propagate) : k;
 }
 
 void encodeLinalgOp(Encoder &e, linalg::LinalgOp op) {

@@ -223,8 +223,15 @@ void convolution(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
     size_t b = size_t(bias.size() == 1 ? 0 : oc);
     std::vector<z3::expr> terms;
     std::vector<std::pair<z3::expr, z3::expr>> pairs;
-    if (fl) // the spec's `acc_t acc = 0`, as the lowerings' filled accumulator
-      terms.push_back(e.floatBits(0, cast<FloatType>(acc)));
+    // The order of a float sum is free (TOSA bounds a dot product's error,
+    // not its order); IEEE mode takes the lowering's, so that both sides
+    // share the sum and a check can cut there: conv2d starts from the bias,
+    // depthwise_conv2d from the spec's `acc_t acc = 0` and adds the bias
+    // last.
+    bool biasFirst = !depthwise;
+    if (fl)
+      terms.push_back(biasFirst ? e.fcast(bias.v[b], acc)
+                                : e.floatBits(0, cast<FloatType>(acc)));
     z3::expr_vector p(e.c);
     p.push_back(bias.p[b]);
     for (int64_t ky = 0; ky < KH; ++ky)
@@ -252,7 +259,7 @@ void convolution(Encoder &e, Operation *op, const std::vector<SVal> &ins) {
             pairs.push_back({xv, w.v[wj]});
         }
       }
-    if (fl)
+    if (fl && !biasFirst)
       terms.push_back(e.fcast(bias.v[b], acc));
     r.v.push_back(fl ? e.fcast(e.fsum(terms), elt)
                      : intDot(e, bias.v[b], pairs, zi, zw));

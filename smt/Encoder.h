@@ -145,9 +145,26 @@ private:
 
 // Integer maximum/minimum, its operands in one order (by term id) as
 // Encoder::fmaxmin's: max(x, lo) and max(lo, x) are one term on both sides.
+// The type's least value is max's identity and min's absorbing element
+// (the greatest the reverse): a lowering that starts a maximum from the
+// least value then computes the source's very term.
 inline z3::expr imaxmin(z3::expr a, z3::expr b, bool isMax, bool isSigned) {
   if (a.id() > b.id())
     std::swap(a, b);
+  if (z3::eq(a, b))
+    return a;
+  unsigned w = a.get_sort().bv_size();
+  z3::expr least = isSigned ? a.ctx().bv_val(1, w).rotate_right(1).simplify()
+                            : a.ctx().bv_val(0, w);
+  z3::expr greatest = (least - 1).simplify();
+  z3::expr identity = isMax ? least : greatest;
+  z3::expr absorbing = isMax ? greatest : least;
+  for (auto [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
+    if (z3::eq(x, identity))
+      return y;
+    if (z3::eq(x, absorbing))
+      return x;
+  }
   z3::expr aFirst = isSigned ? (isMax ? a > b : a < b)
                              : (isMax ? z3::ugt(a, b) : z3::ult(a, b));
   return z3::ite(aFirst, a, b);

@@ -282,9 +282,10 @@ z3::check_result Query::search(z3::solver &s, const z3::expr &pre,
     return z3::unsat;
   }
   std::optional<z3::model> model;
-  if (mode == FMode::Ieee && d.size() <= 1024) {
-    // IEEE queries are much faster one output element at a time: the
-    // disjunction is unsatisfiable iff each disjunct is.
+  if (d.size() <= 1024) {
+    // Queries are much faster one output element at a time, IEEE and
+    // abstract ones alike (an element alike to a proved one is proved):
+    // the disjunction is unsatisfiable iff each disjunct is.
     res = decompose(c, pre, d, args, left, unknownWhy, model);
   } else if (d.size() > 1024 && sampleDisjuncts(c, pre, d, left, model)) {
     res = z3::sat;

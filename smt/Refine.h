@@ -55,6 +55,13 @@ constexpr int kEdgeValues = 4;
 std::optional<z3::expr> edgeValue(z3::context &c, const z3::sort &so, int k);
 // The probes' inputs themselves (those of sorts with edge values).
 std::vector<Assignment> probeSet(z3::context &c, const std::vector<SVal> &args);
+// Whether application `x` is float or bit-vector arithmetic (rounding,
+// products, quotients): what makes a formula costly to bit-blast, unlike
+// comparisons and selections.
+bool arithmetic(const z3::expr &x);
+// Whether `f` is small and compares and selects only: there Z3 bit-blasts
+// it at once, a step that does not heed the time limit.
+bool smallAndFlat(const z3::expr &f);
 // A solver's limits: milliseconds, and Z3's resource limit (0: none).
 struct Limits {
   unsigned ms = 0, rlimit = 0;
@@ -103,9 +110,10 @@ private:
 // element compute, where one side goes on alone, as free variables: a
 // weaker query (any input gives the cut terms some value), often much
 // smaller (what is below a cut is left out). false when not shown within
-// `ms` (or `rlimit`, when set).
+// `ms` (or `rlimit`, when set), or, with `flatOnly`, when the cut query
+// still has arithmetic (smallAndFlat).
 bool provedByCuts(z3::context &c, const z3::expr &pre, const z3::expr &d,
-                  unsigned ms, unsigned rlimit);
+                  unsigned ms, unsigned rlimit, bool flatOnly = false);
 // Checks `pre && d` for each disjunct d within o.timeoutMs in all and
 // o.rlimit each, with provedByDifferences where a brief search does not
 // settle one; `model` gets the satisfiable one's model.

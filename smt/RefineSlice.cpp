@@ -191,7 +191,7 @@ Cuts cutPoints(z3::context &c, const z3::expr &pre, const Sides &s) {
 } // namespace
 
 bool provedByCuts(z3::context &c, const z3::expr &given, const z3::expr &d,
-                  unsigned ms, unsigned rlimit) {
+                  unsigned ms, unsigned rlimit, bool flatOnly) {
   std::optional<Sides> s = sidesOf(d);
   if (!s)
     return false;
@@ -210,6 +210,8 @@ bool provedByCuts(z3::context &c, const z3::expr &given, const z3::expr &d,
     std::optional<z3::model> unused;
     std::string why;
     z3::expr f = (pre && d).substitute(*cut, vars);
+    if (flatOnly && !smallAndFlat(f))
+      continue;
     if (checkAlone(c, f, lim, unused, why) == z3::unsat)
       return true;
   }

@@ -236,47 +236,6 @@ namespace {
 // (comparisons, selections) are solved in a context of their own.
 constexpr size_t kSmallFormula = 4096;
 
-// Whether `f` is small and compares and selects only: there Z3 bit-blasts
-// it at once, a step that does not heed the time limit, and solves it
-// faster than in the query's context.
-bool smallAndFlat(const z3::expr &f) {
-  size_t n = 0;
-  bool flat = true;
-  forEachNode(f, [&](const z3::expr &x) {
-    switch (x.decl().decl_kind()) {
-    case Z3_OP_FPA_ADD:
-    case Z3_OP_FPA_SUB:
-    case Z3_OP_FPA_MUL:
-    case Z3_OP_FPA_DIV:
-    case Z3_OP_FPA_FMA:
-    case Z3_OP_FPA_SQRT:
-    case Z3_OP_FPA_REM:
-    case Z3_OP_FPA_ROUND_TO_INTEGRAL:
-    case Z3_OP_FPA_TO_FP:
-    case Z3_OP_FPA_TO_FP_UNSIGNED:
-    case Z3_OP_FPA_TO_UBV:
-    case Z3_OP_FPA_TO_SBV:
-    case Z3_OP_BMUL:
-    case Z3_OP_BSDIV:
-    case Z3_OP_BUDIV:
-    case Z3_OP_BSREM:
-    case Z3_OP_BUREM:
-    case Z3_OP_BSMOD:
-    case Z3_OP_BSDIV_I:
-    case Z3_OP_BUDIV_I:
-    case Z3_OP_BSREM_I:
-    case Z3_OP_BUREM_I:
-    case Z3_OP_BSMOD_I:
-      flat = false;
-      break;
-    default:
-      break;
-    }
-    return flat && ++n <= kSmallFormula;
-  });
-  return flat && n <= kSmallFormula;
-}
-
 z3::check_result checkIn(z3::context &c, const z3::expr &f, Limits lim,
                          std::optional<z3::model> &model,
                          std::string &unknownWhy) {
@@ -296,6 +255,47 @@ z3::check_result checkIn(z3::context &c, const z3::expr &f, Limits lim,
   return r;
 }
 } // namespace
+
+bool arithmetic(const z3::expr &x) {
+  switch (x.decl().decl_kind()) {
+  case Z3_OP_FPA_ADD:
+  case Z3_OP_FPA_SUB:
+  case Z3_OP_FPA_MUL:
+  case Z3_OP_FPA_DIV:
+  case Z3_OP_FPA_FMA:
+  case Z3_OP_FPA_SQRT:
+  case Z3_OP_FPA_REM:
+  case Z3_OP_FPA_ROUND_TO_INTEGRAL:
+  case Z3_OP_FPA_TO_FP:
+  case Z3_OP_FPA_TO_FP_UNSIGNED:
+  case Z3_OP_FPA_TO_UBV:
+  case Z3_OP_FPA_TO_SBV:
+  case Z3_OP_BMUL:
+  case Z3_OP_BSDIV:
+  case Z3_OP_BUDIV:
+  case Z3_OP_BSREM:
+  case Z3_OP_BUREM:
+  case Z3_OP_BSMOD:
+  case Z3_OP_BSDIV_I:
+  case Z3_OP_BUDIV_I:
+  case Z3_OP_BSREM_I:
+  case Z3_OP_BUREM_I:
+  case Z3_OP_BSMOD_I:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool smallAndFlat(const z3::expr &f) {
+  size_t n = 0;
+  bool flat = true;
+  forEachNode(f, [&](const z3::expr &x) {
+    flat = flat && !arithmetic(x);
+    return flat && ++n <= kSmallFormula;
+  });
+  return flat && n <= kSmallFormula;
+}
 
 z3::check_result checkAlone(z3::context &c, const z3::expr &f, Limits lim,
                             std::optional<z3::model> &model,
@@ -330,6 +330,11 @@ z3::expr pinned(z3::context &c, const z3::model &m,
   return z3::mk_and(eqs);
 }
 
+// A share 1/n of a resource limit (0: none), never none where one is set.
+unsigned shareOf(unsigned rlimit, unsigned n) {
+  return rlimit ? std::max(1u, rlimit / n) : 0;
+}
+
 // decompose's checks of one element, each on the part of `pre` that the
 // element depends on; a model found there is completed against the whole.
 class ElementChecks {
@@ -355,23 +360,47 @@ public:
     bool dropped = false;
     std::optional<z3::model> cex;
     if (provedByDifferences(c, slicer.slice(d, dropped), d, args, ms,
-                            rlimit / 4, facts, cex))
+                            shareOf(rlimit, 4), facts, cex))
       return z3::unsat;
     if (!cex)
       return z3::unknown;
     model = cex;
     std::string why;
-    return dropped ? complete(d, ms, rlimit / 4, why) : z3::sat;
+    return dropped ? complete(d, ms, shareOf(rlimit, 4), why) : z3::sat;
   }
 
-  bool cuts(const z3::expr &d, unsigned ms) {
+  bool cuts(const z3::expr &d, unsigned ms, bool flatOnly) {
     bool dropped = false;
-    return provedByCuts(c, slicer.slice(d, dropped), d, ms, rlimit / 8);
+    return provedByCuts(c, slicer.slice(d, dropped), d, ms, shareOf(rlimit, 8),
+                        flatOnly);
   }
+
+  // Elements alike but for the inputs they read (the interior of a
+  // convolution, the rows of a pooling) are one query with its inputs
+  // renamed: one proof serves them all. `d`'s query in that form.
+  z3::expr alike(const z3::expr &d) {
+    bool dropped = false;
+    z3::expr q = slicer.slice(d, dropped) && d;
+    z3::expr_vector from(c), to(c);
+    forEachNode(q, [&](const z3::expr &x) {
+      if (x.is_const() && x.decl().decl_kind() == Z3_OP_UNINTERPRETED) {
+        from.push_back(x);
+        std::string name = "alike!" + std::to_string(to.size());
+        to.push_back(c.constant(name.c_str(), x.get_sort()));
+      }
+      return true;
+    });
+    return q.substitute(from, to);
+  }
+  // Z3 shares equal terms: a renamed query is known by its id.
+  bool provedAlike(const z3::expr &form) const {
+    return proved.find(form) != nullptr;
+  }
+  void noteProved(const z3::expr &form) { proved.set(form, true); }
 
 private:
   static Limits limits(unsigned ms, unsigned rlimit) {
-    return {std::max(1u, ms), rlimit ? std::max(1u, rlimit) : 0};
+    return {std::max(1u, ms), rlimit};
   }
 
   // `model` meets the slice only: the rest of `pre` is solved with the
@@ -394,6 +423,7 @@ private:
   std::optional<z3::model> &model;
   PreSlicer slicer;
   PairFacts facts;
+  TermMap<bool> proved;
 };
 
 } // namespace
@@ -413,12 +443,44 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
   };
   z3::check_result res = z3::unsat;
   ElementChecks check(c, pre, args, o.rlimit, model);
-  // A brief search settles most elements; where it does not, a brief proof
-  // by differences (a pair settled once serves every row), cut points
-  // (small queries when they hold), then the proof by differences again,
-  // are tried before the search gets the rest of the time. Once one of
-  // those succeeds, the other elements (alike, usually) try it first.
-  bool cutsFirst = false, differencesFirst = false;
+  // Cut points without arithmetic first (small queries when they hold),
+  // until a brief search has settled an element; then the brief search
+  // (most elements), a brief proof by differences (a pair settled once
+  // serves every row), any cut points, and the proof by differences
+  // again, are tried before the search gets the rest of the time. Once
+  // cuts or differences succeed, the other elements (alike, usually) try
+  // them first.
+  bool cutsFirst = false, differencesFirst = false, searchSettles = false;
+  // unsat: proved (and tried first from now on); sat: a counterexample.
+  auto byDifferences = [&](const z3::expr &d, unsigned ms) {
+    z3::check_result r = check.differences(d, ms);
+    differencesFirst |= r == z3::unsat;
+    return r;
+  };
+  auto byCuts = [&](const z3::expr &d, unsigned ms, bool flatOnly) {
+    cutsFirst |= check.cuts(d, ms, flatOnly);
+    return cutsFirst;
+  };
+  auto decide = [&](const z3::expr &d, std::string &why) {
+    if (cutsFirst && byCuts(d, left() / 4, false))
+      return z3::unsat;
+    if (!differencesFirst && !cutsFirst) {
+      // Early, only cut queries without arithmetic: cheap where they fail.
+      if (!searchSettles && byCuts(d, left() / 8, true))
+        return z3::unsat;
+      z3::check_result r =
+          check.search(d, left() / 8, shareOf(o.rlimit, 8), why);
+      searchSettles |= r != z3::unknown;
+      if (r == z3::unknown)
+        r = byDifferences(d, left() / 4);
+      if (r != z3::unknown)
+        return r;
+      if (byCuts(d, left() / 8, false))
+        return z3::unsat;
+    }
+    z3::check_result r = byDifferences(d, left() / 2);
+    return r != z3::unknown ? r : check.search(d, left(), o.rlimit, why);
+  };
   for (const z3::expr &d : disj) {
     if (d.simplify().is_false())
       continue;
@@ -426,37 +488,15 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
       unknownWhy = "timeout";
       return z3::unknown;
     }
-    std::string why;
-    // unsat: proved (and tried first from now on); sat: a counterexample.
-    auto byDifferences = [&](unsigned ms) {
-      z3::check_result r = check.differences(d, ms);
-      differencesFirst |= r == z3::unsat;
-      return r;
-    };
-    if (cutsFirst && check.cuts(d, left() / 4))
+    z3::expr form = check.alike(d);
+    if (check.provedAlike(form))
       continue;
-    if (!differencesFirst && !cutsFirst) {
-      z3::check_result r = check.search(d, left() / 8, o.rlimit / 8, why);
-      if (r == z3::unknown)
-        r = byDifferences(left() / 4);
-      if (r != z3::unknown) {
-        if (r == z3::sat)
-          return r;
-        continue;
-      }
-      if (check.cuts(d, left() / 8)) {
-        cutsFirst = true;
-        continue;
-      }
-    }
-    z3::check_result r = byDifferences(left() / 2);
+    std::string why;
+    z3::check_result r = decide(d, why);
     if (r == z3::sat)
       return r;
     if (r == z3::unsat)
-      continue;
-    r = check.search(d, left(), o.rlimit, why);
-    if (r == z3::sat)
-      return r;
+      check.noteProved(form);
     if (r == z3::unknown) {
       res = z3::unknown;
       unknownWhy = why;
@@ -472,8 +512,7 @@ bool sampleDisjuncts(z3::context &c, const z3::expr &pre,
                      std::optional<z3::model> &model) {
   for (size_t k : {size_t(0), disj.size() / 2, disj.size() - 1}) {
     // With a resource limit, the same brief try on any machine.
-    Limits lim =
-        o.rlimit ? Limits{0, std::max(1u, o.rlimit / 50)} : Limits{200, 0};
+    Limits lim = o.rlimit ? Limits{0, shareOf(o.rlimit, 50)} : Limits{200, 0};
     std::string why;
     if (checkAlone(c, pre && disj[k], lim, model, why) == z3::sat)
       return true;

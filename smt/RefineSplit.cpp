@@ -66,6 +66,43 @@ bool subterms(const z3::expr &root, const std::set<unsigned> &inputIds,
   return true;
 }
 
+// `e` with the operands of each float sum and product in the encoder's
+// order (by term id, Encoder::fadd): a substitution keeps the order of the
+// terms it rebuilds, and the patched target would stay apart from the very
+// sum of the source.
+z3::expr inIdOrder(const z3::expr &e) {
+  std::unordered_map<unsigned, z3::expr> done;
+  std::vector<std::pair<z3::expr, bool>> todo{{e, false}};
+  while (!todo.empty()) {
+    auto [x, expanded] = todo.back();
+    todo.pop_back();
+    if (done.count(x.id()))
+      continue;
+    if (!x.is_app() || x.num_args() == 0) {
+      done.emplace(x.id(), x);
+      continue;
+    }
+    if (!expanded) {
+      todo.push_back({x, true});
+      for (unsigned i = 0; i < x.num_args(); ++i)
+        todo.push_back({x.arg(i), false});
+      continue;
+    }
+    std::vector<z3::expr> args;
+    for (unsigned i = 0; i < x.num_args(); ++i)
+      args.push_back(done.at(x.arg(i).id()));
+    Z3_decl_kind k = x.decl().decl_kind();
+    if ((k == Z3_OP_FPA_ADD || k == Z3_OP_FPA_MUL) && args.size() == 3 &&
+        args[1].id() > args[2].id())
+      std::swap(args[1], args[2]);
+    z3::expr_vector v(x.ctx());
+    for (const z3::expr &a : args)
+      v.push_back(a);
+    done.emplace(x.id(), x.decl()(v));
+  }
+  return done.at(e.id());
+}
+
 // Pairs (a of the source, b of the target, b not in the source) of one
 // sort that read the same inputs and agree at the sample points: the
 // places where the sides may differ only at edge values.
@@ -105,6 +142,21 @@ public:
       if (t->e.is_app())
         for (unsigned i = 0; i < t->e.num_args(); ++i)
           parents[t->e.arg(i).id()].push_back(t->e);
+    // A pair whose target term holds another pair's over fewer inputs (a
+    // sum over a window's maxima, each apart) is settled by patching the
+    // inner ones.
+    std::unordered_map<unsigned, size_t> targets; // id -> inputs
+    for (const auto &[a, b] : pairs)
+      targets.emplace(b->e.id(), b->inputs.size());
+    auto outer = [&](const Subterm &b) {
+      bool holds = false;
+      forEachNode(b.e, [&](const z3::expr &x) {
+        auto it = targets.find(x.id());
+        holds = holds || (it != targets.end() && it->second < b.inputs.size());
+        return !holds;
+      });
+      return holds;
+    };
     auto rank = [&](const std::pair<const Subterm *, const Subterm *> &p) {
       bool meets = false;
       for (const z3::expr &up : parents[p.second->e.id()]) {
@@ -114,7 +166,8 @@ public:
                                                         : up.arg(i));
         meets = meets || src.count(up.decl()(args).id());
       }
-      return std::tuple{!meets, -int64_t(p.second->inputs.size()),
+      return std::tuple{!meets, outer(*p.second),
+                        -int64_t(p.second->inputs.size()),
                         p.first->size + p.second->size};
     };
     std::vector<std::pair<decltype(rank(pairs[0])), size_t>> order;
@@ -216,8 +269,8 @@ public:
   }
 
   bool proves(const z3::expr &pre, const Sides &given, int depth) {
-    Sides s{given.sv.simplify(), given.tv.simplify(), given.ps.simplify(),
-            given.pt.simplify()};
+    Sides s{inIdOrder(given.sv.simplify()), inIdOrder(given.tv.simplify()),
+            inIdOrder(given.ps.simplify()), inIdOrder(given.pt.simplify())};
     if ((pre && s.violation()).simplify().is_false())
       return true;
     if (depth >= kMaxDepth)
@@ -235,11 +288,20 @@ public:
       if (!f.never && !f.at)
         continue;
       // b replaced by a: the same value wherever a and b agree.
+      // Until it holds: b over itself (max(lo, max(lo, x)) for max(lo, x))
+      // gives b again.
       auto patch = [&](const z3::expr &e) {
         z3::expr_vector from(c), to(c);
         from.push_back(b->e);
         to.push_back(a->e);
-        return z3::expr(e).substitute(from, to);
+        z3::expr r = e;
+        for (int k = 0; k < kMaxPatches; ++k) {
+          z3::expr next = inIdOrder(r.substitute(from, to));
+          if (z3::eq(next, r))
+            break;
+          r = next;
+        }
+        return r;
       };
       Sides patched{s.sv, patch(s.tv), s.ps, patch(s.pt)};
       if (f.never)
@@ -278,7 +340,7 @@ public:
   }
 
 private:
-  static constexpr int kMaxDepth = 64;
+  static constexpr int kMaxDepth = 64, kMaxPatches = 8;
   static constexpr size_t kMaxTries = Candidates::kRanked + 3;
 
   // Whether the pair never differs under `pre`, or only at one value of
@@ -326,7 +388,14 @@ private:
         // tied to its value.
         bool shared =
             it != other.end() && !it->second->inputs.empty() && !n.is_bool();
-        if (!shared && !inputs.count(n.id()))
+        bool input = inputs.count(n.id());
+        if (!shared && !input)
+          return true;
+        // A shared selection or comparison stays in the query: it is cheap,
+        // and bounds what it selects from (a clamp is never -Inf, and a
+        // maximum's start of the lowest finite value then never shows).
+        if (!input && n.num_args() > 0 && !arithmetic(n) &&
+            n.decl().decl_kind() != Z3_OP_UNINTERPRETED)
           return true;
         if (seen.insert(n.id()).second) {
           fr.abstracts |= !inputs.count(n.id());
@@ -523,7 +592,7 @@ private:
                   end - Clock::now())
                   .count();
     return ms > 0 &&
-           provedByCuts(c, pre, s.violation(), unsigned(ms / 3), rlimit);
+           provedByCuts(c, pre, s.violation(), unsigned(ms / 3), rlimit, true);
   }
 
   // A third of the time left: one hard pair leaves time for the others.
