@@ -287,9 +287,9 @@ public:
       PairFacts::Fact f = settle(pre, *a, *b, cands);
       if (!f.never && !f.at)
         continue;
-      // b replaced by a: the same value wherever a and b agree.
-      // Until it holds: b over itself (max(lo, max(lo, x)) for max(lo, x))
-      // gives b again.
+      // b replaced by a: the same value wherever a and b agree. Repeated
+      // until b is gone: b over itself (max(lo, max(lo, x)) for
+      // b = max(lo, x)) gives b again.
       auto patch = [&](const z3::expr &e) {
         z3::expr_vector from(c), to(c);
         from.push_back(b->e);
@@ -398,7 +398,7 @@ private:
             n.decl().decl_kind() != Z3_OP_UNINTERPRETED)
           return true;
         if (seen.insert(n.id()).second) {
-          fr.abstracts |= !inputs.count(n.id());
+          fr.abstracts |= !input;
           fr.terms.push_back(n);
         }
         return false;
