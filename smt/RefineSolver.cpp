@@ -458,8 +458,9 @@ z3::check_result decompose(z3::context &c, const z3::expr &pre,
     return r;
   };
   auto byCuts = [&](const z3::expr &d, unsigned ms, bool flatOnly) {
-    cutsFirst |= check.cuts(d, ms, flatOnly);
-    return cutsFirst;
+    bool proved = check.cuts(d, ms, flatOnly);
+    cutsFirst |= proved;
+    return proved;
   };
   auto decide = [&](const z3::expr &d, std::string &why) {
     if (cutsFirst && byCuts(d, left() / 4, false))
