@@ -198,6 +198,10 @@ struct OpDef {
   // and zero point: its results are elements of operand 0 (data movement
   // that adds no value, max pooling).
   bool keepsQuantScale = false;
+  // Each result element is a function of the operands' elements at its
+  // index alone (an axis of size 1 broadcast): translation validation then
+  // encodes one element at a time, at every size (smt/RefineSymbolic.cpp).
+  bool elementwise = false;
 
   Freedoms freedoms;
 

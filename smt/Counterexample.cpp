@@ -95,7 +95,15 @@ void showInputs(z3::context &c, const Eval &eval, const std::vector<SVal> &args,
     auto dt = isa<IndexType>(t) ? std::optional(DType::i64) : dtypeOf(t);
     if (!dt)
       x.notReplayable = "an argument of type " + str(t);
-    x.text << "  %arg" << i << " = [";
+    x.text << "  %arg" << i;
+    // Sizes where the type leaves them open.
+    if (auto st = dyn_cast<ShapedType>(t); st && !st.hasStaticShape()) {
+      x.text << " (";
+      for (auto [k, d] : llvm::enumerate(args[i].shape))
+        x.text << (k ? "x" : "") << d;
+      x.text << ")";
+    }
+    x.text << " = [";
     Tensor tensor(dt.value_or(DType::f32), Shape(args[i].shape));
     for (int64_t k = 0; k < args[i].size(); ++k) {
       ModelNum n = modelValue(eval, args[i].v[k], getElementTypeOrSelf(t), c)

@@ -266,9 +266,13 @@ void encodeLinalgOp(Encoder &e, linalg::LinalgOp op) {
 void Encoder::encodeLinalg(Operation *op) {
   llvm::TypeSwitch<Operation *>(op)
       .Case([&](linalg::IndexOp idx) {
-        if (!curPoint || idx.getDim() >= curPoint->size())
+        size_t d = idx.getDim();
+        if (curPoint && d < curPoint->size())
+          env[idx] = indexVal((*curPoint)[d]);
+        else if (!curPoint && symPoint && d < symPoint->size())
+          env[idx] = scalar((*symPoint)[d], c.bool_val(false));
+        else
           unsupported("linalg.index outside a body");
-        env[idx] = indexVal((*curPoint)[idx.getDim()]);
       })
       .Case([&](linalg::LinalgOp lop) { encodeLinalgOp(*this, lop); })
       .Default([](Operation *op) { unsupportedOp(op); });

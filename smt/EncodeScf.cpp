@@ -113,6 +113,16 @@ void Encoder::encodeScf(Operation *op) {
   requireValues(op->getResultTypes());
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
     z3::expr cond = branchCondition(ifOp.getCondition());
+    // A condition known here (a size compared at instantiated sizes) runs
+    // one branch: the other may yield another shape.
+    if (z3::expr known = cond.simplify(); known.is_true() || known.is_false()) {
+      Region &taken =
+          known.is_true() ? ifOp.getThenRegion() : ifOp.getElseRegion();
+      if (!taken.empty())
+        for (auto [r, v] : llvm::zip(ifOp.getResults(), runRegion(taken, {})))
+          env[r] = v;
+      return;
+    }
     std::vector<SVal> thenOut = runGuarded(cond, ifOp.getThenRegion(), {});
     std::vector<SVal> elseOut =
         ifOp.getElseRegion().empty()

@@ -154,24 +154,34 @@ void encode(Encoder &e, tensor::ExpandShapeOp op) {
   e.env[op] = r;
 }
 
-// The static offsets, sizes and strides of a slice (dynamic ones are not
-// encoded).
+// The offsets, sizes and strides of a slice, where each is static or a
+// value known here (a size at instantiated sizes); others are not encoded.
 struct Slice {
   std::vector<int64_t> offsets, sizes, strides;
 };
-Slice staticSlice(OffsetSizeAndStrideOpInterface op) {
-  auto staticOr = [&](ArrayRef<int64_t> st, const char *what) {
-    for (int64_t d : st)
-      if (ShapedType::isDynamic(d))
+Slice staticSlice(Encoder &e, OffsetSizeAndStrideOpInterface op) {
+  auto known = [&](SmallVector<OpFoldResult> fs, const char *what) {
+    std::vector<int64_t> r;
+    for (OpFoldResult f : fs) {
+      if (auto a = dyn_cast<Attribute>(f)) {
+        r.push_back(cast<IntegerAttr>(a).getInt());
+        continue;
+      }
+      const SVal &v = e.get(cast<Value>(f));
+      uint64_t u;
+      if (!z3::expr(v.p[0]).simplify().is_false() ||
+          !e.pinned(v.v[0]).is_numeral_u64(u))
         unsupported(std::string("dynamic ") + what + " of " +
                     op->getName().getStringRef().str());
-    return std::vector<int64_t>(st.begin(), st.end());
+      r.push_back(int64_t(u));
+    }
+    return r;
   };
   // Sequenced: the first dynamic one is the one reported.
   Slice s;
-  s.offsets = staticOr(op.getStaticOffsets(), "offsets");
-  s.sizes = staticOr(op.getStaticSizes(), "sizes");
-  s.strides = staticOr(op.getStaticStrides(), "strides");
+  s.offsets = known(op.getMixedOffsets(), "offsets");
+  s.sizes = known(op.getMixedSizes(), "sizes");
+  s.strides = known(op.getMixedStrides(), "strides");
   return s;
 }
 
@@ -247,7 +257,7 @@ void encode(Encoder &e, tensor::ExtractSliceOp op) {
     e.env[op] = r;
     return;
   }
-  Slice sl = staticSlice(op);
+  Slice sl = staticSlice(e, op);
   SVal r;
   r.shape = sl.sizes;
   for (int64_t i = 0; i < product(sl.sizes); ++i) {
@@ -271,7 +281,7 @@ void encode(Encoder &e, tensor::InsertSliceOp op) {
     e.env[op] = r;
     return;
   }
-  Slice sl = staticSlice(op);
+  Slice sl = staticSlice(e, op);
   for (int64_t i = 0; i < product(sl.sizes); ++i) {
     int64_t j = sliceElement(sl, i, r.shape, "insert_slice");
     r.v[j] = s.v[i];

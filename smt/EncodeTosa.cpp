@@ -664,6 +664,13 @@ void encodeFreedoms(Tosa &t) {
 
 } // namespace
 
+bool tosaElementwise(Operation *op) {
+  if (op->getName().getDialectNamespace() != "tosa")
+    return false;
+  const OpDef *def = tableEntry(op);
+  return def && def->elementwise;
+}
+
 void Encoder::encodeTosa(Operation *op) {
   Tosa t(*this, op);
   using P = arith::CmpFPredicate;

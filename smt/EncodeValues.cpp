@@ -63,8 +63,13 @@ SVal &Encoder::get(Value v) {
   return it->second;
 }
 
+z3::expr Encoder::pinned(const z3::expr &e) {
+  return (pinVars.empty() ? e : z3::expr(e).substitute(pinVars, pinVals))
+      .simplify();
+}
+
 int64_t Encoder::concreteIndex(const z3::expr &e) {
-  z3::expr s = e.simplify();
+  z3::expr s = pinned(e);
   uint64_t u;
   if (!s.is_numeral_u64(u))
     unsupported("a symbolic size or index");
@@ -89,7 +94,9 @@ std::vector<int64_t> Encoder::argShape(Type t) {
       int64_t d = rt.getDimSize(k);
       if (ShapedType::isDynamic(d)) {
         usedDynamic = true;
-        d = opts.dynamicSizes[k % opts.dynamicSizes.size()];
+        d = opts.argDimSizes.empty()
+                ? opts.dynamicSizes[k % opts.dynamicSizes.size()]
+                : opts.argDimSizes[dynamicDimsMet++ % opts.argDimSizes.size()];
       }
       s.push_back(d);
     }

@@ -14,12 +14,14 @@
 // with arith (EncodeArith.cpp).
 //
 // Values are tensors of per-element terms (scalars are 0-d): static shapes,
-// dynamic dimensions instantiated with small sizes. Integers are bit-vectors
-// with exact semantics; every element carries a poison bit and the function
-// an undefined-behaviour bit. Floats are first abstract (an uninterpreted
-// sort; commutative operations take their operands in a canonical order and
-// float sums of reductions are multisets, so reassociation is modelled), then
-// Z3's IEEE theory when the abstract check finds a counterexample.
+// dynamic dimensions instantiated with small sizes (RefineSymbolic.cpp
+// checks every size first, one symbolic element at a time). Integers are
+// bit-vectors with exact semantics; every element carries a poison bit and the
+// function an undefined-behaviour bit. Floats are first abstract (an
+// uninterpreted sort; commutative operations take their operands in a canonical
+// order and float sums of reductions are multisets, so reassociation is
+// modelled), then Z3's IEEE theory when the abstract check finds a
+// counterexample.
 #pragma once
 
 #include "smt/Internal.h"
@@ -237,6 +239,8 @@ public:
                   const z3::sort &range);
   z3::expr boolToBv(const z3::expr &b);
   z3::expr bvTrue(const z3::expr &bv1);
+  // An i1 value as a Boolean; branching on poison is undefined.
+  z3::expr branchCondition(mlir::Value v);
 
   // ---- float operations (EncodeFloat.cpp) ---------------------------------
   z3::expr fadd(const z3::expr &a, const z3::expr &b);
@@ -290,10 +294,16 @@ public:
 
   // ---- values, shapes, bodies (EncodeValues.cpp) --------------------------
   SVal &get(mlir::Value v);
+  // Index arguments the query fixes (TvOptions::indexArgValues): sizes and
+  // offsets that read them are concrete.
+  z3::expr_vector pinVars{c}, pinVals{c};
+  z3::expr pinned(const z3::expr &e);
   int64_t concreteIndex(const z3::expr &e);
   int64_t concreteIndex(mlir::Value v);
-  // Shape of a value of type `t`: dynamic dims take the instantiated sizes.
+  // Shape of a value of type `t`: dynamic dims take the instantiated sizes
+  // (TvOptions::argDimSizes, in the order met, where set).
   std::vector<int64_t> argShape(mlir::Type t);
+  size_t dynamicDimsMet = 0;
   // Result shape: static dims of the type; dynamic ones from `dynSizes`.
   std::vector<int64_t> resultShape(mlir::Type t, mlir::ValueRange dynSizes);
   SVal fresh(const std::string &prefix, mlir::Type t);
@@ -314,6 +324,9 @@ public:
   std::vector<Elem> evalBody(mlir::Block &body, const std::vector<SVal> &args,
                              const std::vector<int64_t> &point);
   const std::vector<int64_t> *curPoint = nullptr;
+  // The point of a body evaluated at symbolic indices (RefineSymbolic.cpp):
+  // linalg.index reads it where curPoint is not set.
+  const std::vector<z3::expr> *symPoint = nullptr;
   // Elementwise ops with broadcasting (arith on tensors, TOSA).
   SVal broadcastTo(const SVal &a, const std::vector<int64_t> &shape);
   std::vector<int64_t> broadcastShape(const std::vector<SVal> &xs);
@@ -389,7 +402,6 @@ private:
                               const std::vector<SVal> &args);
   std::vector<SVal> runGuarded(const z3::expr &g, mlir::Region &region,
                                const std::vector<SVal> &args);
-  z3::expr branchCondition(mlir::Value v);
   void encodeFor(mlir::scf::ForOp loop);
   void encodeWhile(mlir::scf::WhileOp loop);
   void encodeAffineFor(mlir::affine::AffineForOp loop);
@@ -400,5 +412,7 @@ private:
 
 // TOSA's nan_mode: PROPAGATE (the default) or IGNORE (EncodeTosa.cpp).
 bool propagatesNaN(mlir::Operation *op);
+// Whether the op table says a TOSA op is elementwise (OpDef::elementwise).
+bool tosaElementwise(mlir::Operation *op);
 
 } // namespace cc::smt::detail

@@ -372,11 +372,25 @@ std::optional<Attempt> Query::encode() {
     args.push_back(i < aliasOf.size() && aliasOf[i] >= 0
                        ? args[size_t(aliasOf[i])]
                        : es.fresh("arg" + std::to_string(i), argTypes[i]));
+  // Pinned index arguments stay inputs (the solver's strategies substitute
+  // for them); other values are left out as if undefined.
+  z3::expr pins = c.bool_val(true);
+  for (auto [i, v] : o.indexArgValues) {
+    if (i >= args.size() || !argTypes[i].isIndex())
+      continue;
+    z3::expr value = c.bv_val(uint64_t(v), 64);
+    pins = pins && args[i].v[0] == value;
+    for (Encoder *e : {&es, &et}) {
+      e->pinVars.push_back(args[i].v[0]);
+      e->pinVals.push_back(value);
+    }
+  }
   try {
     os = es.encodeCall(src, args, 0);
   } catch (const EncodeFailure &f) {
     return Attempt{TvVerdict::Unknown, "unsupported in source: " + f.reason};
   }
+  es.ub = es.ub || !pins;
   try {
     ot = et.encodeCall(tgt, args, 0);
   } catch (const EncodeFailure &f) {
@@ -443,7 +457,7 @@ std::vector<std::string> Query::notes() const {
   std::vector<std::string> notes;
   if (es.usedDynamic || et.usedDynamic) {
     std::string sz;
-    for (int64_t d : o.dynamicSizes)
+    for (int64_t d : o.argDimSizes.empty() ? o.dynamicSizes : o.argDimSizes)
       sz += (sz.empty() ? "" : ",") + std::to_string(d);
     notes.push_back("dynamic dimensions instantiated with sizes " + sz);
   }
@@ -561,6 +575,19 @@ Attempt Query::abstractCounterexample() {
   return {TvVerdict::Unknown, why + "; 3 random inputs agree"};
 }
 
+// Whether either side computes with floats.
+bool hasFloats(func::FuncOp fs, func::FuncOp ft) {
+  bool hasFloat = false;
+  for (func::FuncOp f : {fs, ft})
+    f.walk([&](Operation *op) {
+      for (Type t : op->getResultTypes())
+        hasFloat |= Encoder::isFloat(t);
+      for (Type t : op->getOperandTypes())
+        hasFloat |= Encoder::isFloat(t);
+    });
+  return hasFloat;
+}
+
 } // namespace detail
 
 OwningOpRef<ModuleOp> generalizedCopy(func::FuncOp f) {
@@ -588,18 +615,6 @@ bool identical(func::FuncOp src, func::FuncOp tgt) {
       OperationEquivalence::IgnoreLocations);
 }
 
-bool hasFloats(func::FuncOp fs, func::FuncOp ft) {
-  bool hasFloat = false;
-  for (func::FuncOp f : {fs, ft})
-    f.walk([&](Operation *op) {
-      for (Type t : op->getResultTypes())
-        hasFloat |= Encoder::isFloat(t);
-      for (Type t : op->getOperandTypes())
-        hasFloat |= Encoder::isFloat(t);
-    });
-  return hasFloat;
-}
-
 // The queries of a pair with the memref arguments `aliasOf` shares:
 // abstract floats first where there are floats, IEEE floats where they
 // find a counterexample. Dynamic sizes that make the source undefined
@@ -609,6 +624,10 @@ Attempt refineWith(func::FuncOp fs, func::FuncOp ft, const TvOptions &o,
                    const std::vector<int> &aliasOf) {
   bool hasFloat = hasFloats(fs, ft);
   TvOptions square = o, unit = o, four = o;
+  for (TvOptions *x : {&square, &unit, &four}) {
+    x->argDimSizes.clear();
+    x->indexArgValues.clear();
+  }
   square.dynamicSizes = {2};
   unit.dynamicSizes = {1};
   four.dynamicSizes = {4};
@@ -633,7 +652,18 @@ Attempt refineWith(func::FuncOp fs, func::FuncOp ft, const TvOptions &o,
 // Distinct buffers first, then each way arguments may share one: the
 // target must refine the source in all of them.
 Attempt refine(func::FuncOp fs, func::FuncOp ft, const TvOptions &o) {
-  Attempt a = refineWith(fs, ft, o, {});
+  SymbolicCheck sym = checkSymbolic(fs, ft, o);
+  if (sym.proved)
+    return *sym.proved;
+  TvOptions at = o;
+  at.argDimSizes = sym.sizes;
+  at.indexArgValues = sym.indexArgs;
+  Attempt a = refineWith(fs, ft, at, {});
+  if (!sym.sizes.empty() && a.verdict == TvVerdict::Correct)
+    return {TvVerdict::Unknown,
+            "symbolic sizes: " + sym.why + ", not found again there"};
+  if (!sym.why.empty() && a.verdict == TvVerdict::Correct)
+    a.reason += " (not at every size: " + sym.why + ")";
   if (a.verdict != TvVerdict::Correct)
     return a;
   std::vector<std::vector<int>> ways = aliasings(fs);

@@ -192,6 +192,24 @@ std::vector<std::vector<int>> aliasings(mlir::func::FuncOp f);
 // "%arg1 the same buffer as %arg0, ..."
 std::string describeAliasing(const std::vector<int> &aliasOf);
 
+// ---- symbolic sizes (RefineSymbolic.cpp) -----------------------------------
+
+// A pair whose arguments have dynamic dimensions, checked at every size at
+// once: `proved` where no size has a counterexample; else `why` says what
+// stopped it (empty: no dynamic dimensions) and `sizes` holds a
+// counterexample's sizes of the arguments' dynamic dimensions, in order
+// (TvOptions::argDimSizes), and its index arguments, where it found one.
+struct SymbolicCheck {
+  std::optional<Attempt> proved;
+  std::vector<int64_t> sizes;
+  std::string why;
+  std::map<unsigned, int64_t> indexArgs = {};
+  bool posed = false; // the query reached the solver
+};
+bool hasFloats(mlir::func::FuncOp src, mlir::func::FuncOp tgt);
+SymbolicCheck checkSymbolic(mlir::func::FuncOp src, mlir::func::FuncOp tgt,
+                            const TvOptions &o);
+
 // ---- the disk cache (RefineCache.cpp) ---------------------------------------
 
 // Proofs (unsatisfiable queries) cached in TvOptions::cacheDir, one file

@@ -8,6 +8,7 @@
 #include "core/Error.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,16 @@ struct TvOptions {
   // Solver results are cached here, keyed by a hash of the query (empty:
   // no disk cache).
   std::string cacheDir;
-  // Dynamic dimensions are instantiated with these sizes (bounded check;
-  // the reason says so).
+  // Where the check at every size does not decide, dynamic dimensions are
+  // instantiated with these sizes (bounded check; the reason says so).
   std::vector<int64_t> dynamicSizes = {2, 3};
+  // Where set, the sizes of the arguments' dynamic dimensions, one per
+  // dimension in the order of the arguments (a counterexample's sizes
+  // from the symbolic check).
+  std::vector<int64_t> argDimSizes;
+  // Index arguments fixed to these values, by position (with argDimSizes:
+  // a counterexample's slice offsets and sizes).
+  std::map<unsigned, int64_t> indexArgValues;
   // scf.for and scf.while whose trip count is not a constant are unrolled
   // this many times; a loop that may run longer makes a check `unknown`.
   unsigned loopBound = 8;

@@ -339,6 +339,7 @@ void addConversionOps(std::vector<OpDef> &ops) {
 
   OpDef cast;
   cast.name = "cast";
+  cast.elementwise = true;
   cast.summary = "converts the element type (TOSA CAST: round to nearest even, "
                  "saturating float-to-int)";
   cast.dtypes = kAll;

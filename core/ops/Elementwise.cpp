@@ -480,6 +480,7 @@ Error emitClamp(EmitContext &ctx, const Node &node) {
 OpDef clampOp() {
   OpDef op;
   op.name = "clamp";
+  op.elementwise = true;
   op.summary = "clamps to [min, max] with TOSA nan_mode";
   op.dtypes = kClampTypes;
   op.attrs = {{"min", AttrKind::Float, std::nullopt,

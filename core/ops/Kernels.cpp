@@ -168,6 +168,7 @@ OpDef elementwiseOp(
   op.name = std::move(name);
   op.summary = std::move(summary);
   op.minOperands = op.maxOperands = arity;
+  op.elementwise = true;
   op.dtypes = dtypes;
   op.infer = [arity, dtypes, resultDType](const std::vector<TensorType> &ops,
                                           const Attrs &) {

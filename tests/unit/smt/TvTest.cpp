@@ -13,6 +13,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace cc::smt {
@@ -55,12 +56,22 @@ TEST(Tv, BadInputIsAClearError) {
   EXPECT_NE((*un)[0].reason.find("scf.execute_region"), std::string::npos);
 }
 
-// mlir-tv's pairs: never the opposite of the expected verdict, and all but
-// one agree.
+// Where the expected verdict is mlir-tv's semantics, not TOSA's: the
+// target (tosa-to-linalg of 2021) assumes a dynamic size of both operands
+// equal, while TOSA broadcasts an axis of size 1 ("Axis of size 1 will be
+// broadcast, as necessary", the tosa.add doc; MLIR 22's tosa-to-linalg
+// tests each dynamic size for 1). mlir-tv checks equal sizes only; the
+// check at every size finds operands of 1x3 and 1x1, where the target
+// fails to run.
+const std::map<std::string, std::string> kPeerMislabelled = {
+    {"opts/tosa-to-linalg/add", "incorrect"}};
+
+// mlir-tv's pairs: never the opposite of the expected verdict (but where
+// mislabelled), and all but one agree or are the mislabelled ones.
 TEST(Tv, PeerSuiteNeverContradicts) {
   std::string dir = kTvInputs + "mlir-tv-opts/";
   std::ifstream tsv(dir + "expected.tsv");
-  int agree = 0, total = 0;
+  int agree = 0, corrected = 0, total = 0;
   for (std::string line; std::getline(tsv, line);) {
     auto tab = line.find('\t');
     std::string name = line.substr(0, tab), expected = line.substr(tab + 1);
@@ -72,22 +83,29 @@ TEST(Tv, PeerSuiteNeverContradicts) {
     if (r)
       for (const FunctionCheck &f : *r)
         got = verdictName(worstVerdict(TvVerdict::Correct, f.verdict));
-    agree += got == expected;
     std::cout << name << "\texpected " << expected << "\tgot " << got << "\t"
               << (r ? (*r)[0].reason : r.error().message()) << "\n";
+    if (auto it = kPeerMislabelled.find(name); it != kPeerMislabelled.end()) {
+      EXPECT_EQ(got, it->second) << name;
+      corrected += got == it->second;
+      continue;
+    }
+    agree += got == expected;
     if (expected == "correct") {
       EXPECT_NE(got, "incorrect") << name;
     } else {
       EXPECT_NE(got, "correct") << name;
     }
   }
-  std::cout << "peer suite: " << agree << " of " << total << " agree\n";
+  std::cout << "peer suite: " << agree << " of " << total << " agree, "
+            << corrected << " mislabelled\n";
   EXPECT_EQ(total, 48);
+  EXPECT_EQ(corrected, int(kPeerMislabelled.size()));
   // The one disagreement: linalg-bufferize/fill writes into the storage of
   // its argument tensor, undefined in the encoding, but no execution can
   // show it (bufferization itself writes into argument buffers), so it
   // stays unknown rather than incorrect.
-  EXPECT_GE(agree, 47);
+  EXPECT_GE(agree + corrected, 47);
 }
 
 std::vector<std::string> smallSeeds() {

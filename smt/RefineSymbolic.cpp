@@ -1,0 +1,963 @@
+// Symbolic sizes: a pair whose arguments have dynamic dimensions, checked
+// at every size at once. A tensor is its sizes (64-bit terms; an
+// argument's dynamic size is an input, any value an index may hold) and
+// the rule that gives its element at a symbolic point, so an output is
+// compared at one free point within its sizes and the query needs no
+// quantifier over elements. Undefined behaviour that depends on the point
+// (a division by zero in an elementwise op, a read out of bounds in a body)
+// is kept per op with the op's own point: the target's is an existential
+// (a free point), the source's a universal, taken at the points the query
+// names (the target's and the outputs'), which weakens the precondition:
+// a proof stands, a counterexample may be spurious. A pair with an op
+// outside these rules, or with a counterexample, goes on at instantiated
+// sizes (Refine.cpp): the counterexample's own sizes where it has one.
+#include "smt/Refine.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace cc::smt::detail {
+
+using namespace mlir;
+
+namespace {
+
+using Exprs = std::vector<z3::expr>;
+
+// A tensor of symbolic sizes: its element at a point within them.
+struct Lazy {
+  Exprs dims;
+  std::function<Elem(const Exprs &)> at;
+};
+
+z3::expr below(z3::context &c, const Exprs &idx, const Exprs &dims) {
+  z3::expr in = c.bool_val(true);
+  for (size_t k = 0; k < idx.size(); ++k)
+    in = in && z3::ult(idx[k], dims[k]);
+  return in;
+}
+
+// One side of the pair encoded at symbolic sizes: `e` encodes the scalar
+// ops (bodies, index arithmetic) as it does at instantiated sizes.
+class Points {
+public:
+  Points(Encoder &e, const std::vector<Lazy> &argTensors,
+         const std::vector<SVal> &argScalars)
+      : e(e), c(e.c), argTensors(argTensors), argScalars(argScalars) {}
+  std::vector<Lazy> run(func::FuncOp f);
+
+private:
+  void step(Operation *op);
+  void encoded(Operation *op);
+  void dim(tensor::DimOp op);
+  void extract(tensor::ExtractOp op);
+  void stepBlock(Block &b);
+  Lazy &tensor(Value v);
+  z3::expr index(Value v);
+  Elem elemAt(Value v, const Exprs &idx);
+  void define(Value v, Exprs dims, std::function<Elem(const Exprs &)> raw);
+  void empty(tensor::EmptyOp op);
+  void castOp(tensor::CastOp op);
+  void elementwise(Operation *op);
+  Exprs broadcastDims(Operation *op, const std::vector<Value> &ins);
+  Elem elementwiseAt(Operation *op, const std::vector<Value> &ins,
+                     const Exprs &idx);
+  void gather(Value result, Value src, Exprs dims,
+              std::function<Exprs(const Exprs &)> from);
+  z3::expr mixed(OpFoldResult f);
+  void extractSlice(tensor::ExtractSliceOp op);
+  void insertSlice(tensor::InsertSliceOp op);
+  void sliceBounds(OffsetSizeAndStrideOpInterface op, const Exprs &dims);
+  void tosaMovement(Operation *op);
+  void collapse(tensor::CollapseShapeOp op);
+  void expand(tensor::ExpandShapeOp op);
+  void generic(linalg::GenericOp op);
+  // A generic's reduction loops and their static sizes.
+  struct Loops {
+    std::vector<int64_t> sizes;
+    std::vector<unsigned> reductions;
+  };
+  Loops loopsOf(linalg::GenericOp gen);
+  Elem genericAt(linalg::GenericOp gen, const Loops &loops, unsigned k,
+                 const Exprs &idx);
+  void ifOp(scf::IfOp op);
+  std::vector<Elem> body(Block &b, const std::vector<SVal> &args,
+                         const Exprs &pt);
+  Exprs freshPoint(size_t rank);
+
+  Encoder &e;
+  z3::context &c;
+  const std::vector<Lazy> &argTensors;
+  const std::vector<SVal> &argScalars;
+  llvm::DenseMap<Value, Lazy> lazy;
+  // Elements already built, by value and point (the point kept alive).
+  std::map<std::pair<const void *, std::vector<unsigned>>,
+           std::pair<Exprs, Elem>>
+      memo;
+  unsigned points = 0;
+
+public:
+  // Undefined behaviour at point q of an op of sizes `dims` on the path
+  // `guard` (the conditions of the scf.if around it).
+  struct PointUb {
+    z3::expr guard;
+    Exprs q, dims;
+    z3::expr at;
+    z3::expr holdsAt(const Exprs &w) const;
+  };
+  std::vector<PointUb> pointUbs;
+
+private:
+  z3::expr guard = c.bool_val(true);
+};
+
+std::vector<Lazy> Points::run(func::FuncOp f) {
+  if (!llvm::hasSingleElement(f.getBody()))
+    unsupported("function with several blocks");
+  Block &b = f.getBody().front();
+  for (auto [i, a] : llvm::enumerate(b.getArguments())) {
+    if (isa<RankedTensorType>(a.getType()))
+      lazy[a] = argTensors[i];
+    else
+      e.env[a] = argScalars[i];
+  }
+  stepBlock(b);
+  std::vector<Lazy> outs;
+  for (Value v : b.getTerminator()->getOperands()) {
+    if (isa<RankedTensorType>(v.getType())) {
+      outs.push_back(tensor(v));
+      continue;
+    }
+    SVal s = e.get(v);
+    outs.push_back({{}, [s](const Exprs &) { return Elem{s.v[0], s.p[0]}; }});
+  }
+  return outs;
+}
+
+void Points::stepBlock(Block &b) {
+  for (Operation &op : b.without_terminator())
+    step(&op);
+}
+
+Lazy &Points::tensor(Value v) {
+  auto it = lazy.find(v);
+  if (it == lazy.end())
+    unsupported("value defined outside the encoded region");
+  return it->second;
+}
+
+z3::expr Points::index(Value v) {
+  const SVal &s = e.get(v);
+  e.ub = e.ub || s.p[0];
+  return s.v[0];
+}
+
+Elem Points::elemAt(Value v, const Exprs &idx) {
+  std::vector<unsigned> key;
+  for (const z3::expr &x : idx)
+    key.push_back(x.id());
+  auto k = std::pair{v.getAsOpaquePointer(), key};
+  if (auto it = memo.find(k); it != memo.end())
+    return it->second.second;
+  Elem r = tensor(v).at(idx);
+  memo.insert({k, {idx, r}});
+  return r;
+}
+
+Exprs Points::freshPoint(size_t rank) {
+  Exprs q;
+  for (size_t k = 0; k < rank; ++k)
+    q.push_back(c.bv_const(("point!" + std::to_string(points++)).c_str(), 64));
+  return q;
+}
+
+// Binds `v` to the elements `raw` computes. The undefined behaviour of an
+// element is kept once, here, at a point of its own (pointUbs): a read of
+// one element elsewhere adds none.
+void Points::define(Value v, Exprs dims,
+                    std::function<Elem(const Exprs &)> raw) {
+  z3::expr before = e.ub;
+  e.ub = c.bool_val(false);
+  Exprs q = freshPoint(dims.size());
+  (void)raw(q);
+  z3::expr at = e.ub.simplify();
+  e.ub = before;
+  if (!at.is_false())
+    pointUbs.push_back({guard, q, dims, at});
+  Encoder &enc = e;
+  lazy[v] = Lazy{std::move(dims), [&enc, raw](const Exprs &idx) {
+                   z3::expr before = enc.ub;
+                   Elem r = raw(idx);
+                   enc.ub = before;
+                   return r;
+                 }};
+}
+
+z3::expr Points::PointUb::holdsAt(const Exprs &w) const {
+  z3::context &c = at.ctx();
+  z3::expr_vector from(c), to(c);
+  for (auto [a, b] : llvm::zip(q, w)) {
+    from.push_back(a);
+    to.push_back(b);
+  }
+  return guard && below(c, w, dims) && z3::expr(at).substitute(from, to);
+}
+
+// The rules by op; an op on scalars (or making a constant tensor) is the
+// encoder's.
+void Points::step(Operation *op) {
+  bool tensorIf =
+      isa<scf::IfOp>(op) &&
+      llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>);
+  bool pointwise =
+      op->getNumResults() == 1 &&
+      isa<RankedTensorType>(op->getResultTypes()[0]) &&
+      (op->hasTrait<OpTrait::Elementwise>() || tosaElementwise(op));
+  if (tensorIf)
+    return ifOp(cast<scf::IfOp>(op));
+  if (pointwise)
+    return elementwise(op);
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](tensor::EmptyOp x) { empty(x); })
+      .Case([&](tensor::CastOp x) { castOp(x); })
+      .Case([&](tensor::DimOp x) { dim(x); })
+      .Case([&](tensor::ExtractOp x) { extract(x); })
+      .Case([&](tensor::ExtractSliceOp x) { extractSlice(x); })
+      .Case([&](tensor::InsertSliceOp x) { insertSlice(x); })
+      .Case([&](tensor::CollapseShapeOp x) { collapse(x); })
+      .Case([&](tensor::ExpandShapeOp x) { expand(x); })
+      .Case([&](linalg::GenericOp x) { generic(x); })
+      .Case<tosa::ReverseOp, tosa::TransposeOp>(
+          [&](Operation *x) { tosaMovement(x); })
+      .Default([&](Operation *x) { encoded(x); });
+}
+
+// An op of the encoder: on scalars and tensors of static shape it has
+// (constants), its tensor results read by their indices.
+void Points::encoded(Operation *op) {
+  auto symbolic = [&](Type t) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    return rt && !rt.hasStaticShape();
+  };
+  if (llvm::any_of(op->getResultTypes(), symbolic) ||
+      llvm::any_of(op->getOperands(), [&](Value v) {
+        return isa<RankedTensorType>(v.getType()) && !e.env.count(v);
+      }))
+    unsupportedOp(op);
+  e.encodeOp(op);
+  for (Value r : op->getResults()) {
+    if (!isa<RankedTensorType>(r.getType()))
+      continue;
+    SVal s = e.get(r);
+    Exprs dims;
+    for (int64_t d : s.shape)
+      dims.push_back(c.bv_val(uint64_t(d), 64));
+    Encoder &enc = e;
+    z3::expr none = s.v.empty() ? c.bv_val(0, 1) : s.v[0];
+    lazy[r] = Lazy{dims, [&enc, s, none](const Exprs &idx) {
+                     return enc.atOr(s, idx, {none, enc.c.bool_val(true)});
+                   }};
+  }
+}
+
+// A size at an index: past the rank is undefined.
+void Points::dim(tensor::DimOp op) {
+  const Exprs &dims = tensor(op.getSource()).dims;
+  z3::expr k = index(op.getIndex());
+  z3::expr d = c.bv_val(0, 64);
+  for (size_t i = 0; i < dims.size(); ++i)
+    d = z3::ite(k == c.bv_val(uint64_t(i), 64), dims[i], d);
+  e.ub = e.ub || z3::uge(k, c.bv_val(uint64_t(dims.size()), 64));
+  e.env[op] = e.scalar(d.simplify(), c.bool_val(false));
+}
+
+// An element at indices (in a body: of the point); out of bounds is
+// undefined.
+void Points::extract(tensor::ExtractOp op) {
+  const Lazy &t = tensor(op.getTensor());
+  Exprs idx;
+  for (Value i : op.getIndices())
+    idx.push_back(index(i));
+  e.ub = e.ub || !below(c, idx, t.dims);
+  Elem r = elemAt(op.getTensor(), idx);
+  e.env[op] = e.scalar(r.first, r.second);
+}
+
+// Sizes from the type, dynamic ones from the operands; elements poison.
+void Points::empty(tensor::EmptyOp op) {
+  Exprs dims;
+  auto sizes = op.getDynamicSizes();
+  size_t k = 0;
+  for (int64_t d : op.getType().getShape()) {
+    if (!ShapedType::isDynamic(d)) {
+      dims.push_back(c.bv_val(uint64_t(d), 64));
+      continue;
+    }
+    z3::expr s = index(sizes[k++]);
+    e.ub = e.ub || s < c.bv_val(0, 64);
+    dims.push_back(s);
+  }
+  z3::expr none = e.zeroOf(e.sortOf(op.getType().getElementType()));
+  lazy[op] = Lazy{dims, [none](const Exprs &) {
+                    return Elem{none, none.ctx().bool_val(true)};
+                  }};
+}
+
+// A cast to a static size asserts it: another size is undefined.
+void Points::castOp(tensor::CastOp op) {
+  auto rt = dyn_cast<RankedTensorType>(op.getType());
+  if (!rt)
+    unsupportedOp(op);
+  Lazy t = tensor(op.getSource());
+  for (auto [k, d] : llvm::enumerate(rt.getShape()))
+    if (!ShapedType::isDynamic(d)) {
+      e.ub = e.ub || t.dims[k] != c.bv_val(uint64_t(d), 64);
+      t.dims[k] = c.bv_val(uint64_t(d), 64);
+    }
+  lazy[op] = t;
+}
+
+// arith and math on tensors (operands of one shape) and TOSA's elementwise
+// ops (a size 1 broadcast): the op itself, encoded on the operands'
+// elements at the point. Operands of another rank (a TOSA shift or zero
+// point of static shape) are passed whole.
+void Points::elementwise(Operation *op) {
+  size_t rank =
+      size_t(cast<RankedTensorType>(op->getResultTypes()[0]).getRank());
+  std::vector<Value> pointwise;
+  for (Value v : op->getOperands()) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (t && size_t(t.getRank()) == rank)
+      pointwise.push_back(v);
+    else if (!e.env.count(v))
+      unsupported("op '" + op->getName().getStringRef().str() +
+                  "' with an operand of another rank and dynamic shape");
+  }
+  if (pointwise.empty())
+    unsupportedOp(op);
+  define(op->getResult(0), broadcastDims(op, pointwise),
+         [this, op, pointwise](const Exprs &idx) {
+           return elementwiseAt(op, pointwise, idx);
+         });
+}
+
+// The result's sizes: arith's operands have one shape, TOSA's broadcast an
+// axis of size 1; other sizes, and a result size the type contradicts,
+// are undefined.
+Exprs Points::broadcastDims(Operation *op, const std::vector<Value> &ins) {
+  bool broadcasts = tosaElementwise(op);
+  z3::expr zero = c.bv_val(0, 64), one = c.bv_val(1, 64);
+  // TOSA: "Each dimension of a tensor must have size >= 1" (the dialect's
+  // verifier of static shapes); a dynamic size of 0 is undefined.
+  if (broadcasts)
+    for (Value v : ins)
+      for (const z3::expr &d : tensor(v).dims)
+        e.ub = e.ub || d == zero;
+  Exprs dims = tensor(ins[0]).dims;
+  for (size_t j = 1; j < ins.size(); ++j)
+    for (size_t k = 0; k < dims.size(); ++k) {
+      z3::expr d = tensor(ins[j]).dims[k];
+      if (!broadcasts) {
+        e.ub = e.ub || dims[k] != d;
+        continue;
+      }
+      e.ub = e.ub || !(dims[k] == d || dims[k] == one || d == one);
+      dims[k] = z3::ite(dims[k] == one, d, dims[k]).simplify();
+    }
+  auto rt = cast<RankedTensorType>(op->getResultTypes()[0]);
+  for (auto [k, d] : llvm::enumerate(rt.getShape()))
+    if (!ShapedType::isDynamic(d))
+      e.ub = e.ub || dims[k] != c.bv_val(uint64_t(d), 64);
+  return dims;
+}
+
+// The op encoded on its operands' elements at idx, bound as scalars in
+// the encoder's environment for the while.
+Elem Points::elementwiseAt(Operation *op, const std::vector<Value> &ins,
+                           const Exprs &idx) {
+  bool broadcasts = tosaElementwise(op);
+  std::vector<std::pair<Value, std::optional<SVal>>> saved;
+  for (Value v : ins) {
+    Exprs at = idx;
+    if (broadcasts)
+      for (size_t k = 0; k < at.size(); ++k)
+        at[k] = z3::ite(tensor(v).dims[k] == c.bv_val(1, 64), c.bv_val(0, 64),
+                        idx[k])
+                    .simplify();
+    Elem x = elemAt(v, at);
+    auto it = e.env.find(v);
+    saved.push_back(
+        {v, it == e.env.end() ? std::nullopt : std::optional(it->second)});
+    e.env[v] = e.scalar(x.first, x.second);
+  }
+  e.encodeOp(op);
+  Value result = op->getResult(0);
+  SVal r = e.get(result);
+  e.env.erase(result);
+  for (auto &[v, old] : llvm::reverse(saved)) {
+    if (old)
+      e.env[v] = *old;
+    else
+      e.env.erase(v);
+  }
+  return Elem{r.v[0], r.p[0]};
+}
+
+// `result` of sizes `dims` whose element at idx is `src`'s at from(idx).
+void Points::gather(Value result, Value src, Exprs dims,
+                    std::function<Exprs(const Exprs &)> from) {
+  lazy[result] = Lazy{std::move(dims), [this, src, from](const Exprs &idx) {
+                        return elemAt(src, from(idx));
+                      }};
+}
+
+z3::expr Points::mixed(OpFoldResult f) {
+  if (auto a = dyn_cast<Attribute>(f))
+    return c.bv_val(uint64_t(cast<IntegerAttr>(a).getInt()), 64);
+  return index(cast<Value>(f));
+}
+
+// A slice of `dims` at the op's offsets, sizes and static strides:
+// negative offsets and sizes and a last element past a size are undefined
+// (in 128 bits: no wrap).
+void Points::sliceBounds(OffsetSizeAndStrideOpInterface op, const Exprs &dims) {
+  if (llvm::any_of(op.getStaticStrides(), ShapedType::isDynamic))
+    unsupported("a slice with dynamic strides");
+  z3::expr zero = c.bv_val(0, 64);
+  for (size_t k = 0; k < dims.size(); ++k) {
+    z3::expr off = mixed(op.getMixedOffsets()[k]),
+             size = mixed(op.getMixedSizes()[k]);
+    z3::expr last = z3::zext(off, 64) +
+                    (z3::zext(size, 64) - 1) *
+                        c.bv_val(uint64_t(op.getStaticStrides()[k]), 128);
+    // "Offsets must be non-negative and within the bounds of the source
+    // tensor" (tensor.extract_slice): at most the size for an empty slice.
+    e.ub = e.ub || off < zero || size < zero || z3::ugt(off, dims[k]) ||
+           (size != zero && z3::uge(last, z3::zext(dims[k], 64)));
+  }
+}
+
+// Rank-reduced slices read their dropped dimensions at 0.
+void Points::extractSlice(tensor::ExtractSliceOp op) {
+  const Exprs &src = tensor(op.getSource()).dims;
+  sliceBounds(op, src);
+  Exprs dims, offs, strides;
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  for (size_t k = 0; k < src.size(); ++k) {
+    offs.push_back(mixed(op.getMixedOffsets()[k]));
+    strides.push_back(c.bv_val(uint64_t(op.getStaticStrides()[k]), 64));
+    if (!dropped.test(k))
+      dims.push_back(mixed(op.getMixedSizes()[k]));
+  }
+  gather(op, op.getSource(), dims, [=, this](const Exprs &idx) {
+    Exprs at;
+    size_t j = 0;
+    for (size_t k = 0; k < offs.size(); ++k)
+      at.push_back((offs[k] +
+                    (dropped.test(k) ? c.bv_val(0, 64) : idx[j++]) * strides[k])
+                       .simplify());
+    return at;
+  });
+}
+
+// The destination with the source's elements at the slice's points.
+void Points::insertSlice(tensor::InsertSliceOp op) {
+  const Exprs &dest = tensor(op.getDest()).dims;
+  const Exprs &src = tensor(op.getSource()).dims;
+  if (src.size() != dest.size())
+    unsupported("a rank-reducing tensor.insert_slice");
+  sliceBounds(op, dest);
+  Exprs offs, sizes;
+  std::vector<int64_t> strides(op.getStaticStrides());
+  for (size_t k = 0; k < dest.size(); ++k) {
+    offs.push_back(mixed(op.getMixedOffsets()[k]));
+    sizes.push_back(mixed(op.getMixedSizes()[k]));
+    e.ub = e.ub || sizes[k] != src[k];
+  }
+  Value from = op.getSource(), into = op.getDest();
+  lazy[op] =
+      Lazy{dest, [=, this](const Exprs &idx) {
+             z3::expr in = c.bool_val(true);
+             Exprs at;
+             for (size_t k = 0; k < idx.size(); ++k) {
+               z3::expr d = idx[k] - offs[k];
+               z3::expr st = c.bv_val(uint64_t(strides[k]), 64);
+               in = in && z3::uge(idx[k], offs[k]) && z3::ult(d, sizes[k] * st);
+               if (strides[k] != 1)
+                 in = in && z3::urem(d, st) == 0;
+               at.push_back(strides[k] == 1 ? d : z3::udiv(d, st));
+             }
+             Elem a = elemAt(from, at), b = elemAt(into, idx);
+             return Elem{z3::ite(in, a.first, b.first),
+                         z3::ite(in, a.second, b.second)};
+           }};
+}
+
+// tosa.reverse and tosa.transpose: an index map.
+void Points::tosaMovement(Operation *op) {
+  Value x = op->getOperand(0);
+  Exprs src = tensor(x).dims;
+  for (const z3::expr &d : src)
+    e.ub = e.ub || d == c.bv_val(0, 64); // TOSA: sizes >= 1
+  if (auto rev = dyn_cast<tosa::ReverseOp>(op)) {
+    size_t ax = rev.getAxis();
+    if (ax >= src.size())
+      unsupportedOp(op);
+    return gather(op->getResult(0), x, src, [=](const Exprs &idx) {
+      Exprs at = idx;
+      at[ax] = (src[ax] - 1 - idx[ax]).simplify();
+      return at;
+    });
+  }
+  ArrayRef<int32_t> perms = cast<tosa::TransposeOp>(op).getPerms();
+  std::vector<size_t> p(perms.begin(), perms.end());
+  Exprs dims;
+  for (size_t k : p)
+    dims.push_back(src.at(k));
+  gather(op->getResult(0), x, dims, [=](const Exprs &idx) {
+    Exprs at = idx;
+    for (size_t k = 0; k < p.size(); ++k)
+      at[p[k]] = idx[k];
+    return at;
+  });
+}
+
+// Row-major: a group of dimensions is one of their product's size (a
+// product past the index range is undefined), its index split by the
+// sizes (1s and other constants simplify).
+void Points::collapse(tensor::CollapseShapeOp op) {
+  Exprs src = tensor(op.getSrc()).dims, dims;
+  auto groups = op.getReassociationIndices();
+  for (const ReassociationIndices &g : groups) {
+    z3::expr n = c.bv_val(1, 128);
+    for (int64_t k : g) {
+      n = n * z3::zext(src[k], 64);
+      e.ub = e.ub || z3::uge(n, c.bv_val(uint64_t(1) << 63, 128));
+    }
+    dims.push_back(n.extract(63, 0).simplify());
+  }
+  gather(op, op.getSrc(), dims, [=](const Exprs &idx) {
+    Exprs at(src.size(), idx.empty() ? src[0] : idx[0]);
+    for (auto [gi, g] : llvm::enumerate(groups)) {
+      z3::expr r = idx[gi];
+      for (size_t j = g.size(); j-- > 1;) {
+        at[g[j]] = z3::urem(r, src[g[j]]).simplify();
+        r = z3::udiv(r, src[g[j]]).simplify();
+      }
+      at[g[0]] = r;
+    }
+    return at;
+  });
+}
+
+// The inverse: sizes from the type and the output_shape operands, a group's
+// product the source's size (else undefined).
+void Points::expand(tensor::ExpandShapeOp op) {
+  Exprs src = tensor(op.getSrc()).dims, dims;
+  for (OpFoldResult f : op.getMixedOutputShape())
+    dims.push_back(mixed(f));
+  auto groups = op.getReassociationIndices();
+  for (auto [gi, g] : llvm::enumerate(groups)) {
+    z3::expr n = c.bv_val(1, 128);
+    for (int64_t k : g)
+      n = n * z3::zext(dims[k], 64);
+    e.ub = e.ub || n != z3::zext(src[gi], 64);
+  }
+  gather(op, op.getSrc(), dims, [=](const Exprs &idx) {
+    Exprs at;
+    for (const ReassociationIndices &g : groups) {
+      z3::expr r = idx[g[0]];
+      for (size_t j = 1; j < g.size(); ++j)
+        r = r * dims[g[j]] + idx[g[j]];
+      at.push_back(r.simplify());
+    }
+    return at;
+  });
+}
+
+// linalg.generic on tensors whose maps read dimensions and constants; a
+// reduction only over static sizes (unrolled at each point of the
+// output), in the loops' order.
+void Points::generic(linalg::GenericOp gen) {
+  if (!gen.hasPureTensorSemantics())
+    unsupported("linalg.generic on buffers");
+  Loops loops = loopsOf(gen);
+  unsigned nOut = gen.getNumDpsInits();
+  if (!loops.reductions.empty() && nOut != 1)
+    unsupported("a reduction with several outputs");
+  for (unsigned k = 0; k < nOut; ++k)
+    define(gen->getResult(k), tensor(gen.getDpsInits()[k]).dims,
+           [this, gen, loops, k](const Exprs &idx) {
+             return genericAt(gen, loops, k, idx);
+           });
+}
+
+// The loops' sizes from the operands' (sizes that disagree are
+// undefined), and the reduction loops, of static sizes.
+Points::Loops Points::loopsOf(linalg::GenericOp gen) {
+  auto maps = gen.getIndexingMapsArray();
+  auto iters = gen.getIteratorTypesArray();
+  std::vector<std::optional<z3::expr>> range(iters.size());
+  for (OpOperand &o : gen->getOpOperands()) {
+    if (!isa<RankedTensorType>(o.get().getType()))
+      continue;
+    const Exprs &dims = tensor(o.get()).dims;
+    for (auto [r, x] :
+         llvm::enumerate(maps[o.getOperandNumber()].getResults())) {
+      if (auto d = dyn_cast<AffineDimExpr>(x)) {
+        auto &l = range[d.getPosition()];
+        e.ub = l ? e.ub || *l != dims[r] : e.ub;
+        l = l ? *l : dims[r];
+      } else if (auto k = dyn_cast<AffineConstantExpr>(x)) {
+        e.ub = e.ub || z3::uge(c.bv_val(uint64_t(k.getValue()), 64), dims[r]);
+      } else {
+        unsupported("linalg.generic with an indexing map other than "
+                    "dimensions and constants");
+      }
+    }
+  }
+  Loops loops;
+  for (auto [l, it] : llvm::enumerate(iters)) {
+    uint64_t n;
+    if (!range[l])
+      unsupported("linalg.generic loop range not given by a shape");
+    if (it != utils::IteratorType::reduction)
+      continue;
+    if (!range[l]->simplify().is_numeral_u64(n))
+      unsupported("a reduction over a dynamic dimension");
+    loops.sizes.push_back(int64_t(n));
+    loops.reductions.push_back(unsigned(l));
+  }
+  if (product(loops.sizes) > 4096)
+    unsupported("a reduction of more than 4096 points");
+  for (OpOperand &init : gen.getDpsInitsMutable()) {
+    AffineMap out = gen.getMatchingIndexingMap(&init);
+    for (AffineExpr x : out.getResults())
+      if (!isa<AffineDimExpr>(x))
+        unsupported("linalg.generic output map other than dimensions");
+    for (auto [l, it] : llvm::enumerate(iters))
+      if (it == utils::IteratorType::parallel &&
+          !out.isFunctionOfDim(unsigned(l)))
+        unsupported("linalg.generic output that leaves a parallel loop out");
+  }
+  return loops;
+}
+
+// Output k's element at idx: the body at each reduction point (once
+// without reductions), the accumulator carried from one to the next.
+Elem Points::genericAt(linalg::GenericOp gen, const Loops &loops, unsigned k,
+                       const Exprs &idx) {
+  auto maps = gen.getIndexingMapsArray();
+  unsigned nIn = gen.getNumDpsInputs();
+  Exprs pt(maps[0].getNumDims(), c.bv_val(0, 64));
+  for (auto [r, x] : llvm::enumerate(maps[nIn + k].getResults()))
+    pt[cast<AffineDimExpr>(x).getPosition()] = idx[r];
+  std::optional<Elem> acc;
+  for (int64_t i = 0; i < std::max<int64_t>(product(loops.sizes), 1); ++i) {
+    std::vector<int64_t> red = unflatten(i, loops.sizes);
+    for (size_t j = 0; j < loops.reductions.size(); ++j)
+      pt[loops.reductions[j]] = c.bv_val(uint64_t(red[j]), 64);
+    std::vector<SVal> args;
+    for (OpOperand &o : gen->getOpOperands()) {
+      if (!isa<RankedTensorType>(o.get().getType())) {
+        args.push_back(e.get(o.get()));
+        continue;
+      }
+      Exprs at;
+      for (AffineExpr x : maps[o.getOperandNumber()].getResults())
+        at.push_back(e.affine(x, pt, {}));
+      Elem el = elemAt(o.get(), at);
+      args.push_back(e.scalar(el.first, el.second));
+    }
+    if (acc)
+      args[nIn] = e.scalar(acc->first, acc->second);
+    acc = body(gen.getRegion().front(), args, pt)[k];
+  }
+  return *acc;
+}
+
+// A body at a symbolic point: its ops as at top level (a tensor.extract of
+// a tensor of symbolic sizes), linalg.index reading the point.
+std::vector<Elem> Points::body(Block &b, const std::vector<SVal> &args,
+                               const Exprs &pt) {
+  for (auto [arg, val] : llvm::zip(b.getArguments(), args))
+    e.env[arg] = val;
+  const std::vector<int64_t> *outer = e.curPoint;
+  const Exprs *outerSym = e.symPoint;
+  e.curPoint = nullptr;
+  e.symPoint = &pt;
+  stepBlock(b);
+  std::vector<Elem> out;
+  for (Value y : b.getTerminator()->getOperands()) {
+    SVal &s = e.get(y);
+    out.push_back({s.v[0], s.p[0]});
+  }
+  e.curPoint = outer;
+  e.symPoint = outerSym;
+  return out;
+}
+
+// Both branches, merged by the condition: sizes, elements and undefined
+// behaviour.
+void Points::ifOp(scf::IfOp op) {
+  z3::expr cond = e.branchCondition(op.getCondition());
+  if (op.getElseRegion().empty())
+    unsupportedOp(op);
+  z3::expr before = e.ub, outer = guard;
+  auto branch = [&](Region &r, const z3::expr &taken, z3::expr &ub) {
+    e.ub = c.bool_val(false);
+    guard = outer && taken;
+    stepBlock(r.front());
+    ub = e.ub;
+    return r.front().getTerminator()->getOperands();
+  };
+  z3::expr ubThen = c.bool_val(false), ubElse = c.bool_val(false);
+  auto ys = branch(op.getThenRegion(), cond, ubThen);
+  auto ns = branch(op.getElseRegion(), !cond, ubElse);
+  guard = outer;
+  e.ub = before || z3::ite(cond, ubThen, ubElse);
+  for (auto [r, y, n] : llvm::zip(op.getResults(), ys, ns)) {
+    if (!isa<RankedTensorType>(r.getType())) {
+      SVal a = e.get(y), b = e.get(n);
+      e.env[r] = e.scalar(z3::ite(cond, a.v[0], b.v[0]),
+                          z3::ite(cond, a.p[0], b.p[0]));
+      continue;
+    }
+    Exprs dims;
+    for (auto [a, b] : llvm::zip(tensor(y).dims, tensor(n).dims))
+      dims.push_back(z3::ite(cond, a, b).simplify());
+    Value yv = y, nv = n;
+    lazy[r] = Lazy{dims, [this, cond, yv, nv](const Exprs &idx) {
+                     Elem a = elemAt(yv, idx), b = elemAt(nv, idx);
+                     return Elem{z3::ite(cond, a.first, b.first),
+                                 z3::ite(cond, a.second, b.second)};
+                   }};
+  }
+}
+
+bool dynamicArgs(func::FuncOp f) {
+  return llvm::any_of(f.getArgumentTypes(), [](Type t) {
+    auto st = dyn_cast<ShapedType>(t);
+    return st && st.hasRank() && !st.hasStaticShape();
+  });
+}
+
+// The arguments: a tensor is an array from its indices to its elements,
+// with a size per dimension (an input where dynamic). `fits`: each
+// dynamic size times the static ones is an index (below 2^63), as for any
+// tensor in memory (the whole product would be a nonlinear fact, costly
+// to decide).
+void makeArgs(func::FuncOp f, Encoder &e, std::vector<Lazy> &tensors,
+              std::vector<SVal> &scalars, Exprs &sizes, z3::expr &fits) {
+  z3::context &c = e.c;
+  for (auto [i, t] : llvm::enumerate(f.getArgumentTypes())) {
+    std::string name = "arg" + std::to_string(i);
+    auto rt = dyn_cast<RankedTensorType>(t);
+    tensors.push_back({});
+    scalars.push_back({});
+    if (!rt) {
+      if (isa<ShapedType>(t))
+        unsupported("argument type " + str(t));
+      scalars.back() =
+          e.scalar(c.constant(name.c_str(), e.sortOf(t)), c.bool_val(false));
+      continue;
+    }
+    Lazy &l = tensors.back();
+    z3::sort_vector dom(c);
+    for (int64_t k = 0; k < rt.getRank(); ++k) {
+      dom.push_back(c.bv_sort(64));
+      int64_t d = rt.getDimSize(k);
+      if (ShapedType::isDynamic(d)) {
+        sizes.push_back(
+            c.bv_const((name + "_dim" + std::to_string(k)).c_str(), 64));
+        l.dims.push_back(sizes.back());
+      } else {
+        l.dims.push_back(c.bv_val(uint64_t(d), 64));
+      }
+    }
+    uint64_t fixed = 1;
+    for (int64_t d : rt.getShape())
+      if (!ShapedType::isDynamic(d) && d > 0)
+        fixed *= uint64_t(d);
+    for (const z3::expr &d : l.dims)
+      if (!d.is_numeral())
+        fits = fits && z3::ult(z3::zext(d, 64) * c.bv_val(fixed, 128),
+                               c.bv_val(uint64_t(1) << 63, 128));
+    z3::sort elt = e.sortOf(rt.getElementType());
+    if (dom.empty()) {
+      z3::expr x = c.constant(name.c_str(), elt);
+      l.at = [x](const Exprs &) { return Elem{x, x.ctx().bool_val(false)}; };
+      continue;
+    }
+    z3::expr arr = c.constant(name.c_str(), c.array_sort(dom, elt));
+    l.at = [arr](const Exprs &idx) {
+      z3::expr_vector is(arr.ctx());
+      for (const z3::expr &x : idx)
+        is.push_back(x);
+      return Elem{z3::select(arr, is), arr.ctx().bool_val(false)};
+    };
+  }
+}
+
+// One float mode: the violation at one free point per output, under
+// sizes an index may hold.
+class SymbolicQuery {
+public:
+  SymbolicQuery(func::FuncOp src, func::FuncOp tgt, FMode mode,
+                const TvOptions &o)
+      : src(src), tgt(tgt), o(o), es(c, mode, o), et(c, mode, o),
+        ps(es, tensors, scalars), pt(et, tensors, scalars) {}
+  SymbolicCheck run();
+
+private:
+  void violation();
+  SymbolicCheck proof();
+  SymbolicCheck smallCounterexample(const Limits &lim);
+
+  func::FuncOp src, tgt;
+  const TvOptions &o;
+  z3::context c;
+  Encoder es, et;
+  std::vector<Lazy> tensors;
+  std::vector<SVal> scalars;
+  Exprs sizes;
+  // The outputs' rules read the encodings: they live as long as the query.
+  Points ps, pt;
+  std::vector<Lazy> os, ot;
+  z3::expr fits = c.bool_val(true), defined = c.bool_val(true);
+  z3::expr_vector bad{c};
+};
+
+SymbolicCheck SymbolicQuery::run() {
+  try {
+    makeArgs(src, es, tensors, scalars, sizes, fits);
+    os = ps.run(src);
+    ot = pt.run(tgt);
+  } catch (const EncodeFailure &f) {
+    return {std::nullopt, {}, f.reason};
+  }
+  if (!(es.pastBound || et.pastBound).simplify().is_false())
+    return {std::nullopt, {}, "a loop of unknown trip count"};
+  violation();
+  Limits lim{o.timeoutMs / 2, o.rlimit / 2};
+  std::optional<z3::model> model;
+  std::string why;
+  if (checkAlone(c, defined, lim, model, why) == z3::unsat)
+    return {std::nullopt, {}, "the source is undefined at every size"};
+  switch (checkAlone(c, defined && z3::mk_or(bad), lim, model, why)) {
+  case z3::unsat:
+    return proof();
+  case z3::unknown:
+    return {
+        std::nullopt, {}, "no proof within the limit (" + why + ")", {}, true};
+  case z3::sat:
+    break;
+  }
+  if (es.mode == FMode::Abstract)
+    return {std::nullopt,
+            {},
+            "a counterexample with floats uninterpreted",
+            {},
+            true};
+  return smallCounterexample(lim);
+}
+
+// `bad`: the target undefined at a point of its own, or an output of
+// another size or another element at a free point. `defined`: the source
+// defined at those points.
+void SymbolicQuery::violation() {
+  bad.push_back(et.ub);
+  std::vector<Exprs> witnesses;
+  for (const Points::PointUb &u : pt.pointUbs) {
+    bad.push_back(u.holdsAt(u.q));
+    witnesses.push_back(u.q);
+  }
+  for (size_t r = 0; r < os.size(); ++r) {
+    z3::expr differ = c.bool_val(false);
+    for (auto [a, b] : llvm::zip(os[r].dims, ot[r].dims))
+      differ = differ || a != b;
+    Exprs q;
+    for (size_t k = 0; k < os[r].dims.size(); ++k)
+      q.push_back(c.bv_const(
+          ("out" + std::to_string(r) + "_at" + std::to_string(k)).c_str(), 64));
+    z3::expr before = es.ub;
+    Elem s = os[r].at(q);
+    Elem t = ot[r].at(q);
+    es.ub = before;
+    bad.push_back(differ || (below(c, q, os[r].dims) && !s.second &&
+                             (t.second || s.first != t.first)));
+    witnesses.push_back(q);
+  }
+  defined = fits && !es.ub;
+  for (const Points::PointUb &u : ps.pointUbs)
+    for (const Exprs &w : witnesses)
+      if (w.size() == u.q.size())
+        defined = defined && !u.holdsAt(w);
+}
+
+SymbolicCheck SymbolicQuery::proof() {
+  std::string notes = "at every size of the dynamic dimensions";
+  if (es.usedReassoc || et.usedReassoc)
+    notes += "; correct up to reassociation of float sums";
+  if (es.usedUf || et.usedUf)
+    notes += "; math functions uninterpreted";
+  return {Attempt{TvVerdict::Correct, notes}, {}, ""};
+}
+
+// Small sizes of a counterexample, to replay it: no size 0 first (an
+// empty tensor shows no value).
+SymbolicCheck SymbolicQuery::smallCounterexample(const Limits &lim) {
+  SymbolicCheck r{
+      std::nullopt, {}, "a counterexample only at sizes above 64", {}, true};
+  for (auto [lo, cap] : {std::pair{1, 2}, {1, 4}, {0, 4}, {1, 16}, {0, 64}}) {
+    z3::expr small = c.bool_val(true);
+    for (const z3::expr &s : sizes)
+      small = small && z3::ule(s, c.bv_val(uint64_t(cap), 64)) &&
+              z3::uge(s, c.bv_val(uint64_t(lo), 64));
+    std::optional<z3::model> m;
+    std::string why;
+    if (checkAlone(c, defined && small && z3::mk_or(bad), lim, m, why) !=
+        z3::sat)
+      continue;
+    std::string at;
+    for (const z3::expr &s : sizes) {
+      r.sizes.push_back(m->eval(s, true).get_numeral_int64());
+      at += (at.empty() ? "" : ",") + std::to_string(r.sizes.back());
+    }
+    for (auto [i, t] : llvm::enumerate(src.getArgumentTypes()))
+      if (t.isIndex())
+        r.indexArgs[unsigned(i)] =
+            m->eval(scalars[i].v[0], true).get_numeral_int64();
+    r.why = "a counterexample at sizes " + at;
+    return r;
+  }
+  return r;
+}
+
+} // namespace
+
+SymbolicCheck checkSymbolic(func::FuncOp src, func::FuncOp tgt,
+                            const TvOptions &o) {
+  if (!dynamicArgs(src))
+    return {std::nullopt, {}, ""};
+  // IEEE first: at one point a query is small, and Z3 bit-blasts it at
+  // once (with abstract floats it searches, slowly, over index
+  // arithmetic). Abstract floats then where a float sum's order or a math
+  // function may be what differs.
+  try {
+    SymbolicCheck r = SymbolicQuery(src, tgt, FMode::Ieee, o).run();
+    if (r.proved || !r.posed || !hasFloats(src, tgt))
+      return r;
+    SymbolicCheck a = SymbolicQuery(src, tgt, FMode::Abstract, o).run();
+    return a.proved ? a : r;
+  } catch (const z3::exception &x) {
+    return {std::nullopt, {}, std::string("not encoded (") + x.msg() + ")"};
+  }
+}
+
+} // namespace cc::smt::detail
