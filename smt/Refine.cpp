@@ -659,7 +659,7 @@ Attempt refine(func::FuncOp fs, func::FuncOp ft, const TvOptions &o) {
   at.argDimSizes = sym.sizes;
   at.indexArgValues = sym.indexArgs;
   Attempt a = refineWith(fs, ft, at, {});
-  if (!sym.sizes.empty() && a.verdict == TvVerdict::Correct)
+  if (sym.counterexample && a.verdict == TvVerdict::Correct)
     return {TvVerdict::Unknown,
             "symbolic sizes: " + sym.why + ", not found again there"};
   if (!sym.why.empty() && a.verdict == TvVerdict::Correct)

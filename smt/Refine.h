@@ -194,9 +194,10 @@ std::string describeAliasing(const std::vector<int> &aliasOf);
 
 // ---- symbolic sizes (RefineSymbolic.cpp) -----------------------------------
 
-// A pair whose arguments have dynamic dimensions, checked at every size at
-// once: `proved` where no size has a counterexample; else `why` says what
-// stopped it (empty: no dynamic dimensions) and `sizes` holds a
+// A pair whose arguments (or values inside) have dynamic dimensions,
+// checked at every size at once: `proved` where no size has a
+// counterexample; else `why` says what stopped it (empty: nothing to note,
+// no dynamic arguments) and `sizes` holds a
 // counterexample's sizes of the arguments' dynamic dimensions, in order
 // (TvOptions::argDimSizes), and its index arguments, where it found one.
 struct SymbolicCheck {
@@ -204,7 +205,8 @@ struct SymbolicCheck {
   std::vector<int64_t> sizes;
   std::string why;
   std::map<unsigned, int64_t> indexArgs = {};
-  bool posed = false; // the query reached the solver
+  bool posed = false;          // the query reached the solver
+  bool counterexample = false; // `sizes` and `indexArgs` hold one
 };
 bool hasFloats(mlir::func::FuncOp src, mlir::func::FuncOp tgt);
 SymbolicCheck checkSymbolic(mlir::func::FuncOp src, mlir::func::FuncOp tgt,

@@ -740,11 +740,20 @@ void Points::ifOp(scf::IfOp op) {
   }
 }
 
-bool dynamicArgs(func::FuncOp f) {
-  return llvm::any_of(f.getArgumentTypes(), [](Type t) {
-    auto st = dyn_cast<ShapedType>(t);
-    return st && st.hasRank() && !st.hasStaticShape();
-  });
+bool dynamic(Type t) {
+  auto st = dyn_cast<ShapedType>(t);
+  return st && st.hasRank() && !st.hasStaticShape();
+}
+
+// Values of dynamic size inside (a slice of a size given by an argument).
+bool dynamicInside(func::FuncOp f) {
+  return f
+      .walk([](Operation *op) {
+        return llvm::any_of(op->getResultTypes(), dynamic)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 // The arguments: a tensor is an array from its indices to its elements,
@@ -901,12 +910,17 @@ void SymbolicQuery::violation() {
 }
 
 SymbolicCheck SymbolicQuery::proof() {
-  std::string notes = "at every size of the dynamic dimensions";
+  std::vector<std::string> notes;
+  if (!sizes.empty())
+    notes.push_back("at every size of the dynamic dimensions");
   if (es.usedReassoc || et.usedReassoc)
-    notes += "; correct up to reassociation of float sums";
+    notes.push_back("correct up to reassociation of float sums");
   if (es.usedUf || et.usedUf)
-    notes += "; math functions uninterpreted";
-  return {Attempt{TvVerdict::Correct, notes}, {}, ""};
+    notes.push_back("math functions uninterpreted");
+  std::string joined;
+  for (const std::string &n : notes)
+    joined += (joined.empty() ? "" : "; ") + n;
+  return {Attempt{TvVerdict::Correct, joined}, {}, ""};
 }
 
 // Small sizes of a counterexample, to replay it: no size 0 first (an
@@ -934,21 +948,18 @@ SymbolicCheck SymbolicQuery::smallCounterexample(const Limits &lim) {
         r.indexArgs[unsigned(i)] =
             m->eval(scalars[i].v[0], true).get_numeral_int64();
     r.why = "a counterexample at sizes " + at;
+    r.counterexample = true;
     return r;
   }
   return r;
 }
 
-} // namespace
-
-SymbolicCheck checkSymbolic(func::FuncOp src, func::FuncOp tgt,
-                            const TvOptions &o) {
-  if (!dynamicArgs(src))
-    return {std::nullopt, {}, ""};
-  // IEEE first: at one point a query is small, and Z3 bit-blasts it at
-  // once (with abstract floats it searches, slowly, over index
-  // arithmetic). Abstract floats then where a float sum's order or a math
-  // function may be what differs.
+// IEEE first: at one point a query is small, and Z3 bit-blasts it at
+// once (with abstract floats it searches, slowly, over index arithmetic).
+// Abstract floats then where a float sum's order or a math function may
+// be what differs.
+SymbolicCheck checkEverySize(func::FuncOp src, func::FuncOp tgt,
+                             const TvOptions &o) {
   try {
     SymbolicCheck r = SymbolicQuery(src, tgt, FMode::Ieee, o).run();
     if (r.proved || !r.posed || !hasFloats(src, tgt))
@@ -958,6 +969,21 @@ SymbolicCheck checkSymbolic(func::FuncOp src, func::FuncOp tgt,
   } catch (const z3::exception &x) {
     return {std::nullopt, {}, std::string("not encoded (") + x.msg() + ")"};
   }
+}
+
+} // namespace
+
+SymbolicCheck checkSymbolic(func::FuncOp src, func::FuncOp tgt,
+                            const TvOptions &o) {
+  bool args = llvm::any_of(src.getArgumentTypes(), dynamic);
+  if (!args && !dynamicInside(src) && !dynamicInside(tgt))
+    return {std::nullopt, {}, ""};
+  SymbolicCheck r = checkEverySize(src, tgt, o);
+  // Arguments of static size: the instantiated check is not bounded, and
+  // a failure here needs no note.
+  if (!args && !r.counterexample)
+    r.why = "";
+  return r;
 }
 
 } // namespace cc::smt::detail

@@ -1,8 +1,8 @@
 // The wrong targets: @bcast as tosa-to-linalg lowered it before it tested
 // dynamic sizes for 1 (operands of equal sizes assumed), @reverse
 // reversing by the other axis' size, @div dividing unsigned, @slices
-// forgetting the inner slice's offset, @reshape expanding by the wrong
-// dimension's size.
+// and @window forgetting the inner slice's offset, @reshape expanding by
+// the wrong dimension's size.
 #map = affine_map<(d0, d1) -> (0, d1)>
 #map1 = affine_map<(d0, d1) -> (d0, d1)>
 #map2 = affine_map<(d0, d1) -> (d0, 0)>
@@ -63,5 +63,11 @@ module {
     %a = math.absi %f : tensor<?xi32>
     %r = tensor.expand_shape %a [[0, 1]] output_shape [%d, 4] : tensor<?xi32> into tensor<?x4xi32>
     return %r : tensor<?x4xi32>
+  }
+  func.func @window(%t: tensor<8xf32>, %o: index, %n: index, %m: index) -> tensor<?xf32> {
+    %c1 = arith.constant 1 : index
+    %o1 = arith.addi %o, %c1 : index
+    %r = tensor.extract_slice %t[%o] [%m] [1] : tensor<8xf32> to tensor<?xf32>
+    return %r : tensor<?xf32>
   }
 }

@@ -120,4 +120,10 @@ module {
     %r = tensor.expand_shape %a [[0, 1]] output_shape [%d, 4] : tensor<?xi32> into tensor<?x4xi32>
     return %r : tensor<?x4xi32>
   }
+  func.func @window(%t: tensor<8xf32>, %o: index, %n: index, %m: index) -> tensor<?xf32> {
+    %c1 = arith.constant 1 : index
+    %o1 = arith.addi %o, %c1 : index
+    %r = tensor.extract_slice %t[%o1] [%m] [1] : tensor<8xf32> to tensor<?xf32>
+    return %r : tensor<?xf32>
+  }
 }
