@@ -649,21 +649,39 @@ Attempt refineWith(func::FuncOp fs, func::FuncOp ft, const TvOptions &o,
   return {TvVerdict::Unknown, "vacuous"};
 }
 
+// The check at instantiated sizes, where the check at every size did not
+// prove the pair: at its counterexample's sizes and index arguments where
+// it has one. Arguments of dynamic size there: a `correct` would be
+// bounded, and contradicts the counterexample. Of static size (a slice of
+// a size given by an argument): only an `incorrect` there counts, else the
+// check at every value of the arguments decides.
+Attempt instantiated(func::FuncOp fs, func::FuncOp ft, const TvOptions &o,
+                     const SymbolicCheck &sym) {
+  if (sym.counterexample) {
+    TvOptions at = o;
+    at.argDimSizes = sym.sizes;
+    at.indexArgValues = sym.indexArgs;
+    Attempt a = refineWith(fs, ft, at, {});
+    if (sym.sizes.empty() && a.verdict != TvVerdict::Incorrect)
+      return refineWith(fs, ft, o, {});
+    if (a.verdict == TvVerdict::Correct)
+      return {TvVerdict::Unknown,
+              "symbolic sizes: " + sym.why + ", not found again there"};
+    return a;
+  }
+  Attempt a = refineWith(fs, ft, o, {});
+  if (!sym.why.empty() && a.verdict == TvVerdict::Correct)
+    a.reason += " (not at every size: " + sym.why + ")";
+  return a;
+}
+
 // Distinct buffers first, then each way arguments may share one: the
 // target must refine the source in all of them.
 Attempt refine(func::FuncOp fs, func::FuncOp ft, const TvOptions &o) {
   SymbolicCheck sym = checkSymbolic(fs, ft, o);
   if (sym.proved)
     return *sym.proved;
-  TvOptions at = o;
-  at.argDimSizes = sym.sizes;
-  at.indexArgValues = sym.indexArgs;
-  Attempt a = refineWith(fs, ft, at, {});
-  if (sym.counterexample && a.verdict == TvVerdict::Correct)
-    return {TvVerdict::Unknown,
-            "symbolic sizes: " + sym.why + ", not found again there"};
-  if (!sym.why.empty() && a.verdict == TvVerdict::Correct)
-    a.reason += " (not at every size: " + sym.why + ")";
+  Attempt a = instantiated(fs, ft, o, sym);
   if (a.verdict != TvVerdict::Correct)
     return a;
   std::vector<std::vector<int>> ways = aliasings(fs);
