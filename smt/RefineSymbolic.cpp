@@ -1,16 +1,17 @@
-// Symbolic sizes: a pair whose arguments have dynamic dimensions, checked
-// at every size at once. A tensor is its sizes (64-bit terms; an
-// argument's dynamic size is an input, any value an index may hold) and
-// the rule that gives its element at a symbolic point, so an output is
-// compared at one free point within its sizes and the query needs no
-// quantifier over elements. Undefined behaviour that depends on the point
-// (a division by zero in an elementwise op, a read out of bounds in a body)
-// is kept per op with the op's own point: the target's is an existential
-// (a free point), the source's a universal, taken at the points the query
-// names (the target's and the outputs'), which weakens the precondition:
-// a proof stands, a counterexample may be spurious. A pair with an op
-// outside these rules, or with a counterexample, goes on at instantiated
-// sizes (Refine.cpp): the counterexample's own sizes where it has one.
+// Symbolic sizes: a pair whose arguments (or values inside) have dynamic
+// dimensions, checked at every size at once. A tensor is its sizes (64-bit
+// terms; an argument's dynamic size is an input, any size a tensor in
+// memory may have) and the rule that gives its element at a symbolic
+// point, so an output is compared at one free point within its sizes and
+// the query needs no quantifier over elements. Undefined behaviour that
+// depends on the point (a division by zero in an elementwise op, a read
+// out of bounds in a body) is kept per op with the op's own point: the
+// target's is an existential (a free point), the source's a universal,
+// taken at the points the query names (the target's and the outputs'),
+// which weakens the precondition: a proof stands, a counterexample may be
+// spurious. A pair with an op outside these rules, or with a
+// counterexample, goes on at instantiated sizes (Refine.cpp): the
+// counterexample's own sizes where it has one.
 #include "smt/Refine.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,6 +21,9 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <functional>
+#include <map>
 
 namespace cc::smt::detail {
 
