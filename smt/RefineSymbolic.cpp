@@ -80,6 +80,7 @@ private:
   void tosaMovement(Operation *op);
   void collapse(tensor::CollapseShapeOp op);
   void expand(tensor::ExpandShapeOp op);
+  std::pair<z3::expr, z3::expr> split(const z3::expr &r, const z3::expr &d);
   void generic(linalg::GenericOp op);
   // A generic's reduction loops and their static sizes.
   struct Loops {
@@ -104,6 +105,11 @@ private:
            std::pair<Exprs, Elem>>
       memo;
   unsigned points = 0;
+  // The indices expand built, q * d + m from a point (m < d), by term.
+  struct Split {
+    z3::expr q, m, d;
+  };
+  TermMap<Split> expanded;
 
 public:
   // Undefined behaviour at point q of an op of sizes `dims` on the path
@@ -531,9 +537,6 @@ void Points::tosaMovement(Operation *op) {
   });
 }
 
-// Row-major: a group of dimensions is one of their product's size (a
-// product past the index range is undefined), its index split by the
-// sizes (1s and other constants simplify).
 void Points::collapse(tensor::CollapseShapeOp op) {
   Exprs src = tensor(op.getSrc()).dims, dims;
   auto groups = op.getReassociationIndices();
@@ -545,18 +548,29 @@ void Points::collapse(tensor::CollapseShapeOp op) {
     }
     dims.push_back(n.extract(63, 0).simplify());
   }
-  gather(op, op.getSrc(), dims, [=](const Exprs &idx) {
-    Exprs at(src.size(), idx.empty() ? src[0] : idx[0]);
+  gather(op, op.getSrc(), dims, [=, this](const Exprs &idx) {
+    Exprs at(src.size(), c.bv_val(0, 64));
     for (auto [gi, g] : llvm::enumerate(groups)) {
       z3::expr r = idx[gi];
       for (size_t j = g.size(); j-- > 1;) {
-        at[g[j]] = z3::urem(r, src[g[j]]).simplify();
-        r = z3::udiv(r, src[g[j]]).simplify();
+        auto [q, m] = split(r, src[g[j]]);
+        at[g[j]] = m;
+        r = q;
       }
       at[g[0]] = r;
     }
     return at;
   });
+}
+
+// r / d and r % d. An index an expand built from a point, q * d + m,
+// splits back into q and m at once (exact: m < d there); a division by a
+// size otherwise, which costs Z3 seconds with float elements.
+std::pair<z3::expr, z3::expr> Points::split(const z3::expr &r,
+                                            const z3::expr &d) {
+  if (const Split *s = expanded.find(r); s && z3::eq(s->d, d))
+    return {s->q, s->m};
+  return {z3::udiv(r, d).simplify(), z3::urem(r, d).simplify()};
 }
 
 // The inverse: sizes from the type and the output_shape operands, a group's
@@ -572,13 +586,16 @@ void Points::expand(tensor::ExpandShapeOp op) {
       n = n * z3::zext(dims[k], 64);
     e.ub = e.ub || n != z3::zext(src[gi], 64);
   }
-  gather(op, op.getSrc(), dims, [=](const Exprs &idx) {
+  gather(op, op.getSrc(), dims, [=, this](const Exprs &idx) {
     Exprs at;
     for (const ReassociationIndices &g : groups) {
       z3::expr r = idx[g[0]];
-      for (size_t j = 1; j < g.size(); ++j)
-        r = r * dims[g[j]] + idx[g[j]];
-      at.push_back(r.simplify());
+      for (size_t j = 1; j < g.size(); ++j) {
+        z3::expr q = r;
+        r = (q * dims[g[j]] + idx[g[j]]).simplify();
+        expanded.set(r, Split{q, idx[g[j]], dims[g[j]]});
+      }
+      at.push_back(r);
     }
     return at;
   });

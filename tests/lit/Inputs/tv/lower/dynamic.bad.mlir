@@ -55,14 +55,14 @@ module {
     %r = tensor.extract_slice %t[%o] [%m] [1] : tensor<?xf32> to tensor<?xf32>
     return %r : tensor<?xf32>
   }
-  func.func @reshape(%x: tensor<?x4xi32>) -> tensor<?x4xi32> {
+  func.func @reshape(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %d = tensor.dim %x, %c1 : tensor<?x4xi32>
-    %f = tensor.collapse_shape %x [[0, 1]] : tensor<?x4xi32> into tensor<?xi32>
-    %a = math.absi %f : tensor<?xi32>
-    %r = tensor.expand_shape %a [[0, 1]] output_shape [%d, 4] : tensor<?xi32> into tensor<?x4xi32>
-    return %r : tensor<?x4xi32>
+    %d = tensor.dim %x, %c1 : tensor<?x4xf32>
+    %f = tensor.collapse_shape %x [[0, 1]] : tensor<?x4xf32> into tensor<?xf32>
+    %a = math.absf %f : tensor<?xf32>
+    %r = tensor.expand_shape %a [[0, 1]] output_shape [%d, 4] : tensor<?xf32> into tensor<?x4xf32>
+    return %r : tensor<?x4xf32>
   }
   func.func @window(%t: tensor<8xf32>, %o: index, %n: index, %m: index) -> tensor<?xf32> {
     %c1 = arith.constant 1 : index
