@@ -24,6 +24,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 
 namespace cc::smt::detail {
 
@@ -62,6 +63,8 @@ private:
   void extract(tensor::ExtractOp op);
   void stepBlock(Block &b);
   Lazy &tensor(Value v);
+  void bind(Value v, Lazy l);
+  SVal scalarOf(Value v);
   z3::expr index(Value v);
   Elem elemAt(Value v, const Exprs &idx);
   void define(Value v, Exprs dims, std::function<Elem(const Exprs &)> raw);
@@ -69,6 +72,7 @@ private:
   void castOp(tensor::CastOp op);
   void elementwise(Operation *op);
   Exprs broadcastDims(Operation *op, const std::vector<Value> &ins);
+  void typeSays(Value v, const Exprs &dims);
   Elem elementwiseAt(Operation *op, const std::vector<Value> &ins,
                      const Exprs &idx);
   void gather(Value result, Value src, Exprs dims,
@@ -86,6 +90,7 @@ private:
   struct Loops {
     std::vector<int64_t> sizes;
     std::vector<unsigned> reductions;
+    int64_t points = 1; // reduction points (0: the body never runs)
   };
   Loops loopsOf(linalg::GenericOp gen);
   Elem genericAt(linalg::GenericOp gen, const Loops &loops, unsigned k,
@@ -132,7 +137,7 @@ std::vector<Lazy> Points::run(func::FuncOp f) {
   Block &b = f.getBody().front();
   for (auto [i, a] : llvm::enumerate(b.getArguments())) {
     if (isa<RankedTensorType>(a.getType()))
-      lazy[a] = argTensors[i];
+      bind(a, argTensors[i]);
     else
       e.env[a] = argScalars[i];
   }
@@ -143,7 +148,7 @@ std::vector<Lazy> Points::run(func::FuncOp f) {
       outs.push_back(tensor(v));
       continue;
     }
-    SVal s = e.get(v);
+    SVal s = scalarOf(v);
     outs.push_back({{}, [s](const Exprs &) { return Elem{s.v[0], s.p[0]}; }});
   }
   return outs;
@@ -152,6 +157,23 @@ std::vector<Lazy> Points::run(func::FuncOp f) {
 void Points::stepBlock(Block &b) {
   for (Operation &op : b.without_terminator())
     step(&op);
+}
+
+// A value's rule; its memoized elements go (a value inside a body is
+// bound again at each point).
+void Points::bind(Value v, Lazy l) {
+  const void *key = v.getAsOpaquePointer();
+  auto it = memo.lower_bound({key, {}});
+  while (it != memo.end() && it->first.first == key)
+    it = memo.erase(it);
+  lazy[v] = std::move(l);
+}
+
+// A value that is not a tensor: a scalar (vectors are not covered).
+SVal Points::scalarOf(Value v) {
+  if (isa<ShapedType>(v.getType()))
+    unsupported("a value of type " + str(v.getType()) + " at symbolic sizes");
+  return e.get(v);
 }
 
 Lazy &Points::tensor(Value v) {
@@ -200,12 +222,12 @@ void Points::define(Value v, Exprs dims,
   if (!at.is_false())
     pointUbs.push_back({guard, q, dims, at});
   Encoder &enc = e;
-  lazy[v] = Lazy{std::move(dims), [&enc, raw](const Exprs &idx) {
-                   z3::expr before = enc.ub;
-                   Elem r = raw(idx);
-                   enc.ub = before;
-                   return r;
-                 }};
+  bind(v, Lazy{std::move(dims), [&enc, raw](const Exprs &idx) {
+                 z3::expr before = enc.ub;
+                 Elem r = raw(idx);
+                 enc.ub = before;
+                 return r;
+               }});
 }
 
 z3::expr Points::PointUb::holdsAt(const Exprs &w) const {
@@ -254,10 +276,14 @@ void Points::encoded(Operation *op) {
     auto rt = dyn_cast<RankedTensorType>(t);
     return rt && !rt.hasStaticShape();
   };
+  auto whole = [&](Value v) {
+    auto rt = dyn_cast<RankedTensorType>(v.getType());
+    auto it = e.env.find(v);
+    return !rt || (it != e.env.end() && rt.hasStaticShape() &&
+                   it->second.shape == std::vector<int64_t>(rt.getShape()));
+  };
   if (llvm::any_of(op->getResultTypes(), symbolic) ||
-      llvm::any_of(op->getOperands(), [&](Value v) {
-        return isa<RankedTensorType>(v.getType()) && !e.env.count(v);
-      }))
+      !llvm::all_of(op->getOperands(), whole))
     unsupportedOp(op);
   e.encodeOp(op);
   for (Value r : op->getResults()) {
@@ -269,9 +295,9 @@ void Points::encoded(Operation *op) {
       dims.push_back(c.bv_val(uint64_t(d), 64));
     Encoder &enc = e;
     z3::expr none = s.v.empty() ? c.bv_val(0, 1) : s.v[0];
-    lazy[r] = Lazy{dims, [&enc, s, none](const Exprs &idx) {
-                     return enc.atOr(s, idx, {none, enc.c.bool_val(true)});
-                   }};
+    bind(r, Lazy{dims, [&enc, s, none](const Exprs &idx) {
+                   return enc.atOr(s, idx, {none, enc.c.bool_val(true)});
+                 }});
   }
 }
 
@@ -313,9 +339,9 @@ void Points::empty(tensor::EmptyOp op) {
     dims.push_back(s);
   }
   z3::expr none = e.zeroOf(e.sortOf(op.getType().getElementType()));
-  lazy[op] = Lazy{dims, [none](const Exprs &) {
-                    return Elem{none, none.ctx().bool_val(true)};
-                  }};
+  bind(op, Lazy{dims, [none](const Exprs &) {
+                  return Elem{none, none.ctx().bool_val(true)};
+                }});
 }
 
 // A cast to a static size asserts it: another size is undefined.
@@ -329,7 +355,7 @@ void Points::castOp(tensor::CastOp op) {
       e.ub = e.ub || t.dims[k] != c.bv_val(uint64_t(d), 64);
       t.dims[k] = c.bv_val(uint64_t(d), 64);
     }
-  lazy[op] = t;
+  bind(op, t);
 }
 
 // arith and math on tensors (operands of one shape) and TOSA's elementwise
@@ -379,11 +405,16 @@ Exprs Points::broadcastDims(Operation *op, const std::vector<Value> &ins) {
       e.ub = e.ub || !(dims[k] == d || dims[k] == one || d == one);
       dims[k] = z3::ite(dims[k] == one, d, dims[k]).simplify();
     }
-  auto rt = cast<RankedTensorType>(op->getResultTypes()[0]);
-  for (auto [k, d] : llvm::enumerate(rt.getShape()))
-    if (!ShapedType::isDynamic(d))
-      e.ub = e.ub || dims[k] != c.bv_val(uint64_t(d), 64);
+  typeSays(op->getResult(0), dims);
   return dims;
+}
+
+// Sizes the type of `v` fixes: others are undefined.
+void Points::typeSays(Value v, const Exprs &dims) {
+  auto rt = cast<RankedTensorType>(v.getType());
+  for (auto [k, d] : llvm::enumerate(rt.getShape()))
+    if (!ShapedType::isDynamic(d) && k < dims.size())
+      e.ub = e.ub || dims[k] != c.bv_val(uint64_t(d), 64);
 }
 
 // The op encoded on its operands' elements at idx, bound as scalars in
@@ -391,7 +422,9 @@ Exprs Points::broadcastDims(Operation *op, const std::vector<Value> &ins) {
 Elem Points::elementwiseAt(Operation *op, const std::vector<Value> &ins,
                            const Exprs &idx) {
   bool broadcasts = tosaElementwise(op);
-  std::vector<std::pair<Value, std::optional<SVal>>> saved;
+  // Every operand's element first: reading one may evaluate ops that must
+  // not see another operand bound to a scalar.
+  std::vector<Elem> xs;
   for (Value v : ins) {
     Exprs at = idx;
     if (broadcasts)
@@ -399,7 +432,10 @@ Elem Points::elementwiseAt(Operation *op, const std::vector<Value> &ins,
         at[k] = z3::ite(tensor(v).dims[k] == c.bv_val(1, 64), c.bv_val(0, 64),
                         idx[k])
                     .simplify();
-    Elem x = elemAt(v, at);
+    xs.push_back(elemAt(v, at));
+  }
+  std::vector<std::pair<Value, std::optional<SVal>>> saved;
+  for (auto [v, x] : llvm::zip(ins, xs)) {
     auto it = e.env.find(v);
     saved.push_back(
         {v, it == e.env.end() ? std::nullopt : std::optional(it->second)});
@@ -421,9 +457,9 @@ Elem Points::elementwiseAt(Operation *op, const std::vector<Value> &ins,
 // `result` of sizes `dims` whose element at idx is `src`'s at from(idx).
 void Points::gather(Value result, Value src, Exprs dims,
                     std::function<Exprs(const Exprs &)> from) {
-  lazy[result] = Lazy{std::move(dims), [this, src, from](const Exprs &idx) {
-                        return elemAt(src, from(idx));
-                      }};
+  bind(result, Lazy{std::move(dims), [this, src, from](const Exprs &idx) {
+                      return elemAt(src, from(idx));
+                    }});
 }
 
 z3::expr Points::mixed(OpFoldResult f) {
@@ -490,22 +526,22 @@ void Points::insertSlice(tensor::InsertSliceOp op) {
     e.ub = e.ub || sizes[k] != src[k];
   }
   Value from = op.getSource(), into = op.getDest();
-  lazy[op] =
-      Lazy{dest, [=, this](const Exprs &idx) {
-             z3::expr in = c.bool_val(true);
-             Exprs at;
-             for (size_t k = 0; k < idx.size(); ++k) {
-               z3::expr d = idx[k] - offs[k];
-               z3::expr st = c.bv_val(uint64_t(strides[k]), 64);
-               in = in && z3::uge(idx[k], offs[k]) && z3::ult(d, sizes[k] * st);
-               if (strides[k] != 1)
-                 in = in && z3::urem(d, st) == 0;
-               at.push_back(strides[k] == 1 ? d : z3::udiv(d, st));
-             }
-             Elem a = elemAt(from, at), b = elemAt(into, idx);
-             return Elem{z3::ite(in, a.first, b.first),
-                         z3::ite(in, a.second, b.second)};
-           }};
+  bind(op, Lazy{dest, [=, this](const Exprs &idx) {
+                  z3::expr in = c.bool_val(true);
+                  Exprs at;
+                  for (size_t k = 0; k < idx.size(); ++k) {
+                    z3::expr d = idx[k] - offs[k];
+                    z3::expr st = c.bv_val(uint64_t(strides[k]), 64);
+                    in = in && z3::uge(idx[k], offs[k]) &&
+                         z3::ult(d, sizes[k] * st);
+                    if (strides[k] != 1)
+                      in = in && z3::urem(d, st) == 0;
+                    at.push_back(strides[k] == 1 ? d : z3::udiv(d, st));
+                  }
+                  Elem a = elemAt(from, at), b = elemAt(into, idx);
+                  return Elem{z3::ite(in, a.first, b.first),
+                              z3::ite(in, a.second, b.second)};
+                }});
 }
 
 // tosa.reverse and tosa.transpose: an index map.
@@ -518,6 +554,7 @@ void Points::tosaMovement(Operation *op) {
     size_t ax = rev.getAxis();
     if (ax >= src.size())
       unsupportedOp(op);
+    typeSays(op->getResult(0), src);
     return gather(op->getResult(0), x, src, [=](const Exprs &idx) {
       Exprs at = idx;
       at[ax] = (src[ax] - 1 - idx[ax]).simplify();
@@ -527,8 +564,12 @@ void Points::tosaMovement(Operation *op) {
   ArrayRef<int32_t> perms = cast<tosa::TransposeOp>(op).getPerms();
   std::vector<size_t> p(perms.begin(), perms.end());
   Exprs dims;
-  for (size_t k : p)
-    dims.push_back(src.at(k));
+  for (size_t k : p) {
+    if (k >= src.size())
+      unsupportedOp(op);
+    dims.push_back(src[k]);
+  }
+  typeSays(op->getResult(0), dims);
   gather(op->getResult(0), x, dims, [=](const Exprs &idx) {
     Exprs at = idx;
     for (size_t k = 0; k < p.size(); ++k)
@@ -568,9 +609,12 @@ void Points::collapse(tensor::CollapseShapeOp op) {
 // size otherwise, which costs Z3 seconds with float elements.
 std::pair<z3::expr, z3::expr> Points::split(const z3::expr &r,
                                             const z3::expr &d) {
-  if (const Split *s = expanded.find(r); s && z3::eq(s->d, d))
-    return {s->q, s->m};
-  return {z3::udiv(r, d).simplify(), z3::urem(r, d).simplify()};
+  z3::expr q = z3::udiv(r, d).simplify(), m = z3::urem(r, d).simplify();
+  if (const Split *s = expanded.find(r); s && z3::eq(s->d, d)) {
+    z3::expr fits = z3::ult(s->m, d);
+    return {z3::ite(fits, s->q, q), z3::ite(fits, s->m, m)};
+  }
+  return {q, m};
 }
 
 // The inverse: sizes from the type and the output_shape operands, a group's
@@ -582,8 +626,11 @@ void Points::expand(tensor::ExpandShapeOp op) {
   auto groups = op.getReassociationIndices();
   for (auto [gi, g] : llvm::enumerate(groups)) {
     z3::expr n = c.bv_val(1, 128);
-    for (int64_t k : g)
+    for (int64_t k : g) {
       n = n * z3::zext(dims[k], 64);
+      e.ub = e.ub || dims[k] < c.bv_val(0, 64) ||
+             z3::uge(n, c.bv_val(uint64_t(1) << 63, 128));
+    }
     e.ub = e.ub || n != z3::zext(src[gi], 64);
   }
   gather(op, op.getSrc(), dims, [=, this](const Exprs &idx) {
@@ -624,6 +671,7 @@ Points::Loops Points::loopsOf(linalg::GenericOp gen) {
   auto maps = gen.getIndexingMapsArray();
   auto iters = gen.getIteratorTypesArray();
   std::vector<std::optional<z3::expr>> range(iters.size());
+  z3::expr constantOutside = c.bool_val(false);
   for (OpOperand &o : gen->getOpOperands()) {
     if (!isa<RankedTensorType>(o.get().getType()))
       continue;
@@ -635,7 +683,9 @@ Points::Loops Points::loopsOf(linalg::GenericOp gen) {
         e.ub = l ? e.ub || *l != dims[r] : e.ub;
         l = l ? *l : dims[r];
       } else if (auto k = dyn_cast<AffineConstantExpr>(x)) {
-        e.ub = e.ub || z3::uge(c.bv_val(uint64_t(k.getValue()), 64), dims[r]);
+        constantOutside =
+            constantOutside ||
+            z3::uge(c.bv_val(uint64_t(k.getValue()), 64), dims[r]);
       } else {
         unsupported("linalg.generic with an indexing map other than "
                     "dimensions and constants");
@@ -643,28 +693,34 @@ Points::Loops Points::loopsOf(linalg::GenericOp gen) {
     }
   }
   Loops loops;
+  z3::expr nonEmpty = c.bool_val(true);
   for (auto [l, it] : llvm::enumerate(iters)) {
     uint64_t n;
     if (!range[l])
       unsupported("linalg.generic loop range not given by a shape");
+    nonEmpty = nonEmpty && *range[l] != c.bv_val(0, 64);
     if (it != utils::IteratorType::reduction)
       continue;
     if (!range[l]->simplify().is_numeral_u64(n))
       unsupported("a reduction over a dynamic dimension");
+    loops.points = n > 4096 ? 4097 : loops.points * int64_t(n);
+    if (loops.points > 4096)
+      unsupported("a reduction of more than 4096 points");
     loops.sizes.push_back(int64_t(n));
     loops.reductions.push_back(unsigned(l));
   }
-  if (product(loops.sizes) > 4096)
-    unsupported("a reduction of more than 4096 points");
+  // A constant index out of its operand is undefined where the body runs.
+  e.ub = e.ub || (nonEmpty && constantOutside);
   for (OpOperand &init : gen.getDpsInitsMutable()) {
     AffineMap out = gen.getMatchingIndexingMap(&init);
     for (AffineExpr x : out.getResults())
       if (!isa<AffineDimExpr>(x))
         unsupported("linalg.generic output map other than dimensions");
     for (auto [l, it] : llvm::enumerate(iters))
-      if (it == utils::IteratorType::parallel &&
-          !out.isFunctionOfDim(unsigned(l)))
-        unsupported("linalg.generic output that leaves a parallel loop out");
+      if ((it == utils::IteratorType::parallel) !=
+          out.isFunctionOfDim(unsigned(l)))
+        unsupported("linalg.generic output map other than its parallel "
+                    "loops");
   }
   return loops;
 }
@@ -678,8 +734,11 @@ Elem Points::genericAt(linalg::GenericOp gen, const Loops &loops, unsigned k,
   Exprs pt(maps[0].getNumDims(), c.bv_val(0, 64));
   for (auto [r, x] : llvm::enumerate(maps[nIn + k].getResults()))
     pt[cast<AffineDimExpr>(x).getPosition()] = idx[r];
+  // The initial value where no reduction point runs the body.
   std::optional<Elem> acc;
-  for (int64_t i = 0; i < std::max<int64_t>(product(loops.sizes), 1); ++i) {
+  if (loops.points == 0)
+    acc = elemAt(gen.getDpsInits()[k], idx);
+  for (int64_t i = 0; i < loops.points; ++i) {
     std::vector<int64_t> red = unflatten(i, loops.sizes);
     for (size_t j = 0; j < loops.reductions.size(); ++j)
       pt[loops.reductions[j]] = c.bv_val(uint64_t(red[j]), 64);
@@ -744,7 +803,7 @@ void Points::ifOp(scf::IfOp op) {
   e.ub = before || z3::ite(cond, ubThen, ubElse);
   for (auto [r, y, n] : llvm::zip(op.getResults(), ys, ns)) {
     if (!isa<RankedTensorType>(r.getType())) {
-      SVal a = e.get(y), b = e.get(n);
+      SVal a = scalarOf(y), b = scalarOf(n);
       e.env[r] = e.scalar(z3::ite(cond, a.v[0], b.v[0]),
                           z3::ite(cond, a.p[0], b.p[0]));
       continue;
@@ -753,11 +812,11 @@ void Points::ifOp(scf::IfOp op) {
     for (auto [a, b] : llvm::zip(tensor(y).dims, tensor(n).dims))
       dims.push_back(z3::ite(cond, a, b).simplify());
     Value yv = y, nv = n;
-    lazy[r] = Lazy{dims, [this, cond, yv, nv](const Exprs &idx) {
-                     Elem a = elemAt(yv, idx), b = elemAt(nv, idx);
-                     return Elem{z3::ite(cond, a.first, b.first),
-                                 z3::ite(cond, a.second, b.second)};
-                   }};
+    bind(r, Lazy{dims, [this, cond, yv, nv](const Exprs &idx) {
+                   Elem a = elemAt(yv, idx), b = elemAt(nv, idx);
+                   return Elem{z3::ite(cond, a.first, b.first),
+                               z3::ite(cond, a.second, b.second)};
+                 }});
   }
 }
 
@@ -938,6 +997,13 @@ SymbolicCheck SymbolicQuery::proof() {
     notes.push_back("correct up to reassociation of float sums");
   if (es.usedUf || et.usedUf)
     notes.push_back("math functions uninterpreted");
+  std::set<std::string> opaque = es.opaqueOps;
+  opaque.insert(et.opaqueOps.begin(), et.opaqueOps.end());
+  std::string names;
+  for (const std::string &n : opaque)
+    names += (names.empty() ? "" : ", ") + n;
+  if (!names.empty())
+    notes.push_back("uninterpreted ops: " + names);
   std::string joined;
   for (const std::string &n : notes)
     joined += (joined.empty() ? "" : "; ") + n;
