@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <functional>
@@ -52,8 +53,9 @@ z3::expr below(z3::context &c, const Exprs &idx, const Exprs &dims) {
 class Points {
 public:
   Points(Encoder &e, const std::vector<Lazy> &argTensors,
-         const std::vector<SVal> &argScalars)
-      : e(e), c(e.c), argTensors(argTensors), argScalars(argScalars) {}
+         const std::vector<SVal> &argScalars, std::string side)
+      : e(e), c(e.c), argTensors(argTensors), argScalars(argScalars),
+        side(std::move(side)) {}
   std::vector<Lazy> run(func::FuncOp f);
 
 private:
@@ -109,7 +111,11 @@ private:
   std::map<std::pair<const void *, std::vector<unsigned>>,
            std::pair<Exprs, Elem>>
       memo;
+  std::string side; // names this side's points
   unsigned points = 0;
+  // Bodies being evaluated: an op inside one is defined again at each
+  // point, where its own undefined behaviour has no point of its own.
+  int bodies = 0;
   // The indices expand built, q * d + m from a point (m < d), by term.
   struct Split {
     z3::expr q, m, d;
@@ -204,7 +210,8 @@ Elem Points::elemAt(Value v, const Exprs &idx) {
 Exprs Points::freshPoint(size_t rank) {
   Exprs q;
   for (size_t k = 0; k < rank; ++k)
-    q.push_back(c.bv_const(("point!" + std::to_string(points++)).c_str(), 64));
+    q.push_back(
+        c.bv_const((side + "_point!" + std::to_string(points++)).c_str(), 64));
   return q;
 }
 
@@ -219,6 +226,8 @@ void Points::define(Value v, Exprs dims,
   (void)raw(q);
   z3::expr at = e.ub.simplify();
   e.ub = before;
+  if (!at.is_false() && bodies)
+    unsupported("undefined behaviour of a tensor op inside a body");
   if (!at.is_false())
     pointUbs.push_back({guard, q, dims, at});
   Encoder &enc = e;
@@ -282,8 +291,10 @@ void Points::encoded(Operation *op) {
     return !rt || (it != e.env.end() && rt.hasStaticShape() &&
                    it->second.shape == std::vector<int64_t>(rt.getShape()));
   };
+  // Memory is not covered: a write in a branch or a body would count
+  // whether it runs or not.
   if (llvm::any_of(op->getResultTypes(), symbolic) ||
-      !llvm::all_of(op->getOperands(), whole))
+      !llvm::all_of(op->getOperands(), whole) || !isMemoryEffectFree(op))
     unsupportedOp(op);
   e.encodeOp(op);
   for (Value r : op->getResults()) {
@@ -713,9 +724,14 @@ Points::Loops Points::loopsOf(linalg::GenericOp gen) {
   e.ub = e.ub || (nonEmpty && constantOutside);
   for (OpOperand &init : gen.getDpsInitsMutable()) {
     AffineMap out = gen.getMatchingIndexingMap(&init);
-    for (AffineExpr x : out.getResults())
-      if (!isa<AffineDimExpr>(x))
-        unsupported("linalg.generic output map other than dimensions");
+    llvm::SmallBitVector seen(iters.size());
+    for (AffineExpr x : out.getResults()) {
+      auto d = dyn_cast<AffineDimExpr>(x);
+      if (!d || seen.test(d.getPosition()))
+        unsupported("linalg.generic output map other than distinct "
+                    "dimensions");
+      seen.set(d.getPosition());
+    }
     for (auto [l, it] : llvm::enumerate(iters))
       if ((it == utils::IteratorType::parallel) !=
           out.isFunctionOfDim(unsigned(l)))
@@ -771,7 +787,9 @@ std::vector<Elem> Points::body(Block &b, const std::vector<SVal> &args,
   const Exprs *outerSym = e.symPoint;
   e.curPoint = nullptr;
   e.symPoint = &pt;
+  ++bodies;
   stepBlock(b);
+  --bodies;
   std::vector<Elem> out;
   for (Value y : b.getTerminator()->getOperands()) {
     SVal &s = e.get(y);
@@ -900,7 +918,7 @@ public:
   SymbolicQuery(func::FuncOp src, func::FuncOp tgt, FMode mode,
                 const TvOptions &o)
       : src(src), tgt(tgt), o(o), es(c, mode, o), et(c, mode, o),
-        ps(es, tensors, scalars), pt(et, tensors, scalars) {}
+        ps(es, tensors, scalars, "src"), pt(et, tensors, scalars, "tgt") {}
   SymbolicCheck run();
 
 private:
@@ -927,12 +945,12 @@ SymbolicCheck SymbolicQuery::run() {
     makeArgs(src, es, tensors, scalars, sizes, fits);
     os = ps.run(src);
     ot = pt.run(tgt);
+    violation();
   } catch (const EncodeFailure &f) {
     return {std::nullopt, {}, f.reason};
   }
   if (!(es.pastBound || et.pastBound).simplify().is_false())
     return {std::nullopt, {}, "a loop of unknown trip count"};
-  violation();
   Limits lim{o.timeoutMs / 2, o.rlimit / 2};
   std::optional<z3::model> model;
   std::string why;
