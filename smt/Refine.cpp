@@ -461,10 +461,8 @@ std::vector<std::string> Query::notes() const {
       sz += (sz.empty() ? "" : ",") + std::to_string(d);
     notes.push_back("dynamic dimensions instantiated with sizes " + sz);
   }
-  if (es.usedReassoc || et.usedReassoc)
-    notes.push_back("correct up to reassociation of float sums");
-  if (es.usedUf || et.usedUf)
-    notes.push_back("math functions uninterpreted");
+  for (std::string &n : encodingNotes(es, et))
+    notes.push_back(std::move(n));
   if (es.argBlocks.size() > 1)
     notes.push_back("memref arguments checked distinct, and as one buffer "
                     "where of one type and not llvm.noalias (partial "
@@ -475,13 +473,31 @@ std::vector<std::string> Query::notes() const {
   return notes;
 }
 
-std::string Query::opaqueNote() const {
+std::string Query::opaqueNote() const { return detail::opaqueNote(es, et); }
+
+std::vector<std::string> encodingNotes(const Encoder &es, const Encoder &et) {
+  std::vector<std::string> notes;
+  if (es.usedReassoc || et.usedReassoc)
+    notes.push_back("correct up to reassociation of float sums");
+  if (es.usedUf || et.usedUf)
+    notes.push_back("math functions uninterpreted");
+  return notes;
+}
+
+std::string opaqueNote(const Encoder &es, const Encoder &et) {
   std::set<std::string> opaque = es.opaqueOps;
   opaque.insert(et.opaqueOps.begin(), et.opaqueOps.end());
   std::string names;
   for (const std::string &n : opaque)
     names += (names.empty() ? "" : ", ") + n;
   return opaque.empty() ? "" : "uninterpreted ops: " + names;
+}
+
+std::string joinNotes(const std::vector<std::string> &notes) {
+  std::string joined;
+  for (const std::string &x : notes)
+    joined += (joined.empty() ? "" : "; ") + x;
+  return joined;
 }
 
 // No counterexample: correct, unless the source is undefined for every
@@ -519,10 +535,7 @@ Attempt Query::proved(const z3::params &prm, std::vector<std::string> notes,
     }
   }
   cache.storeProof();
-  std::string joined;
-  for (const std::string &x : notes)
-    joined += (joined.empty() ? "" : "; ") + x;
-  return {TvVerdict::Correct, joined};
+  return {TvVerdict::Correct, joinNotes(notes)};
 }
 
 Attempt Query::undecided(const std::string &why) const {

@@ -229,6 +229,14 @@ private:
 
 // ---- the query --------------------------------------------------------------
 
+// What a proof is up to, from the encodings of both sides: float sums
+// reassociated, math functions uninterpreted (encodingNotes); the ops
+// encoded as uninterpreted functions (opaqueNote, "" where none). A
+// verdict's reason joins notes with "; ".
+std::vector<std::string> encodingNotes(const Encoder &es, const Encoder &et);
+std::string opaqueNote(const Encoder &es, const Encoder &et);
+std::string joinNotes(const std::vector<std::string> &notes);
+
 // The value of a term under a counterexample.
 using Eval = std::function<z3::expr(const z3::expr &)>;
 struct Shown; // what a counterexample shows (Counterexample.cpp)

@@ -25,7 +25,6 @@
 
 #include <functional>
 #include <map>
-#include <set>
 
 namespace cc::smt::detail {
 
@@ -57,6 +56,15 @@ public:
       : e(e), c(e.c), argTensors(argTensors), argScalars(argScalars),
         side(std::move(side)) {}
   std::vector<Lazy> run(func::FuncOp f);
+  // Undefined behaviour at point q of an op of sizes `dims` on the path
+  // `guard` (the conditions of the scf.if around it).
+  struct PointUb {
+    z3::expr guard;
+    Exprs q, dims;
+    z3::expr at;
+    z3::expr holdsAt(const Exprs &w) const;
+  };
+  std::vector<PointUb> pointUbs;
 
 private:
   void step(Operation *op);
@@ -122,18 +130,6 @@ private:
   };
   TermMap<Split> expanded;
 
-public:
-  // Undefined behaviour at point q of an op of sizes `dims` on the path
-  // `guard` (the conditions of the scf.if around it).
-  struct PointUb {
-    z3::expr guard;
-    Exprs q, dims;
-    z3::expr at;
-    z3::expr holdsAt(const Exprs &w) const;
-  };
-  std::vector<PointUb> pointUbs;
-
-private:
   z3::expr guard = c.bool_val(true);
 };
 
@@ -1011,21 +1007,11 @@ SymbolicCheck SymbolicQuery::proof() {
   std::vector<std::string> notes;
   if (!sizes.empty())
     notes.push_back("at every size of the dynamic dimensions");
-  if (es.usedReassoc || et.usedReassoc)
-    notes.push_back("correct up to reassociation of float sums");
-  if (es.usedUf || et.usedUf)
-    notes.push_back("math functions uninterpreted");
-  std::set<std::string> opaque = es.opaqueOps;
-  opaque.insert(et.opaqueOps.begin(), et.opaqueOps.end());
-  std::string names;
-  for (const std::string &n : opaque)
-    names += (names.empty() ? "" : ", ") + n;
-  if (!names.empty())
-    notes.push_back("uninterpreted ops: " + names);
-  std::string joined;
-  for (const std::string &n : notes)
-    joined += (joined.empty() ? "" : "; ") + n;
-  return {Attempt{TvVerdict::Correct, joined}, {}, ""};
+  for (std::string &n : encodingNotes(es, et))
+    notes.push_back(std::move(n));
+  if (std::string opaque = opaqueNote(es, et); !opaque.empty())
+    notes.push_back(opaque);
+  return {Attempt{TvVerdict::Correct, joinNotes(notes)}, {}, ""};
 }
 
 // Small sizes of a counterexample, to replay it: no size 0 first (an
