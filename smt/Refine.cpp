@@ -464,10 +464,7 @@ std::vector<std::string> Query::notes() const {
   for (std::string &n : encodingNotes(es, et))
     notes.push_back(std::move(n));
   if (es.argBlocks.size() > 1)
-    notes.push_back("memref arguments checked distinct, and as one buffer "
-                    "where of one type and not llvm.noalias (partial "
-                    "overlaps and arguments of different types not "
-                    "modelled)");
+    notes.push_back(aliasNote());
   if (std::string opaque = opaqueNote(); !opaque.empty())
     notes.push_back(opaque);
   return notes;
@@ -674,7 +671,9 @@ Attempt instantiated(func::FuncOp fs, func::FuncOp ft, const TvOptions &o,
     TvOptions at = o;
     at.argDimSizes = sym.sizes;
     at.indexArgValues = sym.indexArgs;
-    Attempt a = refineWith(fs, ft, at, {});
+    Attempt a = refineWith(fs, ft, at, sym.aliasOf);
+    if (!sym.aliasOf.empty() && a.verdict != TvVerdict::Correct)
+      a.reason = "with " + describeAliasing(sym.aliasOf) + ": " + a.reason;
     if (sym.sizes.empty() && a.verdict != TvVerdict::Incorrect)
       return refineWith(fs, ft, o, {});
     if (a.verdict == TvVerdict::Correct)

@@ -185,12 +185,16 @@ bool sampleDisjuncts(z3::context &c, const z3::expr &pre,
 // ----------------------------------------------
 
 // The ways memref arguments of `f` may share buffers, besides none: those
-// of one type (static shape, identity layout), unless marked llvm.noalias.
-// Each is an aliasOf for Query: per argument, the earlier argument whose
-// buffer it is, or -1.
-std::vector<std::vector<int>> aliasings(mlir::func::FuncOp f);
+// of one type (identity layout; a static shape unless `dynamicShapes`, at
+// instantiated sizes two such arguments need not have one size), unless
+// marked llvm.noalias. Each is an aliasOf for Query: per argument, the
+// earlier argument whose buffer it is, or -1.
+std::vector<std::vector<int>> aliasings(mlir::func::FuncOp f,
+                                        bool dynamicShapes = false);
 // "%arg1 the same buffer as %arg0, ..."
 std::string describeAliasing(const std::vector<int> &aliasOf);
+// What a `correct` verdict assumes of several memref arguments.
+std::string aliasNote();
 
 // ---- symbolic sizes (RefineSymbolic.cpp) -----------------------------------
 
@@ -205,8 +209,9 @@ struct SymbolicCheck {
   std::vector<int64_t> sizes;
   std::string why;
   std::map<unsigned, int64_t> indexArgs = {};
-  bool posed = false;          // the query reached the solver
-  bool counterexample = false; // `sizes` and `indexArgs` hold one
+  bool posed = false;            // the query reached the solver
+  bool counterexample = false;   // `sizes` and `indexArgs` hold one
+  std::vector<int> aliasOf = {}; // the buffers shared where it failed
 };
 bool hasFloats(mlir::func::FuncOp src, mlir::func::FuncOp tgt);
 SymbolicCheck checkSymbolic(mlir::func::FuncOp src, mlir::func::FuncOp tgt,

@@ -47,12 +47,13 @@ constexpr size_t kAllPartitions = 4;
 
 } // namespace
 
-std::vector<std::vector<int>> aliasings(func::FuncOp f) {
+std::vector<std::vector<int>> aliasings(func::FuncOp f, bool dynamicShapes) {
   // By type, in the order of the arguments.
   std::vector<std::pair<Type, std::vector<int>>> groups;
   for (auto [i, t] : llvm::enumerate(f.getArgumentTypes())) {
     auto mt = dyn_cast<MemRefType>(t);
-    if (!mt || !mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
+    if (!mt || !(dynamicShapes || mt.hasStaticShape()) ||
+        !mt.getLayout().isIdentity() ||
         f.getArgAttr(unsigned(i), "llvm.noalias"))
       continue;
     auto g = llvm::find_if(groups, [&](const auto &x) { return x.first == t; });
@@ -94,6 +95,12 @@ std::string describeAliasing(const std::vector<int> &aliasOf) {
       s += std::string(s.empty() ? "" : ", ") + "%arg" + std::to_string(j) +
            " the same buffer as %arg" + std::to_string(aliasOf[j]);
   return s;
+}
+
+std::string aliasNote() {
+  return "memref arguments checked distinct, and as one buffer where of one "
+         "type and not llvm.noalias (partial overlaps and arguments of "
+         "different types not modelled)";
 }
 
 } // namespace cc::smt::detail

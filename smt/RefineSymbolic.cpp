@@ -12,136 +12,30 @@
 // spurious. A pair with an op outside these rules, or with a
 // counterexample, goes on at instantiated sizes (Refine.cpp): the
 // counterexample's own sizes where it has one.
-#include "smt/Refine.h"
+#include "smt/RefineSymbolic.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
-#include <functional>
-#include <map>
-
 namespace cc::smt::detail {
 
 using namespace mlir;
-
-namespace {
-
-using Exprs = std::vector<z3::expr>;
-
-// A tensor of symbolic sizes: its element at a point within them.
-struct Lazy {
-  Exprs dims;
-  std::function<Elem(const Exprs &)> at;
-};
-
-z3::expr below(z3::context &c, const Exprs &idx, const Exprs &dims) {
-  z3::expr in = c.bool_val(true);
-  for (size_t k = 0; k < idx.size(); ++k)
-    in = in && z3::ult(idx[k], dims[k]);
-  return in;
-}
-
-// One side of the pair encoded at symbolic sizes: `e` encodes the scalar
-// ops (bodies, index arithmetic) as it does at instantiated sizes.
-class Points {
-public:
-  Points(Encoder &e, const std::vector<Lazy> &argTensors,
-         const std::vector<SVal> &argScalars, std::string side)
-      : e(e), c(e.c), argTensors(argTensors), argScalars(argScalars),
-        side(std::move(side)) {}
-  std::vector<Lazy> run(func::FuncOp f);
-  // Undefined behaviour at point q of an op of sizes `dims` on the path
-  // `guard` (the conditions of the scf.if around it).
-  struct PointUb {
-    z3::expr guard;
-    Exprs q, dims;
-    z3::expr at;
-    z3::expr holdsAt(const Exprs &w) const;
-  };
-  std::vector<PointUb> pointUbs;
-
-private:
-  void step(Operation *op);
-  void encoded(Operation *op);
-  void dim(tensor::DimOp op);
-  void extract(tensor::ExtractOp op);
-  void stepBlock(Block &b);
-  Lazy &tensor(Value v);
-  void bind(Value v, Lazy l);
-  SVal scalarOf(Value v);
-  z3::expr index(Value v);
-  Elem elemAt(Value v, const Exprs &idx);
-  void define(Value v, Exprs dims, std::function<Elem(const Exprs &)> raw);
-  void empty(tensor::EmptyOp op);
-  void castOp(tensor::CastOp op);
-  void elementwise(Operation *op);
-  Exprs broadcastDims(Operation *op, const std::vector<Value> &ins);
-  void typeSays(Value v, const Exprs &dims);
-  Elem elementwiseAt(Operation *op, const std::vector<Value> &ins,
-                     const Exprs &idx);
-  void gather(Value result, Value src, Exprs dims,
-              std::function<Exprs(const Exprs &)> from);
-  z3::expr mixed(OpFoldResult f);
-  void extractSlice(tensor::ExtractSliceOp op);
-  void insertSlice(tensor::InsertSliceOp op);
-  void sliceBounds(OffsetSizeAndStrideOpInterface op, const Exprs &dims);
-  void tosaMovement(Operation *op);
-  void collapse(tensor::CollapseShapeOp op);
-  void expand(tensor::ExpandShapeOp op);
-  std::pair<z3::expr, z3::expr> split(const z3::expr &r, const z3::expr &d);
-  void generic(linalg::GenericOp op);
-  // A generic's reduction loops and their static sizes.
-  struct Loops {
-    std::vector<int64_t> sizes;
-    std::vector<unsigned> reductions;
-    int64_t points = 1; // reduction points (0: the body never runs)
-  };
-  Loops loopsOf(linalg::GenericOp gen);
-  Elem genericAt(linalg::GenericOp gen, const Loops &loops, unsigned k,
-                 const Exprs &idx);
-  void ifOp(scf::IfOp op);
-  std::vector<Elem> body(Block &b, const std::vector<SVal> &args,
-                         const Exprs &pt);
-  Exprs freshPoint(size_t rank);
-
-  Encoder &e;
-  z3::context &c;
-  const std::vector<Lazy> &argTensors;
-  const std::vector<SVal> &argScalars;
-  llvm::DenseMap<Value, Lazy> lazy;
-  // Elements already built, by value and point (the point kept alive).
-  std::map<std::pair<const void *, std::vector<unsigned>>,
-           std::pair<Exprs, Elem>>
-      memo;
-  std::string side; // names this side's points
-  unsigned points = 0;
-  // Bodies being evaluated: an op inside one is defined again at each
-  // point, where its own undefined behaviour has no point of its own.
-  int bodies = 0;
-  // The indices expand built, q * d + m from a point (m < d), by term.
-  struct Split {
-    z3::expr q, m, d;
-  };
-  TermMap<Split> expanded;
-
-  z3::expr guard = c.bool_val(true);
-};
 
 std::vector<Lazy> Points::run(func::FuncOp f) {
   if (!llvm::hasSingleElement(f.getBody()))
     unsupported("function with several blocks");
   Block &b = f.getBody().front();
+  blocks = args.blocks;
   for (auto [i, a] : llvm::enumerate(b.getArguments())) {
     if (isa<RankedTensorType>(a.getType()))
-      bind(a, argTensors[i]);
+      bind(a, args.tensors[i]);
+    else if (auto it = args.blockOf.find(unsigned(i)); it != args.blockOf.end())
+      views[a] =
+          identity(it->second, size_t(cast<MemRefType>(a.getType()).getRank()));
     else
-      e.env[a] = argScalars[i];
+      e.env[a] = args.scalars[i];
   }
   stepBlock(b);
   std::vector<Lazy> outs;
@@ -211,11 +105,16 @@ Exprs Points::freshPoint(size_t rank) {
   return q;
 }
 
-// Binds `v` to the elements `raw` computes. The undefined behaviour of an
-// element is kept once, here, at a point of its own (pointUbs): a read of
-// one element elsewhere adds none.
+// Binds `v` to the elements `raw` computes.
 void Points::define(Value v, Exprs dims,
                     std::function<Elem(const Exprs &)> raw) {
+  bind(v, rule(std::move(dims), std::move(raw)));
+}
+
+// The elements `raw` computes. The undefined behaviour of an element is
+// kept once, here, at a point of its own (pointUbs): a read of one
+// element elsewhere adds none.
+Lazy Points::rule(Exprs dims, std::function<Elem(const Exprs &)> raw) {
   z3::expr before = e.ub;
   e.ub = c.bool_val(false);
   Exprs q = freshPoint(dims.size());
@@ -227,12 +126,12 @@ void Points::define(Value v, Exprs dims,
   if (!at.is_false())
     pointUbs.push_back({guard, q, dims, at});
   Encoder &enc = e;
-  bind(v, Lazy{std::move(dims), [&enc, raw](const Exprs &idx) {
-                 z3::expr before = enc.ub;
-                 Elem r = raw(idx);
-                 enc.ub = before;
-                 return r;
-               }});
+  return Lazy{std::move(dims), [&enc, raw](const Exprs &idx) {
+                z3::expr before = enc.ub;
+                Elem r = raw(idx);
+                enc.ub = before;
+                return r;
+              }};
 }
 
 z3::expr Points::PointUb::holdsAt(const Exprs &w) const {
@@ -259,10 +158,14 @@ void Points::step(Operation *op) {
     return ifOp(cast<scf::IfOp>(op));
   if (pointwise)
     return elementwise(op);
+  if (memoryStep(op))
+    return;
   llvm::TypeSwitch<Operation *>(op)
       .Case([&](tensor::EmptyOp x) { empty(x); })
       .Case([&](tensor::CastOp x) { castOp(x); })
-      .Case([&](tensor::DimOp x) { dim(x); })
+      .Case([&](tensor::DimOp x) {
+        sizeAt(x, tensor(x.getSource()).dims, x.getIndex());
+      })
       .Case([&](tensor::ExtractOp x) { extract(x); })
       .Case([&](tensor::ExtractSliceOp x) { extractSlice(x); })
       .Case([&](tensor::InsertSliceOp x) { insertSlice(x); })
@@ -287,9 +190,12 @@ void Points::encoded(Operation *op) {
     return !rt || (it != e.env.end() && rt.hasStaticShape() &&
                    it->second.shape == std::vector<int64_t>(rt.getShape()));
   };
-  // Memory is not covered: a write in a branch or a body would count
-  // whether it runs or not.
+  // Memory is RefineSymbolicMemory.cpp's; an effect there in a branch or
+  // a body would count whether it runs or not.
+  auto memref = llvm::IsaPred<BaseMemRefType>;
   if (llvm::any_of(op->getResultTypes(), symbolic) ||
+      llvm::any_of(op->getResultTypes(), memref) ||
+      llvm::any_of(op->getOperandTypes(), memref) ||
       !llvm::all_of(op->getOperands(), whole) || !isMemoryEffectFree(op))
     unsupportedOp(op);
   e.encodeOp(op);
@@ -308,15 +214,14 @@ void Points::encoded(Operation *op) {
   }
 }
 
-// A size at an index: past the rank is undefined.
-void Points::dim(tensor::DimOp op) {
-  const Exprs &dims = tensor(op.getSource()).dims;
-  z3::expr k = index(op.getIndex());
+// A size at an index (tensor.dim, memref.dim): past the rank is undefined.
+void Points::sizeAt(Value result, const Exprs &dims, Value at) {
+  z3::expr k = index(at);
   z3::expr d = c.bv_val(0, 64);
   for (size_t i = 0; i < dims.size(); ++i)
     d = z3::ite(k == c.bv_val(uint64_t(i), 64), dims[i], d);
   e.ub = e.ub || z3::uge(k, c.bv_val(uint64_t(dims.size()), 64));
-  e.env[op] = e.scalar(d.simplify(), c.bool_val(false));
+  e.env[result] = e.scalar(d.simplify(), c.bool_val(false));
 }
 
 // An element at indices (in a body: of the point); out of bounds is
@@ -680,7 +585,7 @@ Points::Loops Points::loopsOf(linalg::GenericOp gen) {
   std::vector<std::optional<z3::expr>> range(iters.size());
   z3::expr constantOutside = c.bool_val(false);
   for (OpOperand &o : gen->getOpOperands()) {
-    if (!isa<RankedTensorType>(o.get().getType()))
+    if (!isa<ShapedType>(o.get().getType()))
       continue;
     const Exprs &dims = tensor(o.get()).dims;
     for (auto [r, x] :
@@ -718,6 +623,7 @@ Points::Loops Points::loopsOf(linalg::GenericOp gen) {
   }
   // A constant index out of its operand is undefined where the body runs.
   e.ub = e.ub || (nonEmpty && constantOutside);
+  loops.runs = nonEmpty;
   for (OpOperand &init : gen.getDpsInitsMutable()) {
     AffineMap out = gen.getMatchingIndexingMap(&init);
     llvm::SmallBitVector seen(iters.size());
@@ -739,8 +645,12 @@ Points::Loops Points::loopsOf(linalg::GenericOp gen) {
 
 // Output k's element at idx: the body at each reduction point (once
 // without reductions), the accumulator carried from one to the next.
+// Operands from `ops` where given (buffers as they were before the op).
 Elem Points::genericAt(linalg::GenericOp gen, const Loops &loops, unsigned k,
-                       const Exprs &idx) {
+                       const Exprs &idx, const std::vector<Lazy> *ops) {
+  auto read = [&](OpOperand &o, const Exprs &at) {
+    return ops ? (*ops)[o.getOperandNumber()].at(at) : elemAt(o.get(), at);
+  };
   auto maps = gen.getIndexingMapsArray();
   unsigned nIn = gen.getNumDpsInputs();
   Exprs pt(maps[0].getNumDims(), c.bv_val(0, 64));
@@ -749,21 +659,21 @@ Elem Points::genericAt(linalg::GenericOp gen, const Loops &loops, unsigned k,
   // The initial value where no reduction point runs the body.
   std::optional<Elem> acc;
   if (loops.points == 0)
-    acc = elemAt(gen.getDpsInits()[k], idx);
+    acc = read(gen.getDpsInitsMutable()[k], idx);
   for (int64_t i = 0; i < loops.points; ++i) {
     std::vector<int64_t> red = unflatten(i, loops.sizes);
     for (size_t j = 0; j < loops.reductions.size(); ++j)
       pt[loops.reductions[j]] = c.bv_val(uint64_t(red[j]), 64);
     std::vector<SVal> args;
     for (OpOperand &o : gen->getOpOperands()) {
-      if (!isa<RankedTensorType>(o.get().getType())) {
+      if (!isa<ShapedType>(o.get().getType())) {
         args.push_back(e.get(o.get()));
         continue;
       }
       Exprs at;
       for (AffineExpr x : maps[o.getOperandNumber()].getResults())
         at.push_back(e.affine(x, pt, {}));
-      Elem el = elemAt(o.get(), at);
+      Elem el = read(o, at);
       args.push_back(e.scalar(el.first, el.second));
     }
     if (acc)
@@ -834,6 +744,8 @@ void Points::ifOp(scf::IfOp op) {
   }
 }
 
+namespace {
+
 bool dynamic(Type t) {
   auto st = dyn_cast<ShapedType>(t);
   return st && st.hasRank() && !st.hasStaticShape();
@@ -850,61 +762,101 @@ bool dynamicInside(func::FuncOp f) {
       .wasInterrupted();
 }
 
-// The arguments: a tensor is an array from its indices to its elements,
-// with a size per dimension (an input where dynamic). `fits`: each
+// An argument's sizes: an input per dynamic dimension. `fits`: each
 // dynamic size times the static ones is an index (below 2^63), as for any
 // tensor in memory (the whole product would be a nonlinear fact, costly
 // to decide).
-void makeArgs(func::FuncOp f, Encoder &e, std::vector<Lazy> &tensors,
-              std::vector<SVal> &scalars, Exprs &sizes, z3::expr &fits) {
+Exprs argDims(z3::context &c, ShapedType t, const std::string &name,
+              SymbolicArgs &a) {
+  Exprs dims;
+  uint64_t fixed = 1;
+  for (int64_t d : t.getShape())
+    if (!ShapedType::isDynamic(d) && d > 0)
+      fixed *= uint64_t(d);
+  for (int64_t k = 0; k < t.getRank(); ++k) {
+    int64_t d = t.getDimSize(k);
+    if (!ShapedType::isDynamic(d)) {
+      dims.push_back(c.bv_val(uint64_t(d), 64));
+      continue;
+    }
+    a.sizes.push_back(
+        c.bv_const((name + "_dim" + std::to_string(k)).c_str(), 64));
+    dims.push_back(a.sizes.back());
+    a.fits = a.fits && z3::ult(z3::zext(dims.back(), 64) * c.bv_val(fixed, 128),
+                               c.bv_val(uint64_t(1) << 63, 128));
+  }
+  return dims;
+}
+
+// An argument's elements: an array from its indices (rank 0: one, 0) to
+// elements of sort `elt`, never poison.
+Lazy argRule(z3::context &c, const std::string &name, Exprs dims,
+             z3::sort elt) {
+  if (dims.empty())
+    dims.push_back(c.bv_val(1, 64));
+  z3::sort_vector dom(c);
+  for (size_t k = 0; k < dims.size(); ++k)
+    dom.push_back(c.bv_sort(64));
+  z3::expr arr = c.constant(name.c_str(), c.array_sort(dom, elt));
+  return Lazy{std::move(dims), [arr](const Exprs &q) {
+                z3::expr_vector is(arr.ctx());
+                for (const z3::expr &x : q)
+                  is.push_back(x);
+                if (is.empty())
+                  is.push_back(arr.ctx().bv_val(0, 64));
+                return Elem{z3::select(arr, is), arr.ctx().bool_val(false)};
+              }};
+}
+
+// A memref argument of identity layout: a writable block of its sizes, or
+// the block of the argument `aliasOf` names.
+void memrefArg(Encoder &e, unsigned i, MemRefType t, int aliasOf,
+               SymbolicArgs &a) {
   z3::context &c = e.c;
+  if (!t.getLayout().isIdentity())
+    unsupported("argument type " + str(t));
+  if (aliasOf >= 0) {
+    a.blockOf[i] = a.blockOf.at(unsigned(aliasOf));
+    return;
+  }
+  std::string name = "arg" + std::to_string(i);
+  Lazy data =
+      argRule(c, name, argDims(c, t, name, a), e.sortOf(t.getElementType()));
+  SymBlock b{std::move(data), true, true, false,
+             c.bool_const(("deref_arg" + std::to_string(i)).c_str())};
+  a.blockOf[i] = int(a.blocks.size());
+  a.blocks.push_back(std::move(b));
+}
+
+// The arguments: a tensor is an array from its indices to its elements,
+// with a size per dimension; a memref a block (memrefArg).
+SymbolicArgs makeArgs(func::FuncOp f, Encoder &e,
+                      const std::vector<int> &aliasOf) {
+  z3::context &c = e.c;
+  SymbolicArgs a{{}, {}, {}, {}, {}, c.bool_val(true)};
   for (auto [i, t] : llvm::enumerate(f.getArgumentTypes())) {
     std::string name = "arg" + std::to_string(i);
+    a.tensors.push_back({});
+    a.scalars.push_back({});
+    if (auto mt = dyn_cast<MemRefType>(t)) {
+      memrefArg(e, unsigned(i), mt, i < aliasOf.size() ? aliasOf[i] : -1, a);
+      continue;
+    }
     auto rt = dyn_cast<RankedTensorType>(t);
-    tensors.push_back({});
-    scalars.push_back({});
     if (!rt) {
       if (isa<ShapedType>(t))
         unsupported("argument type " + str(t));
-      scalars.back() =
+      a.scalars.back() =
           e.scalar(c.constant(name.c_str(), e.sortOf(t)), c.bool_val(false));
       continue;
     }
-    Lazy &l = tensors.back();
-    z3::sort_vector dom(c);
-    for (int64_t k = 0; k < rt.getRank(); ++k) {
-      dom.push_back(c.bv_sort(64));
-      int64_t d = rt.getDimSize(k);
-      if (ShapedType::isDynamic(d)) {
-        sizes.push_back(
-            c.bv_const((name + "_dim" + std::to_string(k)).c_str(), 64));
-        l.dims.push_back(sizes.back());
-      } else {
-        l.dims.push_back(c.bv_val(uint64_t(d), 64));
-      }
-    }
-    uint64_t fixed = 1;
-    for (int64_t d : rt.getShape())
-      if (!ShapedType::isDynamic(d) && d > 0)
-        fixed *= uint64_t(d);
-    for (const z3::expr &d : l.dims)
-      if (!d.is_numeral())
-        fits = fits && z3::ult(z3::zext(d, 64) * c.bv_val(fixed, 128),
-                               c.bv_val(uint64_t(1) << 63, 128));
-    z3::sort elt = e.sortOf(rt.getElementType());
-    if (dom.empty()) {
-      z3::expr x = c.constant(name.c_str(), elt);
-      l.at = [x](const Exprs &) { return Elem{x, x.ctx().bool_val(false)}; };
-      continue;
-    }
-    z3::expr arr = c.constant(name.c_str(), c.array_sort(dom, elt));
-    l.at = [arr](const Exprs &idx) {
-      z3::expr_vector is(arr.ctx());
-      for (const z3::expr &x : idx)
-        is.push_back(x);
-      return Elem{z3::select(arr, is), arr.ctx().bool_val(false)};
-    };
+    Lazy &l = a.tensors.back();
+    l = argRule(c, name, argDims(c, rt, name, a),
+                e.sortOf(rt.getElementType()));
+    if (rt.getRank() == 0)
+      l.dims.clear();
   }
+  return a;
 }
 
 // One float mode: the violation at one free point per output, under
@@ -912,9 +864,9 @@ void makeArgs(func::FuncOp f, Encoder &e, std::vector<Lazy> &tensors,
 class SymbolicQuery {
 public:
   SymbolicQuery(func::FuncOp src, func::FuncOp tgt, FMode mode,
-                const TvOptions &o)
-      : src(src), tgt(tgt), o(o), es(c, mode, o), et(c, mode, o),
-        ps(es, tensors, scalars, "src"), pt(et, tensors, scalars, "tgt") {}
+                const TvOptions &o, std::vector<int> aliasOf)
+      : src(src), tgt(tgt), o(o), aliasOf(std::move(aliasOf)), es(c, mode, o),
+        et(c, mode, o), ps(es, args, "src"), pt(et, args, "tgt") {}
   SymbolicCheck run();
 
 private:
@@ -924,21 +876,20 @@ private:
 
   func::FuncOp src, tgt;
   const TvOptions &o;
+  std::vector<int> aliasOf;
   z3::context c;
   Encoder es, et;
-  std::vector<Lazy> tensors;
-  std::vector<SVal> scalars;
-  Exprs sizes;
+  SymbolicArgs args{{}, {}, {}, {}, {}, c.bool_val(true)};
   // The outputs' rules read the encodings: they live as long as the query.
   Points ps, pt;
   std::vector<Lazy> os, ot;
-  z3::expr fits = c.bool_val(true), defined = c.bool_val(true);
+  z3::expr defined = c.bool_val(true);
   z3::expr_vector bad{c};
 };
 
 SymbolicCheck SymbolicQuery::run() {
   try {
-    makeArgs(src, es, tensors, scalars, sizes, fits);
+    args = makeArgs(src, es, aliasOf);
     os = ps.run(src);
     ot = pt.run(tgt);
     violation();
@@ -996,7 +947,19 @@ void SymbolicQuery::violation() {
                              (t.second || s.first != t.first)));
     witnesses.push_back(q);
   }
-  defined = fits && !es.ub;
+  // The memref arguments' final contents, at a free index of each block.
+  for (size_t b = 0; b < args.blocks.size(); ++b) {
+    const Exprs &dims = args.blocks[b].data.dims;
+    Exprs q;
+    for (size_t k = 0; k < dims.size(); ++k)
+      q.push_back(c.bv_const(
+          ("mem" + std::to_string(b) + "_at" + std::to_string(k)).c_str(), 64));
+    Elem s = ps.read(ps.blocks[b], q), t = pt.read(pt.blocks[b], q);
+    bad.push_back(below(c, q, dims) && !s.second &&
+                  (t.second || s.first != t.first));
+    witnesses.push_back(q);
+  }
+  defined = args.fits && !es.ub;
   for (const Points::PointUb &u : ps.pointUbs)
     for (const Exprs &w : witnesses)
       if (w.size() == u.q.size())
@@ -1005,7 +968,7 @@ void SymbolicQuery::violation() {
 
 SymbolicCheck SymbolicQuery::proof() {
   std::vector<std::string> notes;
-  if (!sizes.empty())
+  if (!args.sizes.empty())
     notes.push_back("at every size of the dynamic dimensions");
   for (std::string &n : encodingNotes(es, et))
     notes.push_back(std::move(n));
@@ -1021,7 +984,7 @@ SymbolicCheck SymbolicQuery::smallCounterexample(const Limits &lim) {
       std::nullopt, {}, "a counterexample only at sizes above 64", {}, true};
   for (auto [lo, cap] : {std::pair{1, 2}, {1, 4}, {0, 4}, {1, 16}, {0, 64}}) {
     z3::expr small = c.bool_val(true);
-    for (const z3::expr &s : sizes)
+    for (const z3::expr &s : args.sizes)
       small = small && z3::ule(s, c.bv_val(uint64_t(cap), 64)) &&
               z3::uge(s, c.bv_val(uint64_t(lo), 64));
     std::optional<z3::model> m;
@@ -1030,14 +993,14 @@ SymbolicCheck SymbolicQuery::smallCounterexample(const Limits &lim) {
         z3::sat)
       continue;
     std::string at;
-    for (const z3::expr &s : sizes) {
+    for (const z3::expr &s : args.sizes) {
       r.sizes.push_back(m->eval(s, true).get_numeral_int64());
       at += (at.empty() ? "" : ",") + std::to_string(r.sizes.back());
     }
     for (auto [i, t] : llvm::enumerate(src.getArgumentTypes()))
       if (t.isIndex())
         r.indexArgs[unsigned(i)] =
-            m->eval(scalars[i].v[0], true).get_numeral_int64();
+            m->eval(args.scalars[i].v[0], true).get_numeral_int64();
     r.why = "a counterexample at sizes " + at;
     r.counterexample = true;
     return r;
@@ -1049,17 +1012,37 @@ SymbolicCheck SymbolicQuery::smallCounterexample(const Limits &lim) {
 // once (with abstract floats it searches, slowly, over index arithmetic).
 // Abstract floats then where a float sum's order or a math function may
 // be what differs.
-SymbolicCheck checkEverySize(func::FuncOp src, func::FuncOp tgt,
-                             const TvOptions &o) {
+SymbolicCheck checkModes(func::FuncOp src, func::FuncOp tgt, const TvOptions &o,
+                         const std::vector<int> &aliasOf) {
   try {
-    SymbolicCheck r = SymbolicQuery(src, tgt, FMode::Ieee, o).run();
+    SymbolicCheck r = SymbolicQuery(src, tgt, FMode::Ieee, o, aliasOf).run();
     if (r.proved || !r.posed || !hasFloats(src, tgt))
       return r;
-    SymbolicCheck a = SymbolicQuery(src, tgt, FMode::Abstract, o).run();
+    SymbolicCheck a =
+        SymbolicQuery(src, tgt, FMode::Abstract, o, aliasOf).run();
     return a.proved ? a : r;
   } catch (const z3::exception &x) {
     return {std::nullopt, {}, std::string("not encoded (") + x.msg() + ")"};
   }
+}
+
+// Distinct buffers, then each way memref arguments may share one.
+SymbolicCheck checkEverySize(func::FuncOp src, func::FuncOp tgt,
+                             const TvOptions &o) {
+  SymbolicCheck r = checkModes(src, tgt, o, {});
+  if (!r.proved)
+    return r;
+  for (const std::vector<int> &aliasOf : aliasings(src, true)) {
+    SymbolicCheck a = checkModes(src, tgt, o, aliasOf);
+    if (!a.proved) {
+      a.why = "with " + describeAliasing(aliasOf) + ": " + a.why;
+      a.aliasOf = aliasOf;
+      return a;
+    }
+  }
+  if (llvm::count_if(src.getArgumentTypes(), llvm::IsaPred<MemRefType>) > 1)
+    r.proved->reason = joinNotes({r.proved->reason, aliasNote()});
+  return r;
 }
 
 } // namespace
