@@ -6,6 +6,7 @@
 #include "core/Error.h"
 #include "core/Graph.h"
 #include "core/Tensor.h"
+#include "process/Limits.h"
 
 #include <chrono>
 #include <map>
@@ -49,7 +50,10 @@ inline double addStageTime(StageTimes *times, const std::string &stage,
 using PassCoverage = std::map<std::pair<std::string, std::string>, int64_t>;
 
 struct RunOptions {
-  double timeoutSeconds = 30;
+  // The run's time and (for the isolated run or an external command)
+  // address-space limit. Exceeding the memory limit is a finding ("ran out
+  // of memory"), not a crash of crosscheck.
+  RunLimits limits;
   StageTimes *times = nullptr; // filled when non-null
   // Filled (added to) when non-null, by backends that can observe their
   // passes (the in-process MLIR pipeline); others leave it alone.
@@ -58,42 +62,28 @@ struct RunOptions {
   // crash or hang becomes a finding instead of killing crosscheck. A harness
   // that runs cases in its own workers may turn it off.
   bool isolate = true;
-  // Address-space limit of the isolated run or external command, in bytes
-  // (0: none). Exceeding it is a finding ("ran out of memory"), not a crash
-  // of crosscheck.
-  uint64_t memoryLimitBytes = 0;
 };
 
-// The words a run's error message uses for a compiler that ran out of
-// memory (CompilerFault::outOfMemory says so to the oracles).
-inline constexpr const char *kOutOfMemory = "ran out of memory";
-
-// Failure codes a backend reports besides ErrorCode::{Undefined,Unsupported}:
-namespace ErrorCode {
-// The compiler under test rejected or broke on valid input (its pipeline
-// failed, its output failed the verifier, it crashed or hung). This is a
-// finding, unlike a plain error in crosscheck's own input.
-inline constexpr const char *CompilerFailure = "compiler-failure";
-inline constexpr const char *Timeout = "timeout";
-} // namespace ErrorCode
-
 // What the compiler under test did when it failed, as the backend saw it:
-// the facts a CompilerFailure or Timeout error carries (Error::detail) and
-// the oracles key a finding's signature on. The error's message, which
-// users read, is rendered from them.
+// the facts an ErrorCode::CompilerFailure or ErrorCode::Timeout error
+// carries (Error::detail), which the oracles key a finding's kind and
+// signature on. The error's message, which users read, is rendered from
+// them and never read back.
 struct CompilerFault {
   enum class Kind {
-    Failed,  // it stopped with an error: a pass, invalid output, an exit
-             // status (its words tell which)
-    Crashed, // a signal killed it
+    Failed,         // it exited with an error status, or its output is no
+                    // program (garbage, nothing, more than allowed)
+    PassFailed,     // a pass signalled failure
+    VerifierFailed, // it produced IR that fails the MLIR verifier
+    Crashed,        // a signal killed it
+    OutOfMemory,    // it ran out of RunLimits::memoryBytes
     TimedOut,
   };
   Kind kind = Kind::Failed;
   // Where: the pass, or the stage of the MLIR lowering ("parse", "jit",
   // "execute", "teardown"); empty when the backend names none.
   std::string stage;
-  int signal = 0;           // Crashed: the signal
-  bool outOfMemory = false; // it ran out of RunOptions::memoryLimitBytes
+  int signal = 0; // Crashed (and OutOfMemory, when one killed it)
   // The stack crosscheck's isolated worker saw, innermost first: "symbol
   // (file)".
   std::vector<std::string> frames;
@@ -103,10 +93,20 @@ struct CompilerFault {
 // The error of a compiler under test that failed: ErrorCode::Timeout when
 // it timed out, else ErrorCode::CompilerFailure, carrying `fault`.
 inline Error compilerFault(std::string message, CompilerFault fault) {
-  const char *code = fault.kind == CompilerFault::Kind::TimedOut
-                         ? ErrorCode::Timeout
-                         : ErrorCode::CompilerFailure;
+  ErrorCode code = fault.kind == CompilerFault::Kind::TimedOut
+                       ? ErrorCode::Timeout
+                       : ErrorCode::CompilerFailure;
   return Error::failure(std::move(message), code, std::move(fault));
+}
+// A fault of this kind at this stage, with the compiler's own words.
+inline Error compilerFault(std::string message, CompilerFault::Kind kind,
+                           std::string stage = "",
+                           std::string diagnostic = "") {
+  CompilerFault f;
+  f.kind = kind;
+  f.stage = std::move(stage);
+  f.diagnostic = std::move(diagnostic);
+  return compilerFault(std::move(message), std::move(f));
 }
 
 // A mid-level MLIR program (generators/Program.h) as backends run it: a

@@ -20,8 +20,8 @@ Expected<std::unique_ptr<Backend>> makeBackend(const std::string &spec) {
     return makeTorchBackend();
   if (spec == "torchscript")
     return makeTorchScriptBackend();
-  return Error::failure("unknown backend '" + spec + "' (known: " +
-                        backendSpecHelp() + ")");
+  return Error::failure("unknown backend '" + spec +
+                        "' (known: " + backendSpecHelp() + ")");
 }
 
 std::string backendSpecHelp() {

@@ -157,7 +157,7 @@ void configure(CampaignOptions &o) {
                   PrecisionKind::Int8};
   o.inputs.edgeRate = 0.15;
   o.inputs.specialRate = 0.05;
-  o.caseTimeoutSeconds = 20;
+  o.caseLimits.timeoutSeconds = 20;
 }
 
 double unixNow() {
@@ -193,7 +193,7 @@ std::set<std::string> failures(const TestCase &c, const std::string &cut) {
   if (!backend)
     return failed;
   DifferentialOptions o;
-  o.timeoutSeconds = c.timeoutSeconds;
+  o.limits = c.limits;
   auto r = runDifferential(c.graph, c.inputs, **backend, o);
   if (!r)
     return failed;

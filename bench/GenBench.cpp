@@ -28,7 +28,9 @@ double graphsPerSecond(int ops) {
     for (int i = 0; i < 200; ++i, ++n)
       if (!generateGraph(o, n))
         return 0;
-    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
   }
   return double(n) / elapsed;
 }

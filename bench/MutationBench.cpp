@@ -10,6 +10,7 @@
 //
 //   mutation_bench [--steps N] [--seed S] [--seeds-dir DIR]
 #include "core/Json.h"
+#include "core/OpTable.h"
 #include "core/Rng.h"
 #include "generators/Topology.h"
 #include "harness/fuzz/FuzzCase.h"
@@ -30,12 +31,12 @@ struct Reach {
   void add(const Graph &g) {
     for (const Node &n : g.nodes) {
       const ValueId first = n.operands.empty() ? n.results[0] : n.operands[0];
-      opDTypes.insert(n.op + ":" +
+      opDTypes.insert(std::string(opName(n.op)) + ":" +
                       std::string(dtypeName(g.typeOf(first).dtype)));
       for (size_t i = 0; i < n.operands.size(); ++i) {
         int32_t p = g.values[size_t(n.operands[i])].producer;
-        edges.insert((p < 0 ? "input" : g.nodes[size_t(p)].op) + ">" + n.op +
-                     "#" + std::to_string(i));
+        std::string from = p < 0 ? "input" : opDef(g.nodes[size_t(p)].op).name;
+        edges.insert(from + ">" + opDef(n.op).name + "#" + std::to_string(i));
       }
     }
   }
@@ -118,7 +119,7 @@ nlohmann::json mutate(std::vector<fuzz::FuzzCase> pool, int steps,
   double ops = 0;
   for (size_t i = seeds; i < pool.size(); ++i)
     for (const Node &n : pool[i].graph.nodes)
-      ops += n.op != "const";
+      ops += n.op != OpId::Const;
   nlohmann::json j = mutated.json();
   j["changed_share"] = double(changed) / steps;
   j["mutations_per_s"] = steps / mutationSeconds;
@@ -140,7 +141,7 @@ nlohmann::json generate(int steps, uint64_t seed) {
       ++accepted;
       generated.add(*g);
       for (const Node &n : g->nodes)
-        generatedOps += n.op != "const";
+        generatedOps += n.op != OpId::Const;
     }
   }
   nlohmann::json j = generated.json();

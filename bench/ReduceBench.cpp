@@ -65,7 +65,7 @@ std::optional<FindingRecord> injectedFailure(uint64_t seed,
   gen.weights[inj.op] = 6;
   auto g = generateGraph(gen, seed);
   if (!g || std::none_of(g->nodes.begin(), g->nodes.end(),
-                         [&](const Node &n) { return n.op == inj.op; }))
+                         [&](const Node &n) { return opName(n.op) == inj.op; }))
     return std::nullopt;
   ++tried;
   TestCase c;

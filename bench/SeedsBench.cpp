@@ -84,8 +84,8 @@ nlohmann::json runIsolated(const std::string &self, const std::string &file,
       return j;
     return {{"file", file},
             {"pipeline", pipeline},
-            {"error", "the run crashed (wait status " + std::to_string(status) +
-                          ")"}};
+            {"error",
+             "the run crashed (wait status " + std::to_string(status) + ")"}};
   }
   return {{"file", file}, {"pipeline", pipeline}, {"error", "cannot start"}};
 }
@@ -121,7 +121,8 @@ int main(int argc, char **argv) {
         double sum = 0;
         for (const auto &[stage, seconds] : r["times"].items()) {
           nlohmann::json &slot = totals[p][stage];
-          slot = (slot.is_null() ? 0.0 : slot.get<double>()) + seconds.get<double>();
+          slot = (slot.is_null() ? 0.0 : slot.get<double>()) +
+                 seconds.get<double>();
           sum += seconds.get<double>();
         }
         r["times"]["total"] = sum;
@@ -129,12 +130,9 @@ int main(int argc, char **argv) {
       runs.push_back(std::move(r));
     }
   }
-  nlohmann::json out = {{"benchmark", "seeds"},
-                        {"corpus", dir},
-                        {"seed", seed},
-                        {"runs", runs},
-                        {"totals", totals},
-                        {"not_passing", notPassing}};
+  nlohmann::json out = {{"benchmark", "seeds"}, {"corpus", dir},
+                        {"seed", seed},         {"runs", runs},
+                        {"totals", totals},     {"not_passing", notPassing}};
   std::cout << out.dump(2) << "\n";
   return 0;
 }

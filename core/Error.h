@@ -4,19 +4,67 @@
 
 #include <any>
 #include <cassert>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
 namespace cc {
 
+// Failures that callers tell apart from plain errors.
+enum class ErrorCode : uint8_t {
+  None, // a plain error: bad input, a missing file, crosscheck's own setup
+  // The TOSA spec leaves the result undefined (the reference refuses to
+  // invent a value; the generator must avoid it).
+  Undefined,
+  // A backend cannot express this graph: not a bug in the compiler under
+  // test.
+  Unsupported,
+  // The compiler under test rejected or broke on valid input (its pipeline
+  // failed, its output failed the verifier, it crashed or ran out of
+  // memory): a finding, carrying a CompilerFault (backends/Backend.h).
+  CompilerFailure,
+  Timeout,       // the compiler under test hung: a finding too
+  NotReproduced, // the reducer's finding does not show on its own case
+};
+// "undefined-behaviour", "unsupported", "compiler-failure", "timeout",
+// "not-reproduced"; "" for None.
+inline std::string_view errorCodeName(ErrorCode c) {
+  switch (c) {
+  case ErrorCode::None:
+    return "";
+  case ErrorCode::Undefined:
+    return "undefined-behaviour";
+  case ErrorCode::Unsupported:
+    return "unsupported";
+  case ErrorCode::CompilerFailure:
+    return "compiler-failure";
+  case ErrorCode::Timeout:
+    return "timeout";
+  case ErrorCode::NotReproduced:
+    return "not-reproduced";
+  }
+  return "";
+}
+
+// None when unknown.
+inline ErrorCode parseErrorCode(std::string_view name) {
+  for (auto c : {ErrorCode::Undefined, ErrorCode::Unsupported,
+                 ErrorCode::CompilerFailure, ErrorCode::Timeout,
+                 ErrorCode::NotReproduced})
+    if (errorCodeName(c) == name)
+      return c;
+  return ErrorCode::None;
+}
+
 class Error {
 public:
   Error() = default; // success
-  // `code` classifies failures a caller may act on (see ErrorCode below).
-  static Error failure(std::string message, std::string code = "") {
+  // `code` classifies failures a caller may act on.
+  static Error failure(std::string message, ErrorCode code = ErrorCode::None) {
     Error e;
     e.msg = std::move(message);
     e.errCode = std::move(code);
@@ -26,7 +74,7 @@ public:
   // compiler under test did: backends/Backend.h's CompilerFault); the
   // message stays what users read.
   template <typename T>
-  static Error failure(std::string message, std::string code, T detail) {
+  static Error failure(std::string message, ErrorCode code, T detail) {
     Error e = failure(std::move(message), std::move(code));
     e.facts = std::make_shared<const std::any>(std::move(detail));
     return e;
@@ -34,7 +82,7 @@ public:
   static Error success() { return Error(); }
   explicit operator bool() const { return msg.has_value(); } // true on failure
   const std::string &message() const { return *msg; }
-  const std::string &code() const { return errCode; }
+  ErrorCode code() const { return errCode; }
   // The facts of type T the failure carries, or null.
   template <typename T> const T *detail() const {
     return facts ? std::any_cast<T>(facts.get()) : nullptr;
@@ -48,18 +96,9 @@ public:
 
 private:
   std::optional<std::string> msg;
-  std::string errCode;
+  ErrorCode errCode = ErrorCode::None;
   std::shared_ptr<const std::any> facts;
 };
-
-// Codes of failures that callers distinguish from plain errors.
-namespace ErrorCode {
-// The TOSA spec leaves the result undefined (the reference refuses to invent
-// a value; the generator must avoid it).
-inline constexpr const char *Undefined = "undefined-behaviour";
-// A backend cannot express this graph: not a bug in the compiler under test.
-inline constexpr const char *Unsupported = "unsupported";
-} // namespace ErrorCode
 
 inline Error makeError(std::string message) {
   return Error::failure(std::move(message));

@@ -42,23 +42,20 @@ ValueId Graph::lookup(const std::string &n) const {
   return -1;
 }
 
-Expected<std::vector<ValueId>> Graph::addNode(const std::string &op,
-                                              std::vector<ValueId> operands,
-                                              Attrs attrs) {
-  const OpDef *def = findOp(op);
-  if (!def)
-    return makeError("unknown op '" + op + "'");
-  attrs = withDefaults(*def, std::move(attrs));
+Expected<std::vector<ValueId>>
+Graph::addNode(OpId op, std::vector<ValueId> operands, Attrs attrs) {
+  const OpDef &def = opDef(op);
+  attrs = withDefaults(def, std::move(attrs));
   std::vector<TensorType> types;
   for (ValueId v : operands) {
     if (v < 0 || size_t(v) >= values.size())
-      return makeError(op + ": operand %" + std::to_string(v) +
+      return makeError(def.name + ": operand %" + std::to_string(v) +
                        " does not exist");
     types.push_back(values[v].type);
   }
-  auto resultTypes = def->infer(types, attrs);
+  auto resultTypes = def.infer(types, attrs);
   if (!resultTypes)
-    return resultTypes.error().withContext(op);
+    return resultTypes.error().withContext(def.name);
   Node node{op, std::move(operands), {}, std::move(attrs)};
   int32_t index = int32_t(nodes.size());
   for (TensorType &t : *resultTypes) {
@@ -70,13 +67,21 @@ Expected<std::vector<ValueId>> Graph::addNode(const std::string &op,
   return nodes.back().results;
 }
 
-Expected<ValueId> Graph::add(const std::string &op,
+Expected<ValueId> Graph::add(std::string_view name,
                              std::vector<ValueId> operands, Attrs attrs) {
+  std::optional<OpId> op = parseOpId(name);
+  if (!op)
+    return makeError("unknown op '" + std::string(name) + "'");
+  return add(*op, std::move(operands), std::move(attrs));
+}
+
+Expected<ValueId> Graph::add(OpId op, std::vector<ValueId> operands,
+                             Attrs attrs) {
   auto r = addNode(op, std::move(operands), std::move(attrs));
   if (!r)
     return r.error();
   if (r->size() != 1)
-    return makeError(op + " has " + std::to_string(r->size()) +
+    return makeError(opDef(op).name + " has " + std::to_string(r->size()) +
                      " results, expected 1");
   return r->front();
 }
@@ -170,17 +175,18 @@ Expected<std::vector<TensorType>> operandTypes(const Graph &g, const Node &node,
   if (!types.empty() && !def.allows(types[0].dtype))
     return makeError(where + ": dtype " +
                      std::string(dtypeName(types[0].dtype)) +
-                     " is not allowed for " + node.op);
+                     " is not allowed for " + def.name);
   return types;
 }
 
 // Node n against its op, its results marked defined.
 Error verifyNode(const Graph &g, size_t n, std::vector<bool> &defined) {
   const Node &node = g.nodes[n];
-  std::string where = "node " + std::to_string(n) + " (" + node.op + ")";
-  const OpDef *def = findOp(node.op);
-  if (!def)
-    return makeError(where + ": unknown op '" + node.op + "'");
+  if (size_t(node.op) >= kOpCount)
+    return makeError("node " + std::to_string(n) + ": no such op");
+  const OpDef &op = opDef(node.op);
+  const OpDef *def = &op;
+  std::string where = "node " + std::to_string(n) + " (" + op.name + ")";
   CC_ASSIGN(types, operandTypes(g, node, *def, defined, where));
   CC_TRY(verifyAttrs(node, *def, where));
   auto inferred = def->infer(types, node.attrs);
@@ -202,7 +208,7 @@ Error verifyNode(const Graph &g, size_t n, std::vector<bool> &defined) {
                        "' records the wrong producer");
     if (!(g.values[v].type == (*inferred)[r]))
       return makeError(where + ": result '" + g.values[v].name + "' has type " +
-                       g.values[v].type.str() + " but " + node.op + " gives " +
+                       g.values[v].type.str() + " but " + op.name + " gives " +
                        (*inferred)[r].str());
     defined[v] = true;
   }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Error.h"
+#include "core/OpId.h"
 #include "core/Tensor.h"
 
 #include <cstdint>
@@ -16,9 +17,9 @@ using ValueId = int32_t;
 
 // Typed attribute values. The order matches AttrKind.
 enum class AttrKind { Int, Float, Bool, String, Ints, Floats, Type, Tensor };
-using AttrValue = std::variant<int64_t, double, bool, std::string,
-                               std::vector<int64_t>, std::vector<double>,
-                               DType, Tensor>;
+using AttrValue =
+    std::variant<int64_t, double, bool, std::string, std::vector<int64_t>,
+                 std::vector<double>, DType, Tensor>;
 std::string_view attrKindName(AttrKind k);
 inline AttrKind kindOf(const AttrValue &v) { return AttrKind(v.index()); }
 
@@ -32,14 +33,28 @@ public:
   }
   // Typed getters; the verifier guarantees presence and kind of the
   // attributes an op declares, so kernels may call these directly.
-  int64_t getInt(const std::string &n) const { return std::get<int64_t>(map.at(n)); }
-  double getFloat(const std::string &n) const { return std::get<double>(map.at(n)); }
+  int64_t getInt(const std::string &n) const {
+    return std::get<int64_t>(map.at(n));
+  }
+  double getFloat(const std::string &n) const {
+    return std::get<double>(map.at(n));
+  }
   bool getBool(const std::string &n) const { return std::get<bool>(map.at(n)); }
-  const std::string &getString(const std::string &n) const { return std::get<std::string>(map.at(n)); }
-  const std::vector<int64_t> &getInts(const std::string &n) const { return std::get<std::vector<int64_t>>(map.at(n)); }
-  const std::vector<double> &getFloats(const std::string &n) const { return std::get<std::vector<double>>(map.at(n)); }
-  DType getType(const std::string &n) const { return std::get<DType>(map.at(n)); }
-  const Tensor &getTensor(const std::string &n) const { return std::get<Tensor>(map.at(n)); }
+  const std::string &getString(const std::string &n) const {
+    return std::get<std::string>(map.at(n));
+  }
+  const std::vector<int64_t> &getInts(const std::string &n) const {
+    return std::get<std::vector<int64_t>>(map.at(n));
+  }
+  const std::vector<double> &getFloats(const std::string &n) const {
+    return std::get<std::vector<double>>(map.at(n));
+  }
+  DType getType(const std::string &n) const {
+    return std::get<DType>(map.at(n));
+  }
+  const Tensor &getTensor(const std::string &n) const {
+    return std::get<Tensor>(map.at(n));
+  }
 
   const std::map<std::string, AttrValue> &all() const { return map; }
   bool operator==(const Attrs &) const = default;
@@ -56,7 +71,7 @@ struct ValueInfo {
 };
 
 struct Node {
-  std::string op;
+  OpId op = OpId::Const;
   std::vector<ValueId> operands;
   std::vector<ValueId> results;
   Attrs attrs;
@@ -77,11 +92,13 @@ public:
   ValueId addInput(std::string name, TensorType type);
   // Appends a node; result types come from the op table's type rule, so the
   // node is valid by construction or an error says why not.
-  Expected<std::vector<ValueId>> addNode(const std::string &op,
-                                         std::vector<ValueId> operands,
+  Expected<std::vector<ValueId>> addNode(OpId op, std::vector<ValueId> operands,
                                          Attrs attrs = {});
   // Same, for single-result ops.
-  Expected<ValueId> add(const std::string &op, std::vector<ValueId> operands,
+  Expected<ValueId> add(OpId op, std::vector<ValueId> operands,
+                        Attrs attrs = {});
+  // By the op's name (as in JSON): an error when there is no such op.
+  Expected<ValueId> add(std::string_view op, std::vector<ValueId> operands,
                         Attrs attrs = {});
   void addOutput(ValueId v) { outputs.push_back(v); }
   // Finds a value by name, -1 if none.

@@ -1,4 +1,5 @@
 #include "core/Json.h"
+#include "core/File.h"
 #include "core/Limits.h"
 #include "core/OpTable.h"
 
@@ -11,34 +12,6 @@
 namespace cc {
 
 using nlohmann::json;
-
-Expected<std::string> readFile(const std::string &path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    return makeError("'" + path + "' is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return makeError("cannot open '" + path + "': " + std::strerror(errno));
-  std::string text;
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, size_t(in.gcount()));
-    // Also ends reading an endless device such as /dev/zero.
-    if (int64_t(text.size()) > kMaxFileBytes)
-      return makeError("'" + path + "' is larger than " +
-                       std::to_string(kMaxFileBytes >> 20) + " MiB");
-  }
-  if (in.bad())
-    return makeError("cannot read '" + path + "': " + std::strerror(errno));
-  return text;
-}
-
-Error writeFile(const std::string &path, const std::string &contents) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !(out << contents) || !out.flush())
-    return makeError("cannot write '" + path + "'");
-  return Error();
-}
 
 namespace {
 
@@ -325,10 +298,11 @@ Error addNode(Graph &g, const json &jn, size_t n) {
   std::string where = "node " + std::to_string(n);
   CC_ASSIGN(opName, stringMember(jn, "op", where));
   where += " (" + opName + ")";
-  const OpDef *def = findOp(opName);
-  if (!def)
+  std::optional<OpId> op = parseOpId(opName);
+  if (!op)
     return makeError(where + ": unknown op '" + opName + "'");
-  Node node{opName, {}, {}, {}};
+  const OpDef *def = &opDef(*op);
+  Node node{*op, {}, {}, {}};
   if (jn.contains("operands")) {
     if (!jn["operands"].is_array())
       return makeError(where + ": \"operands\" must be a list");
@@ -443,7 +417,7 @@ json graphToJson(const Graph &g) {
   j["nodes"] = json::array();
   for (const Node &n : g.nodes) {
     json jn;
-    jn["op"] = n.op;
+    jn["op"] = opName(n.op);
     jn["operands"] = json::array();
     for (ValueId v : n.operands)
       jn["operands"].push_back(g.values[v].name);

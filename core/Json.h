@@ -36,8 +36,4 @@ nlohmann::json tensorToJson(const Tensor &t);
 nlohmann::json floatToJson(double v);
 Expected<Tensor> tensorFromJson(const nlohmann::json &j);
 
-// Reads a whole file, or an error naming it.
-Expected<std::string> readFile(const std::string &path);
-Error writeFile(const std::string &path, const std::string &contents);
-
 } // namespace cc

@@ -1,4 +1,5 @@
 #include "core/Npy.h"
+#include "core/File.h"
 #include "core/Json.h"
 #include "core/Limits.h"
 
@@ -11,28 +12,45 @@ namespace {
 // NumPy descr of the storage we write for each dtype.
 const char *descrOf(DType t) {
   switch (t) {
-  case DType::i1: return "|b1";
-  case DType::i8: return "|i1";
-  case DType::i16: return "<i2";
-  case DType::i32: return "<i4";
-  case DType::i64: return "<i8";
-  case DType::f16: return "<f2";
-  case DType::bf16: return "<f4"; // NumPy has no bf16: f32 holds it exactly
-  case DType::f32: return "<f4";
-  case DType::f64: return "<f8";
+  case DType::i1:
+    return "|b1";
+  case DType::i8:
+    return "|i1";
+  case DType::i16:
+    return "<i2";
+  case DType::i32:
+    return "<i4";
+  case DType::i64:
+    return "<i8";
+  case DType::f16:
+    return "<f2";
+  case DType::bf16:
+    return "<f4"; // NumPy has no bf16: f32 holds it exactly
+  case DType::f32:
+    return "<f4";
+  case DType::f64:
+    return "<f8";
   }
   return "";
 }
 
 std::optional<DType> dtypeOfDescr(const std::string &d) {
-  if (d == "|b1") return DType::i1;
-  if (d == "|i1") return DType::i8;
-  if (d == "<i2") return DType::i16;
-  if (d == "<i4") return DType::i32;
-  if (d == "<i8") return DType::i64;
-  if (d == "<f2") return DType::f16;
-  if (d == "<f4") return DType::f32;
-  if (d == "<f8") return DType::f64;
+  if (d == "|b1")
+    return DType::i1;
+  if (d == "|i1")
+    return DType::i8;
+  if (d == "<i2")
+    return DType::i16;
+  if (d == "<i4")
+    return DType::i32;
+  if (d == "<i8")
+    return DType::i64;
+  if (d == "<f2")
+    return DType::f16;
+  if (d == "<f4")
+    return DType::f32;
+  if (d == "<f8")
+    return DType::f64;
   return std::nullopt;
 }
 
@@ -50,8 +68,10 @@ std::string headerField(const std::string &h, const std::string &key) {
   size_t e = p;
   for (; e < h.size(); ++e) {
     char c = h[e];
-    if (c == '(') ++depth;
-    if (c == ')') --depth;
+    if (c == '(')
+      ++depth;
+    if (c == ')')
+      --depth;
     if (depth == 0 && (c == ',' || c == '}'))
       break;
     if (depth < 0)
@@ -104,7 +124,8 @@ Expected<Tensor> parseNpy(const std::string &bytes) {
       headerLen |= size_t(uint8_t(bytes[8 + i])) << (8 * i);
     offset = 12;
   } else {
-    return makeError(".npy version " + std::to_string(major) + " is not supported");
+    return makeError(".npy version " + std::to_string(major) +
+                     " is not supported");
   }
   if (bytes.size() < offset + headerLen)
     return makeError("truncated .npy header");
@@ -114,27 +135,33 @@ Expected<Tensor> parseNpy(const std::string &bytes) {
     descr = descr.substr(1, descr.size() - 2);
   if (descr == "<u2" || descr == "=f2")
     descr = "<f2";
-  auto dt = dtypeOfDescr(descr == "=f4" ? "<f4" : descr == "|u1" ? "|b1" : descr);
+  auto dt = dtypeOfDescr(descr == "=f4"   ? "<f4"
+                         : descr == "|u1" ? "|b1"
+                                          : descr);
   if (!dt)
     return makeError(".npy dtype '" + descr + "' is not supported");
   if (headerField(h, "fortran_order") != "False")
     return makeError(".npy in Fortran order is not supported");
   std::string shapeText = headerField(h, "shape");
-  if (shapeText.size() < 2 || shapeText.front() != '(' || shapeText.back() != ')')
+  if (shapeText.size() < 2 || shapeText.front() != '(' ||
+      shapeText.back() != ')')
     return makeError("bad .npy shape '" + shapeText + "'");
   Shape shape;
   std::string inner = shapeText.substr(1, shapeText.size() - 2);
   size_t p = 0;
   while (p < inner.size()) {
     size_t c = inner.find(',', p);
-    std::string item = inner.substr(p, c == std::string::npos ? std::string::npos : c - p);
+    std::string item =
+        inner.substr(p, c == std::string::npos ? std::string::npos : c - p);
     size_t a = item.find_first_not_of(' ');
     if (a != std::string::npos) {
       item = item.substr(a);
       int64_t d = 0;
-      auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), d);
+      auto [end, ec] =
+          std::from_chars(item.data(), item.data() + item.size(), d);
       if (ec != std::errc() ||
-          item.find_first_not_of(" L", size_t(end - item.data())) != std::string::npos)
+          item.find_first_not_of(" L", size_t(end - item.data())) !=
+              std::string::npos)
         return makeError("bad .npy shape '" + shapeText + "'");
       shape.push_back(d);
     }
@@ -149,14 +176,16 @@ Expected<Tensor> parseNpy(const std::string &bytes) {
   size_t data = offset + headerLen, need = size_t(*n) * byteSize(*dt);
   if (bytes.size() - data != need)
     return makeError(".npy data holds " + std::to_string(bytes.size() - data) +
-                     " bytes, shape " + shapeText + " needs " + std::to_string(need));
+                     " bytes, shape " + shapeText + " needs " +
+                     std::to_string(need));
   Tensor t(*dt, shape);
   if (t.byteCount()) // an empty tensor's data() may be null
     std::memcpy(t.data(), bytes.data() + data, t.byteCount());
   if (*dt == DType::i1)
     for (int64_t i = 0; i < t.size(); ++i)
       if (t.data()[i] > 1)
-        return makeError(".npy bool element " + std::to_string(i) + " is not 0 or 1");
+        return makeError(".npy bool element " + std::to_string(i) +
+                         " is not 0 or 1");
   return t;
 }
 
@@ -184,7 +213,8 @@ Expected<Tensor> readNpyAs(const std::string &path, const TensorType &type) {
     double a = t.asDouble(i), b = out.asDouble(i);
     if (!(a == b || (a != a && b != b)))
       return makeError(path + ": element " + std::to_string(i) + " (" +
-                       std::to_string(a) + ") is not exactly representable in " +
+                       std::to_string(a) +
+                       ") is not exactly representable in " +
                        std::string(dtypeName(type.dtype)));
   }
   return out;

@@ -6,39 +6,60 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <unordered_map>
 
 namespace cc {
 
 namespace {
-struct Table {
-  std::vector<OpDef> ops;
-  std::unordered_map<std::string, size_t> index;
-  Table() {
-    addElementwiseOps(ops);
-    addLogicalOps(ops);
-    addConversionOps(ops);
-    addReductionOps(ops);
-    addMatmulConvPoolOps(ops);
-    addDataMovementOps(ops);
-    for (size_t i = 0; i < ops.size(); ++i)
-      index.emplace(ops[i].name, i);
+// Every entry of core/ops/, at the index of its OpId.
+std::vector<OpDef> buildTable() {
+  std::vector<OpDef> entries;
+  addElementwiseOps(entries);
+  addLogicalOps(entries);
+  addConversionOps(entries);
+  addReductionOps(entries);
+  addMatmulOps(entries);
+  addConvOps(entries);
+  addPoolOps(entries);
+  addDataMovementOps(entries);
+  std::vector<OpDef> ops(kOpCount);
+  std::vector<bool> seen(kOpCount, false);
+  for (OpDef &d : entries) {
+    size_t i = size_t(d.id);
+    // A programming error every test sees at once: an op of Ops.def
+    // without an entry, or with two.
+    if (i >= kOpCount || seen[i]) {
+      std::fprintf(stderr, "crosscheck: op table: entry %zu twice\n", i);
+      std::abort();
+    }
+    seen[i] = true;
+    d.name = std::string(opName(d.id));
+    ops[i] = std::move(d);
   }
-};
-const Table &table() {
-  static const Table t;
+  for (size_t i = 0; i < kOpCount; ++i)
+    if (!seen[i]) {
+      std::fprintf(stderr, "crosscheck: op table: no entry for '%s'\n",
+                   std::string(kOpNames[i]).c_str());
+      std::abort();
+    }
+  return ops;
+}
+
+const std::vector<OpDef> &table() {
+  static const std::vector<OpDef> t = buildTable();
   return t;
 }
 } // namespace
 
-const OpDef *findOp(const std::string &name) {
-  const Table &t = table();
-  auto it = t.index.find(name);
-  return it == t.index.end() ? nullptr : &t.ops[it->second];
-}
+const OpDef &opDef(OpId op) { return table()[size_t(op)]; }
 
-const std::vector<OpDef> &allOps() { return table().ops; }
+const std::vector<OpDef> &allOps() { return table(); }
+
+const OpDef *findOp(std::string_view name) {
+  std::optional<OpId> op = parseOpId(name);
+  return op ? &opDef(*op) : nullptr;
+}
 
 const AttrSpec *OpDef::attr(const std::string &n) const {
   for (const AttrSpec &a : attrs)
@@ -56,6 +77,41 @@ Attrs withDefaults(const OpDef &op, Attrs attrs) {
     if (!attrs.has(a.name) && a.defaultValue)
       attrs.set(a.name, *a.defaultValue);
   return attrs;
+}
+
+std::vector<TensorType> exampleOperands(const OpDef &op, DType d) {
+  if (op.example)
+    return op.example(d);
+  std::vector<TensorType> types;
+  for (int i = 0; i < op.minOperands; ++i)
+    types.push_back({d, i == 0 ? Shape{2, 3, 4} : Shape{1, 3, 4}});
+  return types;
+}
+
+Expected<Graph> exampleGraph(const OpDef &op, DType d, uint64_t seed) {
+  Graph g;
+  g.name = op.name + "_" + std::string(dtypeName(d));
+  Attrs attrs;
+  if (op.id == OpId::Const) {
+    Tensor value(d, {2, 3});
+    for (int64_t i = 0; i < value.size(); ++i)
+      isFloat(d) ? value.setF(i, 0.75 * double(i) - 1.5) : value.setI(i, i % 2);
+    attrs.set("value", value);
+  } else if (!op.allows(d)) {
+    return makeError(op.name + " does not take " + std::string(dtypeName(d)));
+  }
+  std::vector<TensorType> types = exampleOperands(op, d);
+  std::vector<ValueId> operands;
+  for (size_t i = 0; i < types.size(); ++i)
+    operands.push_back(g.addInput("in" + std::to_string(i), types[i]));
+  Rng rng = Rng::forStream(seed, uint64_t(d));
+  if (op.sampleAttrs)
+    attrs = op.sampleAttrs(rng, types);
+  CC_ASSIGN(results, g.addNode(op.id, operands, attrs));
+  for (ValueId v : results)
+    g.addOutput(v);
+  CC_TRY(verify(g));
+  return g;
 }
 
 Tensor EvalArgs::makeResult(size_t i) const {

@@ -1,7 +1,10 @@
 // The op table: one entry per operator, holding everything about it.
 //
-// Adding an operator touches exactly one place: its entry in one of the
-// core/ops/*.cpp files. An entry holds the name and arity, allowed dtypes,
+// Adding an operator: its line in core/Ops.def (its OpId and JSON name) and
+// its entry in one of the core/ops/*.cpp files; then the entries that
+// tests/unit/coverage/OpCoverageTest.cpp asks of every other table (LibTorch,
+// ONNX import and export, translation validation). An entry holds the
+// arity, allowed dtypes,
 // attributes (with defaults and how to sample them), the shape and type rule
 // (which also tells the generator what is valid), value-domain constraints,
 // the reference semantics (TOSA 1.0), the TOSA emission, how its results
@@ -175,8 +178,13 @@ struct OperandSample {
 };
 
 struct OpDef {
-  std::string name;    // as in JSON ("add", "conv2d")
+  OpId id = OpId::Const;
+  std::string name;    // as in JSON ("add", "conv2d"): opName(id), filled in
   std::string summary; // one line, for --help and docs
+  // For the op reference (docs/OPS.md, `crosscheck ops`): the operands'
+  // roles ("a, b", "input [N,H,W,C], weight [O,KH,KW,C], bias [O]"; empty:
+  // x, or a, b, by arity) and what else a user must know of its semantics.
+  std::string operandDoc, notes;
   int minOperands = 1;
   int maxOperands = 1; // -1: variadic (concat)
   int numResults = 1;
@@ -227,6 +235,10 @@ struct OpDef {
   std::function<std::optional<OperandSample>(Rng &rng, DType d,
                                              const Shape &hint)>
       sampleOperands;
+  // Operand types of a small typical use whose data operands have dtype d
+  // (one of `dtypes`): the op x dtype matrix, the coverage test and the
+  // op reference. Empty: exampleOperands' default.
+  std::function<std::vector<TensorType>(DType d)> example;
   // Numeric error behaviour of float results (see Rounding), called only
   // with operands and attributes (defaults filled in) that `infer` accepts.
   // Integer and boolean results are exact whatever it says; whether they
@@ -256,15 +268,30 @@ struct OpDef {
   std::vector<uint8_t> undefinedElements(const EvalArgs &args) const;
 };
 
+// The op reference as Markdown: the ops with their operands, attributes
+// and notes, their rounding, what TOSA leaves open, and the op x dtype
+// matrix (the generated part of docs/OPS.md; core/OpDocs.cpp).
+std::string opReferenceMarkdown();
+
 // `dense<...> : tensor<...>` for a tensor, exact for every dtype (NaN and
 // infinities as hex bit patterns); a splat when all elements are equal.
 std::string denseLiteral(const Tensor &t);
 
-// The table. Lookup is by name; iteration is in a stable order.
-const OpDef *findOp(const std::string &name);
+// The table, in the order of core/Ops.def.
+const OpDef &opDef(OpId op);
 const std::vector<OpDef> &allOps();
+// By name, for names from outside a graph (flags, ONNX); null if none.
+const OpDef *findOp(std::string_view name);
 
 // Fills in declared attribute defaults that `attrs` lacks.
 Attrs withDefaults(const OpDef &op, Attrs attrs);
+
+// op.example(d), or by default minOperands operands: d[2,3,4], then
+// d[1,3,4] (broadcast along the first dimension).
+std::vector<TensorType> exampleOperands(const OpDef &op, DType d);
+// A graph of one `op` node over inputs of exampleOperands(op, d), its
+// attributes sampled with `seed` (a const holds a d[2,3] tensor of mixed
+// values); an error when d is not one of the op's dtypes.
+Expected<Graph> exampleGraph(const OpDef &op, DType d, uint64_t seed);
 
 } // namespace cc

@@ -70,7 +70,8 @@ Expected<TensorType> parseTensorType(const std::string &text) {
   std::stringstream ss(dims);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos)
+    if (item.empty() ||
+        item.find_first_not_of("0123456789") != std::string::npos)
       return bad("dimension '" + item + "' is not a non-negative integer");
     if (item.size() > 12)
       return bad("dimension '" + item + "' is too large");
@@ -88,21 +89,52 @@ Tensor::Tensor(TensorType type) : ty(std::move(type)) {
 double Tensor::getF(int64_t i) const {
   const uint8_t *p = bytes.data() + i * byteSize(ty.dtype);
   switch (ty.dtype) {
-  case DType::f16: { uint16_t b; std::memcpy(&b, p, 2); return f16BitsToF64(b); }
-  case DType::bf16: { uint16_t b; std::memcpy(&b, p, 2); return bf16BitsToF64(b); }
-  case DType::f32: { float f; std::memcpy(&f, p, 4); return f; }
-  case DType::f64: { double d; std::memcpy(&d, p, 8); return d; }
-  default: return double(getI(i));
+  case DType::f16: {
+    uint16_t b;
+    std::memcpy(&b, p, 2);
+    return f16BitsToF64(b);
+  }
+  case DType::bf16: {
+    uint16_t b;
+    std::memcpy(&b, p, 2);
+    return bf16BitsToF64(b);
+  }
+  case DType::f32: {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  case DType::f64: {
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
+  }
+  default:
+    return double(getI(i));
   }
 }
 
 void Tensor::setF(int64_t i, double v) {
   uint8_t *p = bytes.data() + i * byteSize(ty.dtype);
   switch (ty.dtype) {
-  case DType::f16: { uint16_t b = f64ToF16Bits(v); std::memcpy(p, &b, 2); return; }
-  case DType::bf16: { uint16_t b = f64ToBF16Bits(v); std::memcpy(p, &b, 2); return; }
-  case DType::f32: { float f = f64ToF32(v); std::memcpy(p, &f, 4); return; }
-  case DType::f64: std::memcpy(p, &v, 8); return;
+  case DType::f16: {
+    uint16_t b = f64ToF16Bits(v);
+    std::memcpy(p, &b, 2);
+    return;
+  }
+  case DType::bf16: {
+    uint16_t b = f64ToBF16Bits(v);
+    std::memcpy(p, &b, 2);
+    return;
+  }
+  case DType::f32: {
+    float f = f64ToF32(v);
+    std::memcpy(p, &f, 4);
+    return;
+  }
+  case DType::f64:
+    std::memcpy(p, &v, 8);
+    return;
   default:
     // Float-to-int through setF is a programming error in a kernel; store
     // the truncated value so it is at least deterministic.
@@ -113,12 +145,30 @@ void Tensor::setF(int64_t i, double v) {
 int64_t Tensor::getI(int64_t i) const {
   const uint8_t *p = bytes.data() + i * byteSize(ty.dtype);
   switch (ty.dtype) {
-  case DType::i1: return p[0] & 1;
-  case DType::i8: { int8_t v; std::memcpy(&v, p, 1); return v; }
-  case DType::i16: { int16_t v; std::memcpy(&v, p, 2); return v; }
-  case DType::i32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-  case DType::i64: { int64_t v; std::memcpy(&v, p, 8); return v; }
-  default: return int64_t(getF(i));
+  case DType::i1:
+    return p[0] & 1;
+  case DType::i8: {
+    int8_t v;
+    std::memcpy(&v, p, 1);
+    return v;
+  }
+  case DType::i16: {
+    int16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  case DType::i32: {
+    int32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case DType::i64: {
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  default:
+    return int64_t(getF(i));
   }
 }
 
@@ -126,12 +176,29 @@ void Tensor::setI(int64_t i, int64_t v) {
   uint8_t *p = bytes.data() + i * byteSize(ty.dtype);
   int64_t w = wrapInt(ty.dtype, v);
   switch (ty.dtype) {
-  case DType::i1: p[0] = uint8_t(w); return;
-  case DType::i8: { int8_t x = int8_t(w); std::memcpy(p, &x, 1); return; }
-  case DType::i16: { int16_t x = int16_t(w); std::memcpy(p, &x, 2); return; }
-  case DType::i32: { int32_t x = int32_t(w); std::memcpy(p, &x, 4); return; }
-  case DType::i64: std::memcpy(p, &w, 8); return;
-  default: setF(i, double(v));
+  case DType::i1:
+    p[0] = uint8_t(w);
+    return;
+  case DType::i8: {
+    int8_t x = int8_t(w);
+    std::memcpy(p, &x, 1);
+    return;
+  }
+  case DType::i16: {
+    int16_t x = int16_t(w);
+    std::memcpy(p, &x, 2);
+    return;
+  }
+  case DType::i32: {
+    int32_t x = int32_t(w);
+    std::memcpy(p, &x, 4);
+    return;
+  }
+  case DType::i64:
+    std::memcpy(p, &w, 8);
+    return;
+  default:
+    setF(i, double(v));
   }
 }
 

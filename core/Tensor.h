@@ -41,7 +41,8 @@ class Tensor {
 public:
   Tensor() = default;
   explicit Tensor(TensorType type);
-  Tensor(DType dtype, Shape shape) : Tensor(TensorType{dtype, std::move(shape)}) {}
+  Tensor(DType dtype, Shape shape)
+      : Tensor(TensorType{dtype, std::move(shape)}) {}
 
   const TensorType &type() const { return ty; }
   DType dtype() const { return ty.dtype; }

@@ -57,7 +57,7 @@ public:
   const Graph &graph() const { return g; }
   bool room() const { return placed < target; }
   // The entry of an enabled op, or nullptr.
-  const OpDef *enabled(const char *name) const;
+  const OpDef *enabled(OpId op) const;
   bool allowsDType(DType d) const { return dtypeMask & (1u << unsigned(d)); }
   // One node of `op` whose operand 0 is `hint` (-1: an existing value the
   // op accepts, or fresh operands); with `sameType` only if the result has
@@ -112,7 +112,7 @@ private:
   std::vector<Interval> ranges;
   std::vector<const OpDef *> ops; // placeable, in table order
   std::vector<double> weights;
-  std::vector<bool> enabledMask; // by index in allOps()
+  std::vector<bool> enabledMask; // by OpId
   uint32_t dtypeMask = 0;
   int placed = 0, target = 0, inputCount = 0;
 };

@@ -7,19 +7,19 @@ namespace cc::gen {
 namespace {
 
 // The enabled ops among `names`, drawn uniformly; nullptr if none.
-const OpDef *pickOp(Builder &b, std::initializer_list<const char *> names) {
+const OpDef *pickOp(Builder &b, std::initializer_list<OpId> ids) {
   std::vector<const OpDef *> ok;
-  for (const char *n : names)
-    if (const OpDef *op = b.enabled(n))
+  for (OpId id : ids)
+    if (const OpDef *op = b.enabled(id))
       ok.push_back(op);
   return ok.empty() ? nullptr : b.random().pick(ok);
 }
 
 // Elementwise merges of two values of one type.
-const std::initializer_list<const char *> kMerges = {"add", "sub", "mul",
-                                                     "maximum", "minimum"};
-const std::initializer_list<const char *> kActivations = {"clamp", "sigmoid",
-                                                          "tanh", "erf"};
+const std::initializer_list<OpId> kMerges = {OpId::Add, OpId::Sub, OpId::Mul,
+                                             OpId::Maximum, OpId::Minimum};
+const std::initializer_list<OpId> kActivations = {OpId::Clamp, OpId::Sigmoid,
+                                                  OpId::Tanh, OpId::Erf};
 
 // An existing value of rank `rank` and a dtype in `dtypes`, or a fresh input
 // of that shape; -1 when the knobs allow neither.
@@ -47,7 +47,7 @@ ValueId source(Builder &b, std::initializer_list<DType> dtypes,
 std::optional<ValueId> merge(Builder &b, ValueId x, ValueId y) {
   for (int attempt = 0; attempt < kMergeAttempts; ++attempt) {
     const OpDef *op = b.random().chance(kConcatMergeChance)
-                          ? b.enabled("concat")
+                          ? b.enabled(OpId::Concat)
                           : pickOp(b, kMerges);
     if (!op)
       continue;
@@ -107,10 +107,10 @@ void branchBlock(Builder &b) {
 
 // softmax(q . k^T) . v, with softmax from primitives.
 void attentionBlock(Builder &b) {
-  const OpDef *mm = b.enabled("matmul"), *tr = b.enabled("transpose"),
-              *rmax = b.enabled("reduce_max"), *sub = b.enabled("sub"),
-              *exp = b.enabled("exp"), *rsum = b.enabled("reduce_sum"),
-              *rcp = b.enabled("reciprocal"), *mul = b.enabled("mul");
+  const OpDef *mm = b.enabled(OpId::MatMul), *tr = b.enabled(OpId::Transpose),
+              *rmax = b.enabled(OpId::ReduceMax), *sub = b.enabled(OpId::Sub),
+              *exp = b.enabled(OpId::Exp), *rsum = b.enabled(OpId::ReduceSum),
+              *rcp = b.enabled(OpId::Reciprocal), *mul = b.enabled(OpId::Mul);
   if (!mm || !tr || !rmax || !sub || !exp || !rsum || !rcp || !mul)
     return;
   Rng &r = b.random();
@@ -154,19 +154,19 @@ void convStackBlock(Builder &b) {
   for (int64_t i = 0, n = r.uniformInt(1, 2); i < n && cur >= 0 && b.room();
        ++i) {
     const OpDef *conv =
-        pickOp(b, {"conv2d", "depthwise_conv2d", "transpose_conv2d"});
+        pickOp(b, {OpId::Conv2d, OpId::DepthwiseConv2d, OpId::TransposeConv2d});
     auto c = conv ? b.step(*conv, cur) : std::nullopt;
     if (!c)
       return;
     cur = *c;
-    if (b.graph().typeOf(cur).dtype == DType::i32 && b.enabled("rescale") &&
+    if (b.graph().typeOf(cur).dtype == DType::i32 && b.enabled(OpId::Rescale) &&
         b.room())
-      if (auto q = b.step(*b.enabled("rescale"), cur))
+      if (auto q = b.step(*b.enabled(OpId::Rescale), cur))
         cur = *q;
     if (const OpDef *act = pickOp(b, kActivations); act && b.room())
       if (auto a = b.step(*act, cur, /*sameType=*/true))
         cur = *a;
-    if (const OpDef *pool = pickOp(b, {"max_pool2d", "avg_pool2d"});
+    if (const OpDef *pool = pickOp(b, {OpId::MaxPool2d, OpId::AvgPool2d});
         pool && b.room() && r.chance(kPoolChance))
       if (auto p = b.step(*pool, cur))
         cur = *p;
@@ -175,7 +175,7 @@ void convStackBlock(Builder &b) {
 
 // Dense layers: x [1,B,K] . w [1,K,H] + bias [1,1,H], then an activation.
 void mlpBlock(Builder &b) {
-  const OpDef *mm = b.enabled("matmul"), *add = b.enabled("add");
+  const OpDef *mm = b.enabled(OpId::MatMul), *add = b.enabled(OpId::Add);
   if (!mm)
     return;
   Rng &r = b.random();

@@ -35,9 +35,7 @@ constexpr int kMaxLevel = 12;
 Constraint constraintOf(const Graph &g, ValueId input) {
   Constraint c;
   for (const Node &n : g.nodes) {
-    const OpDef *def = findOp(n.op);
-    if (!def)
-      continue;
+    const OpDef *def = &opDef(n.op);
     for (size_t p = 0; p < n.operands.size(); ++p) {
       if (n.operands[p] != input)
         continue;
@@ -280,7 +278,7 @@ Graph withSampledConstants(const Graph &g, uint64_t seed,
   Graph out = g;
   for (size_t i = 0; i < out.nodes.size(); ++i) {
     Node &n = out.nodes[i];
-    if (n.op != "const" || n.results.size() != 1)
+    if (n.op != OpId::Const || n.results.size() != 1)
       continue;
     Rng rng = Rng::forStream(seed, i);
     n.attrs.set("value",

@@ -20,10 +20,10 @@ struct InputOptions {
 
 // What the reference made of generated inputs, so that a case can say so.
 struct InputReport {
-  int attempts = 1;        // draws until the reference accepted the inputs
-  bool undefined = false;  // still undefined after every attempt
+  int attempts = 1;       // draws until the reference accepted the inputs
+  bool undefined = false; // still undefined after every attempt
   std::string undefinedReason;
-  bool nonFinite = false;  // some output is NaN or +-Inf on the reference
+  bool nonFinite = false;    // some output is NaN or +-Inf on the reference
   int64_t specialInputs = 0; // input elements that are Inf, NaN or denormal
   // Inputs drawn from a narrowed range so that the values computed from
   // them stay in the domains of later ops (makeInputs only).
@@ -47,8 +47,8 @@ struct InputReport {
 // ranges (no specials or integer extremes first, then halved magnitudes)
 // until the ranges are safe. When the reference still finds undefined
 // behaviour (a divisor computed as 0 that ranges cannot exclude), the inputs
-// are drawn again with derived seeds a few times. `report`, when given, says how
-// that went and whether the reference produces NaN or Inf.
+// are drawn again with derived seeds a few times. `report`, when given, says
+// how that went and whether the reference produces NaN or Inf.
 Inputs makeInputs(const Graph &g, uint64_t seed,
                   const InputOptions &options = {},
                   InputReport *report = nullptr);

@@ -65,7 +65,7 @@ struct Rebuild {
     }
     Attrs a;
     a.set("to", to);
-    CC_ASSIGN(r, dst.add("cast", {v}, a));
+    CC_ASSIGN(r, dst.add(OpId::Cast, {v}, a));
     casts[key] = r;
     return r;
   }
@@ -103,7 +103,7 @@ public:
       map[v] = dst.addInput(src.values[v].name, t);
     }
     for (const Node &n : src.nodes)
-      CC_TRY(node(n).withContext("rebuilding " + n.op));
+      CC_TRY(node(n).withContext("rebuilding " + std::string(opName(n.op))));
     for (ValueId v : src.outputs) {
       ValueId r = map[v];
       if (kind != PrecisionKind::Mixed && isFloat(dst.typeOf(r).dtype))
@@ -121,7 +121,7 @@ private:
   DType computeType(const Node &n) {
     if (kind != PrecisionKind::Mixed)
       return low;
-    if (const OpDef *def = findOp(n.op); def && def->accumulates)
+    if (opDef(n.op).accumulates)
       return DType::f32;
     for (ValueId v : n.operands)
       if (DType t = dst.typeOf(map[v]).dtype; isFloat(t))
@@ -131,16 +131,16 @@ private:
 
   Error node(const Node &n) {
     DType t = computeType(n);
-    if (n.op == "const") {
+    if (n.op == OpId::Const) {
       const Tensor &value = n.attrs.getTensor("value");
       Attrs a = isFloat(value.dtype())
                     ? attrsWith(n.attrs, "value", value.convertTo(t))
                     : n.attrs;
-      CC_ASSIGN(r, dst.add("const", {}, a));
+      CC_ASSIGN(r, dst.add(OpId::Const, {}, a));
       map[n.results[0]] = r;
       return Error();
     }
-    if (n.op == "cast" && isFloat(n.attrs.getType("to"))) {
+    if (n.op == OpId::Cast && isFloat(n.attrs.getType("to"))) {
       ValueId x = map[n.operands[0]];
       if (dst.typeOf(x).dtype == t) { // both ends in one dtype now
         map[n.results[0]] = x;
@@ -151,7 +151,7 @@ private:
         map[n.results[0]] = r;
         return Error();
       }
-      CC_ASSIGN(r, dst.add("cast", {x}, attrsWith(n.attrs, "to", t)));
+      CC_ASSIGN(r, dst.add(OpId::Cast, {x}, attrsWith(n.attrs, "to", t)));
       map[n.results[0]] = r;
       return Error();
     }
@@ -233,7 +233,7 @@ public:
       }
     }
     for (const Node &n : src.nodes)
-      CC_TRY(node(n).withContext("quantizing " + n.op));
+      CC_TRY(node(n).withContext("quantizing " + std::string(opName(n.op))));
     for (ValueId v : src.outputs) {
       if (isFloat(src.typeOf(v).dtype)) {
         CC_ASSIGN(x, get(v));
@@ -285,7 +285,7 @@ private:
     if (quant[v])
       return *quant[v];
     const Node *p = producer(v);
-    if (!p || p->op != "const")
+    if (!p || p->op != OpId::Const)
       return makeError("float value " + src.values[v].name +
                        " has no quantized form");
     const Tensor &value = p->attrs.getTensor("value");
@@ -295,7 +295,7 @@ private:
       t.setI(i, quantize(value.getF(i), qp));
     Attrs a;
     a.set("value", t);
-    CC_ASSIGN(r, dst.add("const", {}, a));
+    CC_ASSIGN(r, dst.add(OpId::Const, {}, a));
     quant[v] = QValue{r, qp};
     return *quant[v];
   }
@@ -329,7 +329,7 @@ private:
           std::string(scale32 && rng.chance(0.5) ? "DOUBLE_ROUND"
                                                  : "SINGLE_ROUND"));
     a.set("per_channel", m.size() > 1);
-    return dst.add("rescale", {x}, a);
+    return dst.add(OpId::Rescale, {x}, a);
   }
 
   Expected<ValueId> scaleBy(ValueId x, double factor) {
@@ -337,15 +337,15 @@ private:
     c.setF(0, roundToFloat(DType::f32, factor));
     Attrs a;
     a.set("value", c);
-    CC_ASSIGN(k, dst.add("const", {}, a));
-    return dst.add("mul", {x, k});
+    CC_ASSIGN(k, dst.add(OpId::Const, {}, a));
+    return dst.add(OpId::Mul, {x, k});
   }
 
   Expected<ValueId> dequantize(const QValue &v) {
     CC_ASSIGN(wide, rescale(v.id, DType::i32, {1.0}, v.p.zp, 0));
     Attrs a;
     a.set("to", DType::f32);
-    CC_ASSIGN(f, dst.add("cast", {wide}, a));
+    CC_ASSIGN(f, dst.add(OpId::Cast, {wide}, a));
     return scaleBy(f, v.p.scale);
   }
 
@@ -356,10 +356,10 @@ private:
     Attrs c;
     c.set("min", -1048576.0); // keeps the i32 rescale inside its REQUIREs
     c.set("max", 1048576.0);
-    CC_ASSIGN(clamped, dst.add("clamp", {scaled}, c));
+    CC_ASSIGN(clamped, dst.add(OpId::Clamp, {scaled}, c));
     Attrs a;
     a.set("to", DType::i32);
-    CC_ASSIGN(i, dst.add("cast", {clamped}, a));
+    CC_ASSIGN(i, dst.add(OpId::Cast, {clamped}, a));
     CC_ASSIGN(r, rescale(i, q, {1.0}, 0, p.zp));
     return QValue{r, p};
   }
@@ -377,7 +377,7 @@ private:
       floats |= isFloat(src.typeOf(v).dtype);
     for (ValueId v : n.results)
       floats |= isFloat(src.typeOf(v).dtype);
-    if (n.op == "const" && floats)
+    if (n.op == OpId::Const && floats)
       return Error(); // quantized on first use
     if (!floats) {
       std::vector<ValueId> ops;
@@ -401,9 +401,9 @@ private:
 
   // The op on integers; false (nothing added) where it has none here.
   Expected<bool> integerForm(const Node &n) {
-    const std::string &op = n.op;
+    OpId op = n.op;
     ValueId res = n.results[0];
-    if (const OpDef *def = findOp(op); def && def->keepsQuantScale) {
+    if (opDef(op).keepsQuantScale) {
       CC_ASSIGN(a, get(n.operands[0]));
       std::vector<ValueId> ops = {a.id};
       for (size_t i = 1; i < n.operands.size(); ++i)
@@ -412,7 +412,7 @@ private:
       quant[res] = QValue{r, a.p};
       return true;
     }
-    if (op == "clamp") {
+    if (op == OpId::Clamp) {
       CC_ASSIGN(a, get(n.operands[0]));
       Attrs at = n.attrs;
       at.set("min",
@@ -423,7 +423,7 @@ private:
       quant[res] = QValue{r, a.p};
       return true;
     }
-    if (op == "concat") {
+    if (op == OpId::Concat) {
       CC_ASSIGN(a, get(n.operands[0]));
       std::vector<ValueId> ops = {a.id};
       for (size_t i = 1; i < n.operands.size(); ++i) {
@@ -435,7 +435,7 @@ private:
       quant[res] = QValue{r, a.p};
       return true;
     }
-    if (op == "add" || op == "sub") {
+    if (op == OpId::Add || op == OpId::Sub) {
       CC_ASSIGN(a, get(n.operands[0]));
       CC_ASSIGN(b, get(n.operands[1]));
       // A common scale fine enough for both; sums stay far inside i32.
@@ -449,7 +449,7 @@ private:
       quant[res] = QValue{r, out};
       return true;
     }
-    if (q == DType::i8 && op == "matmul") {
+    if (q == DType::i8 && op == OpId::MatMul) {
       CC_ASSIGN(a, get(n.operands[0]));
       CC_ASSIGN(b, get(n.operands[1]));
       Attrs at;
@@ -462,7 +462,7 @@ private:
       quant[res] = QValue{r, out};
       return true;
     }
-    if (q == DType::i8 && (op == "conv2d" || op == "depthwise_conv2d"))
+    if (q == DType::i8 && (op == OpId::Conv2d || op == OpId::DepthwiseConv2d))
       return conv(n);
     return false;
   }
@@ -472,14 +472,15 @@ private:
   Expected<bool> conv(const Node &n) {
     const Node *wNode = producer(n.operands[1]),
                *bNode = producer(n.operands[2]);
-    if (!wNode || wNode->op != "const" || !bNode || bNode->op != "const")
+    if (!wNode || wNode->op != OpId::Const || !bNode ||
+        bNode->op != OpId::Const)
       return false;
     const Tensor &w = wNode->attrs.getTensor("value");
     const Tensor &bias = bNode->attrs.getTensor("value");
     CC_ASSIGN(in, get(n.operands[0]));
-    bool perChannel = n.op == "conv2d" && rng.chance(0.7);
+    bool perChannel = n.op == OpId::Conv2d && rng.chance(0.7);
     int64_t outC =
-        n.op == "conv2d" ? w.shape()[0] : w.shape()[2] * w.shape()[3];
+        n.op == OpId::Conv2d ? w.shape()[0] : w.shape()[2] * w.shape()[3];
     int64_t per = w.size() / w.shape()[0]; // conv2d weight elements per channel
     std::vector<QParams> wp(size_t(perChannel ? outC : 1));
     for (size_t c = 0; c < wp.size(); ++c) {
@@ -508,8 +509,8 @@ private:
     Attrs wa, ba;
     wa.set("value", qw);
     ba.set("value", qb);
-    CC_ASSIGN(wId, dst.add("const", {}, wa));
-    CC_ASSIGN(bId, dst.add("const", {}, ba));
+    CC_ASSIGN(wId, dst.add(OpId::Const, {}, wa));
+    CC_ASSIGN(bId, dst.add(OpId::Const, {}, ba));
     Attrs at = n.attrs;
     at.set("input_zp", in.p.zp);
     at.set("weight_zp", wp[0].zp);
@@ -521,7 +522,7 @@ private:
 
   // Dequantize -> the op in f32 -> quantize.
   Error floatForm(const Node &n) {
-    const OpDef *def = findOp(n.op);
+    const OpDef *def = &opDef(n.op);
     std::vector<ValueId> ops;
     for (size_t i = 0; i < n.operands.size(); ++i) {
       ValueId v = n.operands[i];
@@ -536,12 +537,12 @@ private:
         Attrs c;
         c.set("min", roundToFloat(DType::f32, std::max(range[v].first, 1e-3)));
         c.set("max", roundToFloat(DType::f32, std::max(range[v].second, 1e-3)));
-        ASSIGN_TO(f, dst.add("clamp", {f}, c));
+        ASSIGN_TO(f, dst.add(OpId::Clamp, {f}, c));
       }
       ops.push_back(f);
     }
     Attrs at = n.attrs;
-    if (n.op == "cast" && isFloat(at.getType("to"))) {
+    if (n.op == OpId::Cast && isFloat(at.getType("to"))) {
       if (isFloat(
               src.typeOf(n.operands[0]).dtype)) { // float -> float: same value
         quant[n.results[0]] = *quant[n.operands[0]];

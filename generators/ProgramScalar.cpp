@@ -28,15 +28,15 @@ enum class OpKind {
   Bitcast,
 };
 
-struct OpDef {
+struct ScalarOpDef {
   const char *name;
   OpKind kind;
   double weight = 1;
 };
 
-const std::vector<OpDef> &opTable() {
-  static const std::vector<OpDef> t = [] {
-    std::vector<OpDef> t;
+const std::vector<ScalarOpDef> &scalarOps() {
+  static const std::vector<ScalarOpDef> t = [] {
+    std::vector<ScalarOpDef> t;
     for (const char *n :
          {"arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori",
           "arith.xori", "arith.maxsi", "arith.minsi", "arith.maxui",
@@ -229,7 +229,7 @@ static std::pair<Value, Value> guardDivision(Gen &g, const Value &a,
 namespace {
 // Applies the op of `d` to `a` (and further operands of its type), with the
 // guards its undefined behaviour needs.
-Value applyScalarOp(Gen &g, const OpDef &d, const Value &a) {
+Value applyScalarOp(Gen &g, const ScalarOpDef &d, const Value &a) {
   const Type t = a.type;
   const std::string &name = d.name;
   const bool vec = t.kind == Kind::Vector;
@@ -318,11 +318,11 @@ Value applyScalarOp(Gen &g, const OpDef &d, const Value &a) {
 Value Gen::scalarOp(const Type &like) {
   const bool vec = like.kind == Kind::Vector;
   std::vector<double> w;
-  for (const OpDef &d : opTable()) {
+  for (const ScalarOpDef &d : scalarOps()) {
     bool ok = !(vec && like.rank() > 1 && needsRank1(d.name));
     w.push_back(ok ? d.weight : 0);
   }
-  const OpDef &d = opTable()[rng.weighted(w)];
+  const ScalarOpDef &d = scalarOps()[rng.weighted(w)];
   const std::string name = d.name;
   // The element type: of a visible value the op accepts, or drawn.
   auto accepts = [&](Elt e) {

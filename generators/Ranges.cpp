@@ -29,17 +29,22 @@ bool inDomain(const Interval &r, Domain domain,
   if (r.mayBeNaN)
     return false;
   switch (domain) {
-  case Domain::Any: return true;
-  case Domain::Positive: return r.lo > 0;
-  case Domain::NonZero: return r.lo > 0 || r.hi < 0;
-  case Domain::NonNegative: return r.lo >= 0;
+  case Domain::Any:
+    return true;
+  case Domain::Positive:
+    return r.lo > 0;
+  case Domain::NonZero:
+    return r.lo > 0 || r.hi < 0;
+  case Domain::NonNegative:
+    return r.lo >= 0;
   case Domain::ShiftAmount:
     return r.lo >= 0 && r.hi < bitWidth(operandTypes.at(0).dtype);
   case Domain::Index: {
     const Shape &values = operandTypes.at(0).shape;
     return r.lo >= 0 && r.hi < double(values.size() > 1 ? values[1] : 1);
   }
-  case Domain::Finite: return std::isfinite(r.lo) && std::isfinite(r.hi);
+  case Domain::Finite:
+    return std::isfinite(r.lo) && std::isfinite(r.hi);
   }
   return false;
 }
@@ -47,7 +52,8 @@ bool inDomain(const Interval &r, Domain domain,
 Interval resultRange(const OpDef &op, const std::vector<Interval> &operands,
                      const std::vector<TensorType> &operandTypes,
                      const Attrs &attrs, DType result, bool *overflow) {
-  Interval r = op.range ? op.range(operands, operandTypes, attrs) : fullRange(result);
+  Interval r =
+      op.range ? op.range(operands, operandTypes, attrs) : fullRange(result);
   if (isInt(result)) {
     Interval full = fullRange(result);
     bool out = r.mayBeNaN || r.lo < full.lo || r.hi > full.hi;
@@ -72,17 +78,19 @@ bool tame(const Interval &r) {
 }
 
 // One pass over the nodes: ranges, and hazards when asked for.
-std::vector<Interval> analyze(const Graph &g, const std::vector<Interval> &inputRanges,
+std::vector<Interval> analyze(const Graph &g,
+                              const std::vector<Interval> &inputRanges,
                               std::vector<Hazard> *hazards) {
   std::vector<Interval> ranges(g.values.size());
   for (size_t i = 0; i < g.inputs.size(); ++i)
-    ranges[size_t(g.inputs[i])] =
-        i < inputRanges.size() ? inputRanges[i] : fullRange(g.typeOf(g.inputs[i]).dtype);
+    ranges[size_t(g.inputs[i])] = i < inputRanges.size()
+                                      ? inputRanges[i]
+                                      : fullRange(g.typeOf(g.inputs[i]).dtype);
   std::vector<Interval> operands;
   std::vector<TensorType> types;
   for (size_t k = 0; k < g.nodes.size(); ++k) {
     const Node &n = g.nodes[k];
-    const OpDef *def = findOp(n.op);
+    const OpDef *def = &opDef(n.op);
     operands.clear();
     types.clear();
     bool finiteIn = true;
@@ -93,20 +101,23 @@ std::vector<Interval> analyze(const Graph &g, const std::vector<Interval> &input
     }
     for (size_t r = 0; r < n.results.size(); ++r) {
       DType d = g.typeOf(n.results[r]).dtype;
-      if (!def || r > 0) {
+      if (r > 0) {
         ranges[size_t(n.results[r])] = fullRange(d);
         continue;
       }
       bool overflow = false;
-      Interval out = resultRange(*def, operands, types, withDefaults(*def, n.attrs), d,
-                                 &overflow);
+      Interval out = resultRange(*def, operands, types,
+                                 withDefaults(*def, n.attrs), d, &overflow);
       ranges[size_t(n.results[r])] = out;
       if (!hazards)
         continue;
       if (overflow)
-        hazards->push_back({k, n.op + " may overflow " + std::string(dtypeName(d))});
+        hazards->push_back({k, std::string(opName(n.op)) + " may overflow " +
+                                   std::string(dtypeName(d))});
       else if (isFloat(d) && finiteIn && !tame(out))
-        hazards->push_back({k, n.op + " may turn finite operands into Inf or NaN"});
+        hazards->push_back(
+            {k, std::string(opName(n.op)) +
+                    " may turn finite operands into Inf or NaN"});
     }
     if (!hazards || !def)
       continue;
@@ -115,7 +126,8 @@ std::vector<Interval> analyze(const Graph &g, const std::vector<Interval> &input
       int32_t producer = g.values[size_t(n.operands[p])].producer;
       bool leaf = producer < 0 || g.nodes[size_t(producer)].operands.empty();
       if (!leaf && !inDomain(operands[p], def->domain(p), types))
-        hazards->push_back({k, n.op + " operand " + std::to_string(p) +
+        hazards->push_back({k, std::string(opName(n.op)) + " operand " +
+                                   std::to_string(p) +
                                    " may leave its domain"});
     }
   }
@@ -124,8 +136,8 @@ std::vector<Interval> analyze(const Graph &g, const std::vector<Interval> &input
 
 } // namespace
 
-std::vector<Interval> propagateRanges(const Graph &g,
-                                      const std::vector<Interval> &inputRanges) {
+std::vector<Interval>
+propagateRanges(const Graph &g, const std::vector<Interval> &inputRanges) {
   return analyze(g, inputRanges, nullptr);
 }
 

@@ -36,7 +36,8 @@ bool inDomain(const Interval &r, Domain domain,
 // unclipped integer range left the dtype (undefined in TOSA).
 Interval resultRange(const OpDef &op, const std::vector<Interval> &operands,
                      const std::vector<TensorType> &operandTypes,
-                     const Attrs &attrs, DType result, bool *overflow = nullptr);
+                     const Attrs &attrs, DType result,
+                     bool *overflow = nullptr);
 
 // The range of every value of g, indexed by ValueId, from the ranges of its
 // inputs (in the order of g.inputs).

@@ -64,7 +64,7 @@ Error Builder::init() {
     enabledMask[i] = in && !out;
     auto w = o.weights.find(n);
     double weight = w == o.weights.end() ? 1.0 : w->second;
-    if (!enabledMask[i] || n == "const" || weight <= 0)
+    if (!enabledMask[i] || table[i].id == OpId::Const || weight <= 0)
       continue;
     bool anyDType = false;
     for (DType d : table[i].dtypes)
@@ -81,9 +81,8 @@ Error Builder::init() {
   return Error();
 }
 
-const OpDef *Builder::enabled(const char *name) const {
-  const OpDef *op = findOp(name);
-  return op && enabledMask[size_t(op - allOps().data())] ? op : nullptr;
+const OpDef *Builder::enabled(OpId op) const {
+  return enabledMask[size_t(op)] ? &opDef(op) : nullptr;
 }
 
 bool Builder::allowedType(const TensorType &t) const {
@@ -121,7 +120,7 @@ ValueId Builder::commit(const OpDef &op, std::vector<ValueId> operands,
     ranges.push_back(r == 0
                          ? resultRange(op, in, types, attrs, results[r].dtype)
                          : fullRange(results[r].dtype));
-  Node node{op.name, std::move(operands), {}, std::move(attrs)};
+  Node node{op.id, std::move(operands), {}, std::move(attrs)};
   int32_t index = int32_t(g.nodes.size());
   for (TensorType &t : results) {
     ValueId id = ValueId(g.values.size());
@@ -208,7 +207,7 @@ std::optional<ValueId> Builder::leaf(const TensorType &t, bool tame,
                                      Domain dom) {
   if (!allowedType(t))
     return std::nullopt;
-  static const OpDef *constOp = findOp("const");
+  static const OpDef *constOp = &opDef(OpId::Const);
   bool constOk =
       enabledMask[size_t(constOp - allOps().data())] && dom != Domain::Index;
   if (constOk && rng.chance(o.constRate)) {
@@ -460,7 +459,7 @@ Expected<Graph> extendGraph(const Graph &base, const GenOptions &options,
 void addOpStats(const Graph &g, OpStats &stats) {
   for (const Node &n : g.nodes) {
     if (n.operands.empty()) {
-      ++stats[n.op][g.typeOf(n.results[0]).dtype];
+      ++stats[std::string(opName(n.op))][g.typeOf(n.results[0]).dtype];
       continue;
     }
     // The data dtype: that of most operands, the earliest on a tie (select's
@@ -475,7 +474,7 @@ void addOpStats(const Graph &g, OpStats &stats) {
       if (c > bestCount)
         best = d, bestCount = c;
     }
-    ++stats[n.op][best];
+    ++stats[std::string(opName(n.op))][best];
   }
 }
 

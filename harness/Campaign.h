@@ -62,8 +62,7 @@ struct CampaignOptions {
   // Input sets per graph: cases i*K .. i*K+K-1 are graph i on K input sets,
   // compiled once by each compiler and judged as K cases.
   uint64_t inputSets = 8;
-  double caseTimeoutSeconds = 30; // per compiler run
-  uint64_t memoryLimitBytes = uint64_t(4) << 30;
+  RunLimits caseLimits; // of each compiler run
   // As the cases run, each new miscompile (not in the baseline, not a
   // known bug) is reduced on an idle worker with at most this many case
   // runs (or triageSeconds), so that its root cause (culprit and reduced

@@ -1,20 +1,50 @@
-// The steps a campaign engine shares with the others (the generator's case
-// stream in Campaign.cpp, libFuzzer in fuzz/Engine.cpp): one store, one
-// reducer pass, one set of CI outputs. Internal to harness/.
+// The steps of a campaign, one file each; internal to harness/.
+//
+//   Campaign.cpp     runCampaign: options, backends, store, pool, the rest
+//   CaseWorker.cpp   a worker's answer to a request (cases, or a triage)
+//   Coordinator.cpp  the coordinator's loop, stop signals, dead workers
+//   Reduction.cpp    triage as the campaign goes, --reduce after it
+//   Outputs.cpp      the finding files and the CI outputs from the store
+//   Merge.cpp        merging shards' stores
+//   Protocol.h       what coordinator and workers send each other
+//   Store.h          the SQLite store
+//
+// The libFuzzer engine (LibFuzzerEngine.cpp) shares the store, the
+// reduction and the outputs.
 #pragma once
 
 #include "harness/Campaign.h"
+#include "harness/Protocol.h"
 #include "harness/Store.h"
-#include "harness/Workers.h"
+#include "process/Pool.h"
 #include "reports/RootCause.h"
 
+#include <chrono>
+#include <csignal>
 #include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 
 namespace cc {
+
+using process::WorkerPool;
+class CaseStream;
+
+// --ref smt: programs are also judged against their encoding's value
+// (oracles/Program.h); it is no backend, so no graph runs on it.
+inline constexpr const char *kSmtReference = "smt";
+bool usesSmtReference(const CampaignOptions &options);
+
+// The campaign's backends, made before the workers fork.
+struct CampaignBackends {
+  std::vector<std::unique_ptr<Backend>> owned;
+  std::vector<Backend *> cuts, refs;
+};
+
+// ---- Store.cpp, Outputs.cpp ----
 
 // Creates (or resumes) the campaign's store with the baseline's signatures
 // known.
@@ -23,6 +53,23 @@ openCampaignStore(const CampaignOptions &options,
                   const nlohmann::json &identity);
 // The known bugs of a corpus/known/*.json file; none for "".
 Expected<std::vector<KnownBug>> loadKnownBugsIfAny(const std::string &path);
+// Writes the per-finding files and the CI outputs from the store, its
+// findings grouped by root cause and matched against the known bugs of
+// `knownBugs` (a corpus/known/*.json file, or "").
+Expected<CampaignSummary> writeOutputs(Store &store, const std::string &dir,
+                                       CampaignSummary summary,
+                                       const std::string &knownBugs);
+
+// ---- CaseWorker.cpp ----
+
+// In a worker: the answer to an encoded request (Protocol.h); "" (a
+// malformed reply to the coordinator) when the request is malformed.
+std::string serveRequest(const std::string &request, const CaseStream &stream,
+                         const CampaignBackends &backends,
+                         const CampaignOptions &options);
+
+// ---- Reduction.cpp ----
+
 // Reduces every new, not yet reduced finding that replays on its own.
 Error reduceNewFindings(Store &store, const CampaignOptions &options);
 // Whether a finding is reduced (by --reduce): not in the baseline, not a
@@ -36,12 +83,9 @@ bool wantsTriage(const FindingRecord &f, bool inBaseline,
 // Whether a reduced case's reduction was whole: not a triage, not cut by
 // its budget.
 bool fullyReduced(const FindingRecord &reduced);
-
-// Runs in a worker: whether a request is a triage (not a case index), and
-// its answer: the finding reduced with the triage budget.
-bool isTriageRequest(const std::string &request);
-std::string serveTriage(const std::string &request,
-                        const CampaignOptions &options);
+// In a worker: the finding reduced with the triage budget.
+Expected<FindingRecord> triageFinding(const FindingRecord &f,
+                                      const CampaignOptions &options);
 
 // The coordinator's triage: new miscompiles waiting for an idle worker,
 // the ones being reduced, and the root causes of all signatures so far.
@@ -80,11 +124,66 @@ private:
   std::optional<size_t> grouped; // rootCauses() since the last change
 };
 
-// Writes the per-finding files and the CI outputs from the store, its
-// findings grouped by root cause and matched against the known bugs of
-// `knownBugs` (a corpus/known/*.json file, or "").
-Expected<CampaignSummary> writeOutputs(Store &store, const std::string &dir,
-                                       CampaignSummary summary,
-                                       const std::string &knownBugs);
+// ---- Coordinator.cpp ----
+
+// SIGINT and SIGTERM ask the campaign to stop after the cases in flight;
+// the previous handlers come back at the end.
+class StopSignals {
+public:
+  StopSignals();
+  ~StopSignals();
+  StopSignals(const StopSignals &) = delete;
+  StopSignals &operator=(const StopSignals &) = delete;
+  static bool requested(); // since the last StopSignals began
+
+private:
+  struct sigaction oldInt{}, oldTerm{};
+};
+
+// The coordinator's loop: hands this shard's case indices to idle
+// workers, records each outcome as it arrives, and reports progress.
+class Coordinator {
+public:
+  // `compilers`: the backends a case runs on, which bound a worker's time.
+  Coordinator(const CampaignOptions &options, const CaseStream &stream,
+              size_t compilers, Store &store, WorkerPool &pool, Triage &triage,
+              std::unordered_set<uint64_t> done);
+  // Until the budget, the end of the stream or a stop signal.
+  Error run();
+  void stopClock() { summary.seconds = elapsed(); }
+  // The last statistics, after the optional reduction.
+  Error finish();
+
+  CampaignSummary summary;
+
+private:
+  using Clock = std::chrono::steady_clock;
+  double elapsed() const;
+  bool anyBusy() const;
+  // The next graph's cases not yet recorded (or a case to retry alone).
+  std::optional<CasesRequest> nextRange();
+  // New miscompiles waiting for triage go first. False when the shard has
+  // no case left.
+  bool fillIdleWorkers(bool casesLeft);
+  void countRootCauses();
+  Error record(const WorkerPool::Event &ev);
+  Error recordOutcome(const CaseOutcome &outcome);
+  Error report();
+
+  const CampaignOptions &options;
+  const CaseStream &stream;
+  Store &store;
+  WorkerPool &pool;
+  Triage &triage;
+  std::unordered_set<uint64_t> done;
+  std::vector<CasesRequest> inFlight;
+  std::vector<uint64_t> retry; // cases to run alone, last first
+  std::unordered_set<uint64_t> graphsSeen;
+  uint64_t next; // the next graph of this shard
+  double workerTimeout = 0;
+  CampaignProgress progress;
+  Clock::time_point start = Clock::now();
+  double lastProgress = 0, lastStats = 0;
+};
 
 } // namespace cc

@@ -51,7 +51,7 @@ Expected<TestCase> CaseStream::at(uint64_t index) const {
   TestCase c;
   c.seed = options.seed;
   c.index = index;
-  c.timeoutSeconds = options.caseTimeoutSeconds;
+  c.limits = options.caseLimits;
   using Generator = CampaignOptions::Generator;
   if (graphIndex >= corpus.size() &&
       (options.generator == Generator::Mlir ||

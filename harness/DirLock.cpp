@@ -16,7 +16,7 @@ Expected<std::unique_ptr<DirLock>> DirLock::acquire(const std::string &dir) {
   int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
     return makeError("cannot lock '" + dir + "': " + std::strerror(errno));
-  struct flock lk {};
+  struct flock lk{};
   lk.l_type = F_WRLCK;
   lk.l_whence = SEEK_SET;
   if (fcntl(fd, F_SETLK, &lk) == 0)
@@ -27,10 +27,10 @@ Expected<std::unique_ptr<DirLock>> DirLock::acquire(const std::string &dir) {
   ::close(fd);
   if (err != EACCES && err != EAGAIN)
     return makeError("cannot lock '" + dir + "': " + std::strerror(err));
-  return makeError("'" + dir + "' is in use by another crosscheck process" +
-                   (known ? " (pid " + std::to_string(holder.l_pid) + ")"
-                          : std::string()) +
-                   "; wait for it to finish, or choose another directory");
+  return makeError(
+      "'" + dir + "' is in use by another crosscheck process" +
+      (known ? " (pid " + std::to_string(holder.l_pid) + ")" : std::string()) +
+      "; wait for it to finish, or choose another directory");
 }
 
 DirLock::~DirLock() { ::close(fd); }

@@ -1,5 +1,8 @@
 #include "harness/Store.h"
 
+#include "harness/CampaignSteps.h"
+
+#include "core/File.h"
 #include "core/Json.h"
 
 #include <chrono>
@@ -36,6 +39,9 @@ CREATE TABLE IF NOT EXISTS pass_coverage(
   kind TEXT NOT NULL, name TEXT NOT NULL, count INTEGER NOT NULL,
   first_case INTEGER, PRIMARY KEY(kind, name));
 CREATE TABLE IF NOT EXISTS stage_times(stage TEXT PRIMARY KEY, seconds REAL);
+CREATE TABLE IF NOT EXISTS tv_checks(
+  pass TEXT PRIMARY KEY, correct INTEGER NOT NULL, incorrect INTEGER NOT NULL,
+  unknown INTEGER NOT NULL, timeout INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS stats(
   at REAL, shard INTEGER, elapsed REAL, cases INTEGER, cases_per_s REAL,
   findings INTEGER, signatures INTEGER, covered_pairs INTEGER);
@@ -56,8 +62,14 @@ public:
   }
   ~Stmt() { sqlite3_finalize(s); }
   bool ok() const { return s != nullptr; }
-  Stmt &bind(int i, int64_t v) { sqlite3_bind_int64(s, i, v); return *this; }
-  Stmt &bind(int i, double v) { sqlite3_bind_double(s, i, v); return *this; }
+  Stmt &bind(int i, int64_t v) {
+    sqlite3_bind_int64(s, i, v);
+    return *this;
+  }
+  Stmt &bind(int i, double v) {
+    sqlite3_bind_double(s, i, v);
+    return *this;
+  }
   Stmt &bind(int i, const std::string &v) {
     sqlite3_bind_text(s, i, v.data(), int(v.size()), SQLITE_TRANSIENT);
     return *this;
@@ -127,56 +139,6 @@ std::string readOnlyUri(const std::string &path) {
 }
 } // namespace
 
-json outcomeToJson(const CaseOutcome &o) {
-  json findings = json::array();
-  for (const FindingRecord &f : o.findings)
-    findings.push_back(findingToJson(f));
-  json coverage = json::array();
-  for (const auto &[key, n] : o.coverage)
-    coverage.push_back({key.first, key.second, n});
-  json passes = json::array();
-  for (const auto &[key, n] : o.passCoverage)
-    passes.push_back({key.first, key.second, n});
-  json times = json::object();
-  for (const auto &[stage, s] : o.times)
-    times[stage] = s;
-  return {{"index", o.index},       {"graph", o.graphName},
-          {"ops", o.ops},           {"skipped", o.skipped},
-          {"skip", o.skipReason},   {"findings", findings},
-          {"coverage", coverage},   {"passes", passes},
-          {"times", times},         {"seconds", o.seconds}};
-}
-
-Expected<CaseOutcome> outcomeFromJson(const json &j) try {
-  if (!j.is_object())
-    return makeError("malformed case outcome");
-  CaseOutcome o;
-  o.index = j.value("index", uint64_t(0));
-  o.graphName = j.value("graph", "");
-  o.ops = j.value("ops", 0);
-  o.skipped = j.value("skipped", false);
-  o.skipReason = j.value("skip", "");
-  o.seconds = j.value("seconds", 0.0);
-  for (const json &f : j.value("findings", json::array())) {
-    CC_ASSIGN(record, findingFromJson(f));
-    o.findings.push_back(std::move(record));
-  }
-  for (const json &c : j.value("coverage", json::array()))
-    if (c.is_array() && c.size() == 3)
-      o.coverage[{c[0].get<std::string>(), c[1].get<std::string>()}] =
-          c[2].get<int64_t>();
-  for (const json &c : j.value("passes", json::array()))
-    if (c.is_array() && c.size() == 3)
-      o.passCoverage[{c[0].get<std::string>(), c[1].get<std::string>()}] =
-          c[2].get<int64_t>();
-  json times = j.value("times", json::object());
-  for (const auto &[stage, s] : times.items())
-    o.times[stage] = s.get<double>();
-  return o;
-} catch (const json::exception &e) {
-  return makeError(std::string("malformed case outcome: ") + e.what());
-}
-
 Store::~Store() { sqlite3_close(db); }
 
 Error Store::exec(const std::string &sql) {
@@ -219,8 +181,11 @@ Store::openToWrite(const std::string &dir, std::unique_ptr<DirLock> lock,
   // WAL: readers (reports) never block the campaign's writer; a commit
   // survives the process being killed at any point.
   CC_TRY(store->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
-  if (!create)
+  if (!create) {
     CC_TRY(store->checkFormat(path));
+    // A store of an older crosscheck gains the tables it lacks.
+    CC_TRY(store->exec(kSchema));
+  }
   return store;
 }
 
@@ -292,14 +257,15 @@ Expected<std::unordered_set<uint64_t>> Store::recordedCases() {
 
 Error Store::record(const CaseOutcome &o, uint32_t shard) {
   // A finding must survive even a power loss: sync its commit fully.
-  CC_TRY(exec(o.findings.empty() ? "PRAGMA synchronous=NORMAL; BEGIN IMMEDIATE;"
-                                 : "PRAGMA synchronous=FULL; BEGIN IMMEDIATE;"));
+  CC_TRY(exec(o.findings.empty()
+                  ? "PRAGMA synchronous=NORMAL; BEGIN IMMEDIATE;"
+                  : "PRAGMA synchronous=FULL; BEGIN IMMEDIATE;"));
   auto body = [&]() -> Error {
     double now = o.recordedAt > 0 ? o.recordedAt : unixNow();
     Stmt c(db, "INSERT INTO cases(idx, shard, status, graph, ops, seconds, "
                "recorded_at, skip_reason) VALUES (?,?,?,?,?,?,?,?)");
     c.bind(1, int64_t(o.index)).bind(2, int64_t(shard));
-    c.bind(3, std::string(o.skipped ? "skipped"
+    c.bind(3, std::string(o.skipped            ? "skipped"
                           : o.findings.empty() ? "pass"
                                                : "finding"));
     c.bind(4, o.graphName).bind(5, int64_t(o.ops)).bind(6, o.seconds);
@@ -339,6 +305,16 @@ Error Store::record(const CaseOutcome &o, uint32_t shard) {
       pc.bind(1, key.first).bind(2, key.second).bind(3, n);
       pc.bind(4, int64_t(o.index));
       CC_TRY(run(db, pc, "recording pass coverage"));
+    }
+    for (const auto &[pass, t] : o.tvChecks) {
+      Stmt tv(db, "INSERT INTO tv_checks(pass, correct, incorrect, unknown, "
+                  "timeout) VALUES (?,?,?,?,?) ON CONFLICT(pass) DO UPDATE "
+                  "SET correct = correct + excluded.correct, incorrect = "
+                  "incorrect + excluded.incorrect, unknown = unknown + "
+                  "excluded.unknown, timeout = timeout + excluded.timeout");
+      tv.bind(1, pass).bind(2, t.correct).bind(3, t.incorrect);
+      tv.bind(4, t.unknown).bind(5, t.timeout);
+      CC_TRY(run(db, tv, "recording translation validation"));
     }
     for (const auto &[stage, seconds] : o.times) {
       Stmt t(db, "INSERT INTO stage_times(stage, seconds) VALUES (?,?) "
@@ -408,6 +384,23 @@ Expected<std::vector<Store::PassCoverage>> Store::passCoverage() {
   return out;
 }
 
+Expected<TvChecks> Store::tvChecks() {
+  TvChecks out;
+  // A store from before the table has none to read (opened read-only).
+  Stmt has(db, "SELECT 1 FROM sqlite_master WHERE name = 'tv_checks'");
+  if (has.step() != SQLITE_ROW)
+    return out;
+  Stmt st(db, "SELECT pass, correct, incorrect, unknown, timeout "
+              "FROM tv_checks ORDER BY pass");
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW)
+    out[st.text(0)] = {st.integer(1), st.integer(2), st.integer(3),
+                       st.integer(4)};
+  if (rc != SQLITE_DONE)
+    return sqlError(db, "reading translation validation");
+  return out;
+}
+
 Expected<std::vector<Store::CaseTime>> Store::caseTimeline() {
   std::vector<CaseTime> out;
   Stmt st(db, "SELECT recorded_at, status FROM cases ORDER BY recorded_at");
@@ -441,8 +434,8 @@ Expected<std::map<std::string, Store::FindingTimes>> Store::findingTimes() {
   return out;
 }
 
-Error Store::saveReduced(const Signature &s, const FindingRecord &reduced,
-                         int ops) {
+Error Store::saveReduced(const Signature &s, const FindingRecord &reduced) {
+  int ops = reduced.reduction ? reduced.reduction->opsAfter : -1;
   Stmt st(db, "UPDATE findings SET reduced = ?, reduced_ops = ? WHERE "
               "signature = ?");
   st.bind(1, findingToJson(reduced).dump()).bind(2, int64_t(ops));
@@ -529,7 +522,18 @@ Error Store::mergeFrom(Store &other) {
       INSERT INTO stats SELECT * FROM other.stats;
       DROP TABLE new_cases;
     )sql"));
-    return Error();
+    Stmt has(db, "SELECT 1 FROM other.sqlite_master WHERE name = 'tv_checks'");
+    if (has.step() != SQLITE_ROW)
+      return Error();
+    return exec(R"sql(
+      INSERT INTO tv_checks(pass, correct, incorrect, unknown, timeout)
+        SELECT pass, correct, incorrect, unknown, timeout FROM other.tv_checks
+        WHERE true ON CONFLICT(pass) DO UPDATE SET
+          correct = correct + excluded.correct,
+          incorrect = incorrect + excluded.incorrect,
+          unknown = unknown + excluded.unknown,
+          timeout = timeout + excluded.timeout;
+    )sql");
   };
   Error e = body();
   if (e) {
@@ -539,6 +543,17 @@ Error Store::mergeFrom(Store &other) {
   }
   CC_TRY(exec("COMMIT;"));
   return exec("DETACH DATABASE other;");
+}
+
+Expected<std::unique_ptr<Store>>
+openCampaignStore(const CampaignOptions &options, const json &identity) {
+  auto store = options.resume ? Store::resume(options.outDir, identity)
+                              : Store::create(options.outDir, identity);
+  if (!store || options.baseline.empty())
+    return store;
+  CC_ASSIGN(known, loadBaseline(options.baseline));
+  (*store)->setKnown(std::move(known));
+  return store;
 }
 
 Expected<std::set<std::string>> loadBaseline(const std::string &path) {

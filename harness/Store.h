@@ -8,6 +8,7 @@
 #include "core/Error.h"
 #include "harness/Campaign.h"
 #include "harness/DirLock.h"
+#include "harness/Protocol.h"
 #include "oracles/FindingFile.h"
 
 #include <map>
@@ -20,31 +21,6 @@
 struct sqlite3;
 
 namespace cc {
-
-// What a worker learnt about one case of the stream.
-struct CaseOutcome {
-  uint64_t index = 0;
-  std::string graphName;
-  int ops = 0;
-  bool skipped = false;
-  std::string skipReason;
-  std::vector<FindingRecord> findings;
-  StageTimes times;
-  // (op, dtype) -> occurrences in the case's graph.
-  std::map<std::pair<std::string, std::string>, int64_t> coverage;
-  // (kind, name) -> how often it happened in the case: kind "pass" (a pass
-  // that changed the IR), "pattern" (a rewrite pattern that fired) or
-  // "tv:<verdict>" (fuzz --tv: checks of pass `name` with that verdict).
-  std::map<std::pair<std::string, std::string>, int64_t> passCoverage;
-  double seconds = 0; // wall time of the case in its worker
-  // When the case happened (unix seconds); 0: when it is recorded. The
-  // libFuzzer engine replays its corpus afterwards and dates each input by
-  // when it joined the corpus.
-  double recordedAt = 0;
-};
-
-nlohmann::json outcomeToJson(const CaseOutcome &o);
-Expected<CaseOutcome> outcomeFromJson(const nlohmann::json &j);
 
 class Store {
 public:
@@ -84,12 +60,14 @@ public:
   Expected<StageTimes> stageTimes();
   Expected<std::vector<SignatureSummary>> signatures();
   struct PassCoverage {
-    std::string kind, name; // "pass" | "pattern"
+    std::string kind, name; // "pass" | "pattern" | "path"
     int64_t count = 0;
     uint64_t firstCase = 0; // the lowest case index that showed it
     double firstSeen = 0;   // when that case was recorded (unix seconds)
   };
   Expected<std::vector<PassCoverage>> passCoverage();
+  // fuzz --tv: each pass's checks by verdict, over every recorded case.
+  Expected<TvChecks> tvChecks();
   // Read-only views for reports (crosscheck report).
   struct CaseTime {
     double at = 0; // unix seconds when the case was recorded
@@ -113,8 +91,8 @@ public:
   };
   // The first recorded finding of each signature, with its count.
   Expected<std::vector<Stored>> findings();
-  // Keeps the reduced case of a signature.
-  Error saveReduced(const Signature &s, const FindingRecord &reduced, int ops);
+  // Keeps the reduced case of a signature (its Reduction says how far).
+  Error saveReduced(const Signature &s, const FindingRecord &reduced);
   // Copies every row of another store into this one, deduplicating
   // findings and skipping cases already present.
   Error mergeFrom(Store &other);

@@ -91,8 +91,7 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
   addStageTime(&out.times, "reference", start);
 
   RunOptions run;
-  run.timeoutSeconds = options.timeoutSeconds;
-  run.memoryLimitBytes = options.memoryLimitBytes;
+  run.limits = options.limits;
   run.isolate = options.isolate;
   run.times = &out.times;
 
@@ -101,7 +100,7 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
     r.finding = std::move(f);
     r.testCase = c;
     r.testCase.cut = b.name();
-    r.testCase.timeoutSeconds = options.timeoutSeconds;
+    r.testCase.limits = options.limits;
     r.evidence = std::move(evidence);
     r.log = std::move(log);
     out.findings.push_back(std::move(r));

@@ -22,8 +22,7 @@
 namespace cc {
 
 struct ConsensusOptions {
-  double timeoutSeconds = 30; // per compiler run
-  uint64_t memoryLimitBytes = 0;
+  RunLimits limits; // per compiler run
   bool isolate = true;
   NumericOptions numeric;
   // Programs: also judge the straight lowering against the program's value
@@ -33,8 +32,7 @@ struct ConsensusOptions {
   // The options of each backend run, its stage times added to `times`.
   RunOptions runOptions(StageTimes *times) const {
     RunOptions r;
-    r.timeoutSeconds = timeoutSeconds;
-    r.memoryLimitBytes = memoryLimitBytes;
+    r.limits = limits;
     r.isolate = isolate;
     r.times = times;
     return r;

@@ -32,8 +32,7 @@ Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
   addStageTime(&result.times, "reference", start);
 
   RunOptions run;
-  run.timeoutSeconds = options.timeoutSeconds;
-  run.memoryLimitBytes = options.memoryLimitBytes;
+  run.limits = options.limits;
   run.times = &result.times;
   auto actual = cut.run(g, inputs, run);
   if (!actual) {

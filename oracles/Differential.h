@@ -13,8 +13,7 @@
 namespace cc {
 
 struct DifferentialOptions {
-  double timeoutSeconds = 30; // for the compiler under test
-  uint64_t memoryLimitBytes = 0; // of its isolated run or external command
+  RunLimits limits; // of the compiler under test
   NumericOptions numeric;
 };
 

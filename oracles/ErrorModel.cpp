@@ -24,11 +24,11 @@ bool valid(const OpDef &op, const std::vector<TensorType> &types,
   return op.infer && bool(op.infer(types, attrs));
 }
 
-// The node's own rounding from its op's rule; one rounding for an op the
-// table lacks or a node that is not valid (the oracle judges any graph).
+// The node's own rounding from its op's rule; one rounding for a node that
+// is not valid (the oracle judges any graph).
 Rounding roundingOf(const Node &n, const std::vector<TensorType> &types) {
-  const OpDef *op = findOp(n.op);
-  if (!op || !op->rounding)
+  const OpDef *op = &opDef(n.op);
+  if (!op->rounding)
     return {};
   Attrs attrs = withDefaults(*op, n.attrs);
   return valid(*op, types, attrs) ? op->rounding(types, attrs) : Rounding{};
@@ -57,11 +57,13 @@ std::vector<ValueErrorModel> analyzeErrors(const Graph &g) {
     // Accumulations count roundings in ulps of their own dtype: an operand
     // of another float dtype (f16 widened to f32 by a cast, in mixed
     // precision) passes on its error in the result's ulps.
-    DType result = n.results.empty() ? DType::f32 : g.typeOf(n.results[0]).dtype;
+    DType result =
+        n.results.empty() ? DType::f32 : g.typeOf(n.results[0]).dtype;
     for (ValueId v : n.operands) {
       types.push_back(g.typeOf(v));
       DType t = types.back().dtype;
-      double scale = isFloat(t) && isFloat(result) ? epsilon(t) / epsilon(result) : 1;
+      double scale =
+          isFloat(t) && isFloat(result) ? epsilon(t) / epsilon(result) : 1;
       in.push_back(m.at(v).accumulation * scale);
       fromFloat |= isFloat(t) || m.at(v).floatDerived;
     }

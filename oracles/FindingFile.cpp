@@ -1,8 +1,10 @@
 #include "oracles/FindingFile.h"
 
+#include "core/File.h"
 #include "core/Json.h"
 
 #include <filesystem>
+#include <type_traits>
 
 namespace cc {
 
@@ -93,7 +95,8 @@ json testCaseToJson(const TestCase &c) {
   for (const Tensor &t : c.inputs)
     inputs.push_back(tensorToJson(t));
   json j = {{"cut", c.cut},
-            {"timeout", c.timeoutSeconds},
+            {"timeout", c.limits.timeoutSeconds},
+            {"memory", c.limits.memoryBytes},
             {"seed", c.seed},
             {"index", c.index},
             {"inputs", inputs}};
@@ -138,7 +141,9 @@ Expected<TestCase> testCaseFromJson(const json &j) {
                          "type of the " +
                          owner + "'s input");
   c.cut = j.value("cut", "");
-  c.timeoutSeconds = j.value("timeout", 30.0);
+  // Files older than "memory" ran with RunLimits' own default.
+  c.limits.timeoutSeconds = j.value("timeout", RunLimits().timeoutSeconds);
+  c.limits.memoryBytes = j.value("memory", RunLimits().memoryBytes);
   c.seed = j.value("seed", uint64_t(0));
   c.index = j.value("index", uint64_t(0));
   return c;
@@ -151,14 +156,67 @@ json outputsToJson(const Outputs &outs) {
   return a;
 }
 
+namespace {
+json reductionToJson(const Reduction &r) {
+  return {{"ops_before", r.opsBefore},
+          {"ops_after", r.opsAfter},
+          {"oracle_calls", r.oracleCalls},
+          {"budget_exhausted", r.budgetExhausted},
+          {"quick", r.quick},
+          {"bisected", r.bisected},
+          {"culprit", r.culprit}};
+}
+
+// The value at j[key] when it has type T, else `otherwise`.
+template <class T> T field(const json &j, const char *key, T otherwise) {
+  if (!j.is_object() || !j.contains(key))
+    return otherwise;
+  const json &v = j[key];
+  if constexpr (std::is_same_v<T, bool>)
+    return v.is_boolean() ? v.get<bool>() : otherwise;
+  else if constexpr (std::is_same_v<T, std::string>)
+    return v.is_string() ? v.get<std::string>() : otherwise;
+  else
+    return v.is_number_integer() ? v.get<T>() : otherwise;
+}
+
+Reduction reductionFromJson(const json &j) {
+  Reduction r;
+  r.opsBefore = field(j, "ops_before", 0);
+  r.opsAfter = field(j, "ops_after", 0);
+  r.oracleCalls = field<int64_t>(j, "oracle_calls", 0);
+  r.budgetExhausted = field(j, "budget_exhausted", false);
+  r.quick = field(j, "quick", false);
+  r.bisected = field(j, "bisected", false);
+  r.culprit = field<std::string>(j, "culprit", "");
+  return r;
+}
+
+// Files written before "reduction" kept it in the evidence: "reduced"
+// ({ops_before, ...}) and "first_failing_pass".
+std::optional<Reduction> legacyReduction(json &evidence) {
+  if (!evidence.is_object() || !evidence.contains("reduced"))
+    return std::nullopt;
+  Reduction r = reductionFromJson(evidence["reduced"]);
+  r.culprit = field<std::string>(evidence, "first_failing_pass", "");
+  r.bisected = !r.culprit.empty();
+  evidence.erase("reduced");
+  evidence.erase("first_failing_pass");
+  return r;
+}
+} // namespace
+
 json findingToJson(const FindingRecord &f) {
-  return {{"format", "crosscheck-finding"},
-          {"version", kFindingFormatVersion},
-          {"signature", signatureToJson(f.finding.signature)},
-          {"message", f.finding.message},
-          {"case", testCaseToJson(f.testCase)},
-          {"log", f.log},
-          {"evidence", f.evidence}};
+  json j = {{"format", "crosscheck-finding"},
+            {"version", kFindingFormatVersion},
+            {"signature", signatureToJson(f.finding.signature)},
+            {"message", f.finding.message},
+            {"case", testCaseToJson(f.testCase)},
+            {"log", f.log},
+            {"evidence", f.evidence}};
+  if (f.reduction)
+    j["reduction"] = reductionToJson(*f.reduction);
+  return j;
 }
 
 Expected<FindingRecord> findingFromJson(const json &j) {
@@ -177,6 +235,10 @@ Expected<FindingRecord> findingFromJson(const json &j) {
   f.testCase = std::move(c);
   f.log = j.value("log", "");
   f.evidence = j.value("evidence", json::object());
+  if (j.contains("reduction"))
+    f.reduction = reductionFromJson(j["reduction"]);
+  else
+    f.reduction = legacyReduction(f.evidence);
   return f;
 }
 

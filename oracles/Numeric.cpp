@@ -403,7 +403,9 @@ Finding miscompileFinding(const Graph &g, const NumericReport &report,
     if (report.outputs[i].ok || i >= g.outputs.size())
       continue;
     const ValueInfo &v = g.values.at(g.outputs[i]);
-    std::string op = v.producer >= 0 ? g.nodes.at(v.producer).op : "input";
+    std::string op = v.producer >= 0
+                         ? std::string(opName(g.nodes.at(v.producer).op))
+                         : "input";
     detail = op + ":" + std::string(dtypeName(v.type.dtype)) + ":" +
              report.outputs[i].first.reason;
   }

@@ -40,7 +40,7 @@ std::string rewriteDetail(const smt::StepCheck &s) {
 
 std::vector<FindingRecord> tvFindings(const TestCase &c,
                                       const TvCaseOptions &options,
-                                      PassCoverage *checks, double *seconds) {
+                                      TvChecks *checks, double *seconds) {
   std::vector<FindingRecord> out;
   std::string pipeline = tvPipelineOf(c.cut);
   // A program is validated as generated; a graph as its TOSA module.
@@ -58,8 +58,23 @@ std::vector<FindingRecord> tvFindings(const TestCase &c,
   for (const smt::StepCheck &s : r.steps) {
     if (s.cached)
       continue;
-    if (checks)
-      ++(*checks)[{std::string("tv:") + smt::verdictName(s.verdict), s.pass}];
+    if (checks) {
+      TvTally &t = (*checks)[s.pass];
+      switch (s.verdict) {
+      case smt::TvVerdict::Correct:
+        ++t.correct;
+        break;
+      case smt::TvVerdict::Incorrect:
+        ++t.incorrect;
+        break;
+      case smt::TvVerdict::Unknown:
+        ++t.unknown;
+        break;
+      case smt::TvVerdict::Timeout:
+        ++t.timeout;
+        break;
+      }
+    }
     if (s.verdict != smt::TvVerdict::Incorrect)
       continue;
     FindingRecord f;

@@ -7,10 +7,25 @@
 #include "backends/Backend.h"
 #include "oracles/FindingFile.h"
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace cc {
+
+// How a campaign's translation validation of one pass went: its checks by
+// verdict.
+struct TvTally {
+  int64_t correct = 0, incorrect = 0, unknown = 0, timeout = 0;
+  TvTally &operator+=(const TvTally &o) {
+    correct += o.correct, incorrect += o.incorrect;
+    unknown += o.unknown, timeout += o.timeout;
+    return *this;
+  }
+  bool operator==(const TvTally &) const = default;
+};
+using TvChecks = std::map<std::string, TvTally>; // by pass
 
 struct TvCaseOptions {
   bool perRewrite = false;   // canonicalize one rewrite at a time
@@ -27,11 +42,11 @@ std::string tvPipelineOf(const std::string &spec);
 // (with a counterexample confirmed by running both sides). The signature
 // names the pass and, for a single rewrite, the pattern and the op kinds it
 // removed, so that one wrong rewrite is one finding whatever graph shows it.
-// `checks` (when set) counts the checks by verdict as ("tv:<verdict>",
-// pass); `seconds` (when set) adds the time spent.
+// `checks` (when set) counts each pass's checks by verdict; `seconds` (when
+// set) adds the time spent.
 std::vector<FindingRecord> tvFindings(const TestCase &c,
                                       const TvCaseOptions &options,
-                                      PassCoverage *checks = nullptr,
+                                      TvChecks *checks = nullptr,
                                       double *seconds = nullptr);
 
 // What `pipeline` does wrong on MLIR text, for reducing MLIR input: the

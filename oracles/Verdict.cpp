@@ -20,13 +20,6 @@ constexpr std::pair<Kind, std::string_view> kKindNames[] = {
     {Kind::RefDisagreement, "reference-disagreement"},
 };
 
-bool contains(const std::string &haystack, std::string_view needle) {
-  auto it = std::search(
-      haystack.begin(), haystack.end(), needle.begin(), needle.end(),
-      [](char a, char b) { return std::tolower(uint8_t(a)) == b; });
-  return it != haystack.end();
-}
-
 // Findings are reported on one line: compiler diagnostics and stderr tails
 // are folded into it.
 std::string oneLine(const std::string &message) {
@@ -140,46 +133,30 @@ std::string topFrames(const std::vector<std::string> &frames) {
   return out;
 }
 
-// The signal a failure's words name ("... signal 11 (...)"), or "signal".
-std::string signalWords(const std::string &line) {
-  size_t at = line.find("signal ");
-  if (at == std::string::npos)
-    return "signal";
-  size_t end = line.find(')', at);
-  return line.substr(at, end == std::string::npos ? 9 : end + 1 - at);
+// A crash by its signal and top frames: those of the compiler's own stack
+// dump (in its stderr) and those crosscheck's worker recorded.
+std::string crashDetail(const CompilerFault &f) {
+  std::vector<std::string> all = dumpedFrames(f.diagnostic);
+  all.insert(all.end(), f.frames.begin(), f.frames.end());
+  std::string frames = topFrames(all);
+  return "signal " + std::to_string(f.signal) + " (" + strsignal(f.signal) +
+         ")" + (frames.empty() ? "" : " at " + frames);
 }
 
-// A crash by its signal and top frames: those the backend recorded, else
-// what the failure's words say.
-std::string crashDetail(const CompilerFault &f, const std::string &message) {
-  std::string signal, frames;
-  if (f.kind == CompilerFault::Kind::Crashed) {
-    std::vector<std::string> all = dumpedFrames(f.diagnostic);
-    all.insert(all.end(), f.frames.begin(), f.frames.end());
-    signal =
-        "signal " + std::to_string(f.signal) + " (" + strsignal(f.signal) + ")";
-    frames = topFrames(all);
-  } else {
-    signal = signalWords(oneLine(message));
-    frames = topFrames(dumpedFrames(message));
-  }
-  return signal + (frames.empty() ? "" : " at " + frames);
-}
-
-// A crash, a hang or running out of memory is what the backend saw; a
-// failure (a pass, the verifier, an exit status) is read from its words.
-Kind kindOf(const CompilerFault &f, const std::string &message) {
-  if (f.kind == CompilerFault::Kind::TimedOut)
+// The finding's kind is the fault's: what the backend saw, never its words.
+Kind kindOf(const CompilerFault &f) {
+  switch (f.kind) {
+  case CompilerFault::Kind::TimedOut:
     return Kind::Timeout;
-  // A crash's stack may name the verifier: the crash comes first.
-  if (f.kind == CompilerFault::Kind::Crashed || f.outOfMemory ||
-      contains(message, "crashed with signal"))
+  case CompilerFault::Kind::Crashed:
+  case CompilerFault::Kind::OutOfMemory:
     return Kind::Crash;
-  if (contains(message, "verif"))
+  case CompilerFault::Kind::VerifierFailed:
     return Kind::Verifier;
-  if (contains(message, "crash") || contains(message, "signal") ||
-      contains(message, "core dumped"))
-    return Kind::Crash;
+  case CompilerFault::Kind::PassFailed:
+  case CompilerFault::Kind::Failed:
+    break;
+  }
   return Kind::PassFailure;
 }
 } // namespace
@@ -205,24 +182,24 @@ std::string Signature::str() const {
 
 Finding compilerFailureFinding(const std::string &backend,
                                const Error &failure) {
-  // A failure that carries no facts says only whether it timed out.
+  // A failure that carries no fault says only whether it timed out.
   CompilerFault fault;
   if (const CompilerFault *carried = failure.detail<CompilerFault>())
     fault = *carried;
   else if (failure.code() == ErrorCode::Timeout)
     fault.kind = CompilerFault::Kind::TimedOut;
   const std::string &message = failure.message();
-  Kind kind = kindOf(fault, message);
-  // What makes two failures the same bug (DESIGN.md): a crash by its
-  // signal and top frames, a hang by where it hung, a verifier or pass
-  // failure by the message's template.
+  Kind kind = kindOf(fault);
+  // What makes two failures the same bug: a crash by its signal and top
+  // frames, a hang by where it hung, a verifier or pass failure by the
+  // template of the compiler's last diagnostic.
   std::string detail;
-  if (fault.outOfMemory)
+  if (fault.kind == CompilerFault::Kind::OutOfMemory)
     detail = "out of memory";
   else if (kind == Kind::Timeout)
     detail = "hang";
   else if (kind == Kind::Crash)
-    detail = crashDetail(fault, message);
+    detail = crashDetail(fault);
   else
     detail = messageTemplate(message);
   Signature sig{kind, backend, fault.stage, detail};

@@ -73,11 +73,11 @@ private:
 };
 
 // The finding for a backend failure that carries ErrorCode::CompilerFailure
-// or ErrorCode::Timeout. Its signature comes from the CompilerFault the
-// error carries (backends/Backend.h; a plain error counts as one that
-// failed, or timed out with ErrorCode::Timeout); whether a failure was a
-// pass's or the verifier's, and its template, from the message's words.
-// The finding's message is the error's, on one line.
+// or ErrorCode::Timeout. Its kind and signature come from the CompilerFault
+// the error carries (backends/Backend.h; an error without one counts as a
+// pass failure, or a hang with ErrorCode::Timeout); a pass or verifier
+// failure's detail is the template of the compiler's last diagnostic. The
+// finding's message is the error's, on one line.
 Finding compilerFailureFinding(const std::string &backend,
                                const Error &failure);
 

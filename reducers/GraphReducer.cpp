@@ -37,10 +37,9 @@ const OpDef &constantOp() {
 
 // Name of the tensor attribute of a leaf node, empty when it has none.
 std::string tensorAttr(const Node &n) {
-  if (const OpDef *def = findOp(n.op))
-    for (const AttrSpec &a : def->attrs)
-      if (a.kind == AttrKind::Tensor)
-        return a.name;
+  for (const AttrSpec &a : opDef(n.op).attrs)
+    if (a.kind == AttrKind::Tensor)
+      return a.name;
   return "";
 }
 
@@ -500,8 +499,8 @@ private:
     bool changed = false;
     for (size_t i = 0; i < cur().graph.nodes.size() && !oracle.spent(); ++i) {
       const Node &n = cur().graph.nodes[i];
-      const OpDef *def = findOp(n.op);
-      if (!def || isLeafNode(n))
+      const OpDef *def = &opDef(n.op);
+      if (isLeafNode(n))
         continue;
       for (const AttrSpec &spec : def->attrs) {
         const AttrValue *now = cur().graph.nodes[i].attrs.find(spec.name);

@@ -91,8 +91,4 @@ Error reducePipeline(CaseOracle &oracle, BestSoFar &best, ReduceResult &result,
 
 int64_t leafElements(const Graph &g);
 
-// Writes `text` to `path` through a temporary file and a rename, so that a
-// reader (or an interrupted reduction) never sees half a file.
-Error writeAtomically(const std::string &path, const std::string &text);
-
 } // namespace cc::reduce

@@ -5,6 +5,7 @@
 #include "reducers/Internal.h"
 
 #include "backends/mlir/MlirBackend.h"
+#include "core/File.h"
 #include "reducers/MlirEdit.h"
 
 #include <algorithm>
@@ -207,7 +208,7 @@ public:
       current = *facts;
     currentText = text;
     if (!options.outDir.empty())
-      (void)reduce::writeAtomically(options.outDir + "/reduced.mlir", text);
+      (void)writeAtomically(options.outDir + "/reduced.mlir", text);
   }
   void baseline(const reduce::MlirFacts &facts) { current = facts; }
   bool outOfCalls() const {

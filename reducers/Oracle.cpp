@@ -4,17 +4,17 @@
 
 #include "backends/Registry.h"
 #include "backends/ref/Interpreter.h"
+#include "core/File.h"
 #include "core/Json.h"
 #include "oracles/Differential.h"
 #include "oracles/Program.h"
 #ifdef CC_HAVE_SMT
 #include "oracles/Tv.h"
 #endif
+#include "process/Process.h"
+#include "process/Wire.h"
 
-#include <cerrno>
 #include <filesystem>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace cc::reduce {
 
@@ -25,7 +25,7 @@ bool sameFailure(const Signature &a, const Signature &b) {
 Expected<std::optional<FindingRecord>>
 programFinding(const TestCase &c, Backend &cut, bool smtReference) {
   ConsensusOptions o;
-  o.timeoutSeconds = c.timeoutSeconds;
+  o.limits = c.limits;
   o.smtReference = smtReference;
   auto r = std::move(judgeProgramSets({c}, {&cut}, o).front());
   if (!r)
@@ -109,7 +109,7 @@ void CaseOracle::pinOutputs(const TestCase &c) {
     return;
   }
   DifferentialOptions o;
-  o.timeoutSeconds = c.timeoutSeconds;
+  o.limits = c.limits;
   auto r = cut ? runDifferential(c.graph, c.inputs, *cut, o)
                : Expected<CaseResult>(makeError("no backend"));
   pinned = r ? fingerprint(*r) : "";
@@ -136,7 +136,7 @@ Outcome CaseOracle::judge(const TestCase &c) {
                                                       : Outcome::Same;
   }
   DifferentialOptions o;
-  o.timeoutSeconds = c.timeoutSeconds;
+  o.limits = c.limits;
   auto r = runDifferential(c.graph, c.inputs, *cut, o);
   if (!r)
     return Outcome::Invalid;
@@ -162,47 +162,35 @@ bool plausible(const TestCase &c) {
 }
 } // namespace
 
-// One forked child per candidate of `window`; each answers with one byte.
-// The compiler itself already runs in a further isolated worker.
+// One forked child per candidate of `window`, all at once; each answers
+// with its outcome. The compiler itself already runs in a further isolated
+// worker, under the case's own limits.
 void CaseOracle::judgeForked(const std::vector<TestCase> &cases,
                              const std::vector<size_t> &window,
                              std::vector<std::optional<Outcome>> &outcome) {
-  std::vector<std::pair<pid_t, int>> children;
-  for (size_t i : window) {
-    int fds[2];
-    if (pipe(fds) != 0) {
+  std::vector<process::ChildMain> judges;
+  for (size_t i : window)
+    judges.push_back([&, i](int fd) {
+      process::WireWriter w;
+      w.u64(uint64_t(judge(cases[i])));
+      return process::writeAll(fd, w.bytes()) ? 0 : 1;
+    });
+  process::ChildOptions co;
+  co.ownProcessGroup = false;
+  co.keepStderr = true;
+  co.limits = RunLimits::timeOnly(1e9);
+  auto results = process::runChildren(judges, co);
+  for (size_t k = 0; k < window.size(); ++k) {
+    size_t i = window[k];
+    if (!results[k]) { // no child: judged here
       outcome[i] = judge(cases[i]);
       continue;
     }
-    pid_t pid = fork();
-    if (pid == 0) {
-      close(fds[0]);
-      char byte = char(judge(cases[i]));
-      ssize_t ignored = write(fds[1], &byte, 1);
-      (void)ignored;
-      _exit(0);
-    }
-    close(fds[1]);
-    if (pid < 0) {
-      close(fds[0]);
-      outcome[i] = judge(cases[i]);
-      continue;
-    }
-    children.push_back({pid, fds[0]});
-  }
-  size_t c = 0;
-  for (size_t i : window) {
-    if (outcome[i])
-      continue;
-    auto [pid, fd] = children[c++];
-    char byte = char(Outcome::Other);
-    ssize_t n;
-    do
-      n = read(fd, &byte, 1);
-    while (n < 0 && errno == EINTR);
-    close(fd);
-    waitpid(pid, nullptr, 0);
-    outcome[i] = n == 1 ? Outcome(byte) : Outcome::Other;
+    process::WireReader r(results[k]->out);
+    auto o = Outcome(char(r.u64()));
+    bool known =
+        o == Outcome::Same || o == Outcome::Other || o == Outcome::Invalid;
+    outcome[i] = r.done() && known ? o : Outcome::Other;
   }
 }
 
@@ -267,16 +255,6 @@ int CaseOracle::firstSame(const std::vector<TestCase> &cases) {
     next = end;
   }
   return -1;
-}
-
-Error writeAtomically(const std::string &path, const std::string &text) {
-  std::string tmp = path + ".tmp";
-  CC_TRY(writeFile(tmp, text));
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec)
-    return makeError("cannot write '" + path + "': " + ec.message());
-  return Error();
 }
 
 Error BestSoFar::update(const TestCase &c) {

@@ -212,6 +212,8 @@ Error reducePipeline(CaseOracle &oracle, BestSoFar &best, ReduceResult &result,
   for (int i : kept)
     result.passesAfter.push_back(leaves[size_t(i)]);
   bisectPasses(oracle, best, result, options);
+  // Whether or not it isolated a pass, what a bisection can learn is known.
+  result.bisected = !oracle.spent();
   return Error();
 }
 

@@ -19,7 +19,7 @@ Expected<FindingRecord> judgeCase(const TestCase &c, bool smtReference) {
     return std::move(*f);
   }
   DifferentialOptions o;
-  o.timeoutSeconds = c.timeoutSeconds;
+  o.limits = c.limits;
   CC_ASSIGN(r, runDifferential(c.graph, c.inputs, *backend, o));
   const std::optional<Finding> &f = r.verdict.finding();
   if (!f)
@@ -72,15 +72,15 @@ Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
   result.reduced.testCase = best.current();
   result.reduced.finding = last->finding;
   result.reduced.evidence = last->evidence;
-  result.reduced.evidence["reduced"] = {
-      {"ops_before", stats.opsBefore},
-      {"ops_after",
-       original.program ? stats.opsAfter : countOps(best.current().graph)},
-      {"oracle_calls", stats.oracleCalls},
-      {"budget_exhausted", stats.budgetExhausted},
-      {"quick", options.quick}};
-  if (!result.firstFailingPass.empty())
-    result.reduced.evidence["first_failing_pass"] = result.firstFailingPass;
+  Reduction &r = result.reduced.reduction.emplace();
+  r.opsBefore = stats.opsBefore;
+  r.opsAfter =
+      original.program ? stats.opsAfter : countOps(best.current().graph);
+  r.oracleCalls = stats.oracleCalls;
+  r.budgetExhausted = stats.budgetExhausted;
+  r.quick = options.quick;
+  r.bisected = result.bisected;
+  r.culprit = result.firstFailingPass;
   if (!original.program) {
     stats.opsAfter = countOps(result.reduced.testCase.graph);
     stats.elementsAfter = leafElements(result.reduced.testCase.graph);

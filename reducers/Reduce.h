@@ -58,15 +58,12 @@ struct ReduceResult {
   FindingRecord reduced; // same format as the input, re-judged
   ReduceStats stats;
   // Pipeline reduction: the leaf passes before and after, and the first
-  // pass after which the failure shows (empty when not computable).
+  // pass after which the failure shows (empty when not computable); whether
+  // the pipeline was bisected at all.
   std::vector<std::string> passesBefore, passesAfter;
   std::string firstFailingPass;
+  bool bisected = false;
 };
-
-// Error code of reduceFinding when the finding does not reproduce.
-namespace ErrorCode {
-inline constexpr const char *NotReproduced = "not-reproduced";
-} // namespace ErrorCode
 
 // Reduces a finding. An error when the case does not show its own
 // signature (ErrorCode::NotReproduced) or when DIR cannot be written.

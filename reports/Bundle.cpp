@@ -203,7 +203,7 @@ Expected<BundleResult> Writer::writeProgram() {
 Expected<Expectation> Writer::programExpectation() {
   CC_ASSIGN(straight, makeBackend(kProgramReference));
   RunOptions ro;
-  ro.timeoutSeconds = f.testCase.timeoutSeconds;
+  ro.limits = f.testCase.limits;
   const Inputs &in = f.testCase.inputs;
   auto out = std::move(
       straight->runProgramSets(*f.testCase.program, {&in}, ro).front());
@@ -213,8 +213,15 @@ Expected<Expectation> Writer::programExpectation() {
 }
 
 // The culprit: bisect the pipeline (this also shrinks it to the passes
-// the failure needs, checked by re-running every candidate).
+// the failure needs, checked by re-running every candidate), unless the
+// case's reduction did already.
 void Writer::bisect() {
+  if (f.reduction && f.reduction->bisected) {
+    result.culprit = f.reduction->culprit;
+    if (result.culprit.empty())
+      result.notes.push_back("the bisection did not isolate one pass");
+    return;
+  }
   ReduceOptions ro;
   ro.reduceGraph = false;
   ro.budgetSeconds = options.bisectBudgetSeconds;
@@ -353,7 +360,7 @@ void Writer::rerun(const References &refs, const Expectation &expect) {
     return;
   }
   RunOptions ro;
-  ro.timeoutSeconds = f.testCase.timeoutSeconds;
+  ro.limits = f.testCase.limits;
   auto actual = (*backend)->run(f.testCase.graph, f.testCase.inputs, ro);
   if (actual)
     facts.wrong = mismatches(f.testCase.graph, *actual, refs.ref, refs.target,

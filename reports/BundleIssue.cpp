@@ -4,6 +4,7 @@
 // sentence of the specification, and the versions.
 #include "reports/BundleInternal.h"
 
+#include "core/File.h"
 #include "core/Format.h"
 #include "core/Json.h"
 

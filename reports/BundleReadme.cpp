@@ -2,6 +2,7 @@
 // culprit pass, the numeric evidence and what the bundle could not do.
 #include "reports/BundleInternal.h"
 
+#include "core/File.h"
 #include "core/Format.h"
 #include "core/Json.h"
 #include "reports/CiOutputs.h"

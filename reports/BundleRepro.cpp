@@ -5,11 +5,12 @@
 #include "backends/mlir/MlirBackend.h"
 #include "backends/mlir/PassPipeline.h"
 #include "backends/torch/Torch.h"
+#include "core/File.h"
 #include "core/Json.h"
+#include "process/Process.h"
 #include "reports/ReproScript.h"
 
 #include <filesystem>
-#include <sys/wait.h>
 
 namespace cc::bundle {
 
@@ -170,10 +171,13 @@ Expected<std::string> writeOtherRepro(const ReproSpec &spec,
 }
 
 int runRepro(const std::string &dir, Kind kind) {
-  std::string cmd = "sh " + shellQuote(dir + "/repro.sh") + " >" +
-                    shellQuote(dir + "/repro.out") + " 2>&1";
-  int st = std::system(cmd.c_str());
-  int status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  // Each tool in the script is bounded by its own REPRO_TIMEOUT (120 s);
+  // this bounds the script as a whole.
+  process::ChildOptions o;
+  o.outputPath = dir + "/repro.out";
+  o.limits = RunLimits::timeOnly(600);
+  auto r = process::runProgram({"/bin/sh", dir + "/repro.sh"}, o);
+  int status = r && !r->timedOut && !r->signal ? r->exitCode : -1;
   if (status != 1)
     return status;
   auto out = readFile(dir + "/repro.out");

@@ -9,8 +9,9 @@
 #include "oracles/FindingFile.h"
 #include "reports/RootCause.h"
 
+#include <cstdint>
+#include <map>
 #include <optional>
-
 #include <string>
 #include <vector>
 
@@ -62,7 +63,17 @@ private:
   std::vector<std::string> names; // [n] is names[n - 1]
 };
 
+// What summary.txt counts beside the findings.
+struct CiTotals {
+  uint64_t cases = 0, skipped = 0, graphs = 0; // of this invocation
+  uint64_t totalCases = 0;                     // in the store
+  std::map<std::string, int64_t> tvChecks;     // pass checks by verdict
+};
+
 std::string junitXml(const CiRun &run);
+// summary.txt: the numbers, the compilers' legend and every root cause with
+// its signatures (new ones first), as a nightly run is read.
+std::string summaryText(const CiRun &run, const CiTotals &totals);
 std::string sarifJson(const CiRun &run);
 std::string findingsJson(const CiRun &run);
 // Text escaped for XML and HTML (control characters become spaces).

@@ -3,9 +3,8 @@
 #include "reports/BundleInternal.h"
 
 #include "core/Format.h"
-#include "reports/ReproScript.h"
+#include "process/Process.h"
 
-#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -58,10 +57,11 @@ std::string graphDot(const Graph &g) {
     std::string attrs;
     for (const auto &[k, v] : node.attrs.all())
       attrs += "\\n" + k + "=" + attrText(v);
-    bool constant = node.op == "const";
+    bool constant = node.op == OpId::Const;
     os << "  n" << n << " [shape=" << (constant ? "note" : "box")
        << " style=filled fillcolor=\"" << (constant ? "#eeeeee" : "#dbe9f6")
-       << "\" label=\"" << label(node.op) << label(attrs) << "\"];\n";
+       << "\" label=\"" << label(std::string(opName(node.op))) << label(attrs)
+       << "\"];\n";
     for (ValueId operand : node.operands)
       os << "  " << source(g, operand) << " -> n" << n << " [label=\""
          << g.values.at(operand).type.str() << "\"];\n";
@@ -79,11 +79,11 @@ std::string graphDot(const Graph &g) {
 namespace bundle {
 
 bool renderSvg(const std::string &dir) {
-  using repro::shellQuote;
-  std::string cmd = "dot -Tsvg " + shellQuote(dir + "/graph.dot") + " -o " +
-                    shellQuote(dir + "/graph.svg") + " 2>/dev/null";
-  return std::system(cmd.c_str()) == 0 &&
-         std::filesystem::exists(dir + "/graph.svg");
+  process::ChildOptions o;
+  o.outputPath = "/dev/null";
+  auto r = process::runProgram(
+      {"dot", "-Tsvg", dir + "/graph.dot", "-o", dir + "/graph.svg"}, o);
+  return r && r->succeeded() && std::filesystem::exists(dir + "/graph.svg");
 }
 
 } // namespace bundle

@@ -111,10 +111,8 @@ Expected<KnownBug> parseBug(const json &b) {
 } // namespace
 
 std::string culpritOf(const FindingRecord &f, const FindingRecord *reduced) {
-  if (reduced && reduced->evidence.is_object() &&
-      reduced->evidence.contains("first_failing_pass") &&
-      reduced->evidence["first_failing_pass"].is_string())
-    return reduced->evidence["first_failing_pass"].get<std::string>();
+  if (reduced && reduced->reduction && !reduced->reduction->culprit.empty())
+    return reduced->reduction->culprit;
   return f.finding.signature.stage;
 }
 
@@ -148,7 +146,7 @@ bool matches(const KnownBug::Match &m, const FindingRecord &f,
       return false;
   for (const std::string &op : m.graphOps)
     if (std::none_of(g.nodes.begin(), g.nodes.end(),
-                     [&](const Node &n) { return n.op == op; }))
+                     [&](const Node &n) { return opName(n.op) == op; }))
       return false;
   return true;
 }
@@ -164,7 +162,7 @@ std::string reducedForm(const TestCase &c) {
   }
   const Graph &g = c.graph;
   for (const Node &n : g.nodes) {
-    form += n.op + "(";
+    form += std::string(opName(n.op)) + "(";
     for (size_t i = 0; i < n.operands.size(); ++i)
       form += (i ? "," : "") +
               std::string(dtypeName(g.typeOf(n.operands[i]).dtype));
@@ -204,14 +202,6 @@ std::string rootKey(const FindingRecord &f, const FindingRecord *reduced,
 }
 
 } // namespace
-
-bool isKnownBugsFile(const std::string &path) {
-  std::ifstream in(path);
-  if (!in || std::filesystem::is_directory(path))
-    return false;
-  json j = json::parse(in, nullptr, false);
-  return j.is_object() && j.value("format", "") == kFormat;
-}
 
 Expected<std::vector<KnownBug>> loadKnownBugs(const std::string &path) {
   std::ifstream in(path);

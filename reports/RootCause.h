@@ -43,8 +43,6 @@ struct KnownBug {
 // Reads a known-bugs file ({"format": "crosscheck-known-bugs", "bugs":
 // [...]}); one clear error for a malformed one.
 Expected<std::vector<KnownBug>> loadKnownBugs(const std::string &path);
-// Whether `path` holds a known-bugs file (not a findings baseline).
-bool isKnownBugsFile(const std::string &path);
 
 // The known bug that a finding (with its reduced case, if any) matches.
 const KnownBug *matchKnownBug(const std::vector<KnownBug> &bugs,

@@ -68,7 +68,8 @@ Expected<std::vector<PassStep>> tracePipeline(const std::string &module,
                          : "builtin.module(" + pipeline + ")";
   std::string err;
   llvm::raw_string_ostream os(err);
-  mlir::FailureOr<mlir::OpPassManager> parsed = mlir::parsePassPipeline(text, os);
+  mlir::FailureOr<mlir::OpPassManager> parsed =
+      mlir::parsePassPipeline(text, os);
   if (mlir::failed(parsed))
     return makeError("invalid pass pipeline '" + pipeline + "': " + err);
   mlir::PassManager pm(&ctx);

@@ -1,128 +1,94 @@
 // verifyPipeline under a wall-clock budget, in a forked child: neither Z3
 // nor an MLIR pass can be interrupted, so the only safe bound is a process
-// that can be killed. The child streams one JSON line per checked step, so
-// the steps done before a kill or a crash are kept.
+// that can be killed. The child sends one frame per checked step
+// (process/Wire.h), so the steps done before a kill or a crash are kept.
 #include "smt/Validate.h"
 
-#include <nlohmann/json.hpp>
+#include "process/Process.h"
+#include "process/Wire.h"
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
-#include <sstream>
+#include <functional>
 
 namespace cc::smt {
 namespace {
 
-using nlohmann::json;
 using Clock = std::chrono::steady_clock;
+using process::WireReader;
+using process::WireWriter;
 
-json stepToJson(const StepCheck &s) {
-  return {{"pass", s.pass},          {"pattern", s.pattern},
-          {"function", s.function},  {"verdict", verdictName(s.verdict)},
-          {"reason", s.reason},      {"seconds", s.seconds},
-          {"before", s.before},      {"after", s.after},
-          {"cex", s.counterexample}, {"cached", s.cached}};
+// What a frame of the child says.
+enum class Message : uint64_t { Pass, Step, Ended, Failed };
+
+void writeStep(WireWriter &w, const StepCheck &s) {
+  w.str(s.pass).str(s.pattern).str(s.function).u64(uint64_t(s.verdict));
+  w.str(s.reason).f64(s.seconds).str(s.before).str(s.after);
+  w.str(s.counterexample).u64(s.cached);
 }
 
-StepCheck stepFromJson(const json &j) {
+StepCheck readStep(WireReader &r) {
   StepCheck s;
-  s.pass = j.value("pass", "");
-  s.pattern = j.value("pattern", "");
-  s.function = j.value("function", "");
-  std::string v = j.value("verdict", "");
-  for (TvVerdict t : {TvVerdict::Correct, TvVerdict::Incorrect,
-                      TvVerdict::Unknown, TvVerdict::Timeout})
-    if (v == verdictName(t))
-      s.verdict = t;
-  s.reason = j.value("reason", "");
-  s.seconds = j.value("seconds", 0.0);
-  s.before = j.value("before", "");
-  s.after = j.value("after", "");
-  s.counterexample = j.value("cex", "");
-  s.cached = j.value("cached", false);
+  s.pass = r.str();
+  s.pattern = r.str();
+  s.function = r.str();
+  uint64_t verdict = r.u64();
+  s.verdict = verdict <= uint64_t(TvVerdict::Timeout) ? TvVerdict(verdict)
+                                                      : TvVerdict::Unknown;
+  s.reason = r.str();
+  s.seconds = r.f64();
+  s.before = r.str();
+  s.after = r.str();
+  s.counterexample = r.str();
+  s.cached = r.u64();
   return s;
 }
 
-void writeLine(int fd, const json &j) {
-  std::string line = j.dump() + "\n";
-  for (size_t done = 0; done < line.size();) {
-    ssize_t n = ::write(fd, line.data() + done, line.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return;
-    done += size_t(n);
-  }
+void send(int fd, Message m, const std::function<void(WireWriter &)> &body) {
+  WireWriter w;
+  w.u64(uint64_t(m));
+  body(w);
+  process::writeFrame(fd, w.bytes());
 }
 
-[[noreturn]] void child(int fd, const std::string &module,
-                        const std::string &pipeline, const TvOptions &options,
-                        bool perRewrite) {
+int child(int fd, const std::string &module, const std::string &pipeline,
+          const TvOptions &options, bool perRewrite) {
   auto steps = verifyPipeline(
       module, pipeline, options, perRewrite,
-      [&](const StepCheck &s) { writeLine(fd, {{"step", stepToJson(s)}}); },
-      [&](const std::string &pass) { writeLine(fd, {{"pass", pass}}); });
+      [&](const StepCheck &s) {
+        send(fd, Message::Step, [&](WireWriter &w) { writeStep(w, s); });
+      },
+      [&](const std::string &pass) {
+        send(fd, Message::Pass, [&](WireWriter &w) { w.str(pass); });
+      });
   if (steps)
-    writeLine(fd, {{"end", "ok"}});
+    send(fd, Message::Ended, [](WireWriter &) {});
   else
-    writeLine(fd, {{"end", "error"}, {"error", steps.error().message()}});
-  ::_exit(0);
+    send(fd, Message::Failed,
+         [&](WireWriter &w) { w.str(steps.error().message()); });
+  return 0;
 }
 
-// What the child wrote before EOF or `deadline` (then `outOfTime`).
-std::string readUntil(int fd, Clock::time_point deadline, bool &outOfTime) {
-  std::string buf;
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - Clock::now())
-                    .count();
-    pollfd p{fd, POLLIN, 0};
-    int rc =
-        left > 0 ? ::poll(&p, 1, int(std::min<long long>(left, 60000))) : 0;
-    if (rc == 0 && Clock::now() < deadline)
-      continue; // a long budget is waited for in slices
-    if (rc < 0 && errno == EINTR)
-      continue;
-    if (rc == 0) {
-      outOfTime = true;
-      return buf;
-    }
-    char chunk[8192];
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return buf; // EOF: the child is done or dead
-    buf.append(chunk, size_t(n));
-  }
-}
-
-// The child's lines into `r`; whether it wrote its end.
-bool parseLines(const std::string &buf, BoundedCheck &r) {
+// The child's frames into `r`; whether it sent its end.
+bool readFrames(const std::string &out, BoundedCheck &r) {
   bool ended = false;
-  std::istringstream in(buf);
-  for (std::string line; std::getline(in, line);) {
-    json j = json::parse(line, nullptr, false);
-    if (!j.is_object())
-      continue; // a line cut short by the kill
-    if (j.contains("pass")) {
-      r.pass = j.value("pass", "");
-    } else if (j.contains("step")) {
-      r.steps.push_back(stepFromJson(j["step"]));
-    } else if (j.value("end", "") == "ok") {
+  for (const std::string &f : process::frames(out)) {
+    WireReader in(f);
+    switch (Message(in.u64())) {
+    case Message::Pass:
+      r.pass = in.str();
+      break;
+    case Message::Step:
+      r.steps.push_back(readStep(in));
+      break;
+    case Message::Ended:
       ended = true;
-    } else if (j.value("end", "") == "error") {
+      break;
+    case Message::Failed:
       ended = true;
       r.end = BoundedCheck::End::Failed;
-      r.error = j.value("error", "");
+      r.error = in.str();
+      break;
     }
   }
   return ended;
@@ -135,49 +101,26 @@ BoundedCheck verifyPipelineBounded(const std::string &module,
                                    double budgetSeconds) {
   BoundedCheck r;
   auto start = Clock::now();
-  int fds[2];
-  if (::pipe(fds) != 0) {
+  process::ChildOptions co;
+  co.ownProcessGroup = false;
+  co.keepStderr = true;
+  co.limits = RunLimits::timeOnly(budgetSeconds);
+  auto ran = process::runChild(
+      [&](int fd) { return child(fd, module, pipeline, options, perRewrite); },
+      co);
+  if (!ran) {
     r.end = BoundedCheck::End::Failed;
-    r.error = std::string("pipe: ") + std::strerror(errno);
+    r.error = ran.error().message();
     return r;
   }
-  std::fflush(nullptr);
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    r.end = BoundedCheck::End::Failed;
-    r.error = std::string("fork: ") + std::strerror(errno);
-    return r;
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    child(fds[1], module, pipeline, options, perRewrite);
-  }
-  ::close(fds[1]);
-
-  // An infinite budget is about 30 years (a time_point cannot hold inf).
-  auto deadline =
-      start + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double>(std::min(budgetSeconds, 1e9)));
-  bool outOfTime = false;
-  std::string buf = readUntil(fds[0], deadline, outOfTime);
-  if (outOfTime)
-    ::kill(pid, SIGKILL);
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-
-  bool ended = parseLines(buf, r);
-  if (outOfTime) {
+  bool ended = readFrames(ran->out, r);
+  if (ran->timedOut) {
     r.end = BoundedCheck::End::OutOfTime;
   } else if (!ended) {
     r.end = BoundedCheck::End::Crashed;
-    r.error = WIFSIGNALED(status)
-                  ? std::string("signal ") + std::to_string(WTERMSIG(status)) +
-                        " (" + strsignal(WTERMSIG(status)) + ")"
-                  : "exit status " + std::to_string(WEXITSTATUS(status));
+    r.error = ran->signal ? "signal " + std::to_string(ran->signal) + " (" +
+                                strsignal(ran->signal) + ")"
+                          : "exit status " + std::to_string(ran->exitCode);
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;

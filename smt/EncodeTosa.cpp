@@ -1,9 +1,8 @@
-// The Z3 encoding of TOSA 1.0's elementwise, data-movement and reduction
-// ops: one entry per op in encodeTosa's table; the compute kernels are in
-// EncodeTosaKernels.cpp.
-#include "smt/Encoder.h"
-
-#include "core/OpTable.h"
+// The Z3 encoding of TOSA 1.0's elementwise ops and the dispatch of every
+// TOSA op: one entry per op in encodeTosa's table; data movement and
+// reductions are in EncodeTosaMovement.cpp, the compute kernels in
+// EncodeTosaKernels.cpp, what TOSA leaves open in EncodeTosaFreedoms.cpp.
+#include "smt/EncodeTosa.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -24,44 +23,7 @@ bool propagatesNaN(Operation *op) {
   return t.find("IGNORE") == std::string::npos;
 }
 
-namespace {
-
-using Exprs = std::vector<z3::expr>;
-using BinaryFn = z3::expr (*)(const z3::expr &, const z3::expr &);
-
-// A TOSA op being encoded: its operands, its element types and the helpers
-// the semantics of its ops share.
-struct Tosa {
-  Tosa(Encoder &e, Operation *op);
-
-  Encoder &e;
-  z3::context &c;
-  Operation *op;
-  std::string n; // the op's name without "tosa."
-  Type rt, elt;  // the result type and its element type
-  Type inElt;    // the element type of the first operand
-  bool fl;       // float operands
-  std::vector<SVal> ins;
-
-  void set(SVal r) { e.env[op->getResult(0)] = std::move(r); }
-  z3::expr anyP(const Exprs &p);
-  // An elementwise op whose result is poison where an operand is.
-  void ew(std::vector<SVal> xs, std::function<z3::expr(const Exprs &)> f);
-  void bin(std::function<z3::expr(const z3::expr &, const z3::expr &)> f);
-  void un(std::function<z3::expr(const z3::expr &)> f);
-  // Integer add, sub, abs and negate are TOSA's apply_add_s / apply_sub_s:
-  // a result outside the type's range fails a REQUIRE, which (as for
-  // apply_scale) makes the element poison; the reference refuses it too.
-  void ewRequire(std::vector<SVal> xs, std::function<Elem(const Exprs &)> f);
-  bool isZeroConst(const SVal &s);
-  z3::expr isMin(const z3::expr &a);
-  int64_t intAttr(const char *name);
-  std::vector<int64_t> shapeOperand(unsigned i);
-  // The result of `shape` whose element at idx is the first operand's at
-  // src(idx); outside the operand is undefined.
-  void gather(std::vector<int64_t> shape,
-              std::function<std::vector<int64_t>(std::vector<int64_t>)> src);
-};
+namespace tosaops {
 
 // Zero-result ops (none is encoded) have no result type.
 Tosa::Tosa(Encoder &e, Operation *op)
@@ -149,6 +111,8 @@ void Tosa::gather(
   }
   set(r);
 }
+
+namespace {
 
 // ---- elementwise ------------------------------------------------------------
 
@@ -372,306 +336,12 @@ void cast(Tosa &t) {
   });
 }
 
-// ---- data movement ----------------------------------------------------------
-
-void reshape(Tosa &t) {
-  const SVal &x = t.ins[0];
-  SVal r = x;
-  r.shape = t.shapeOperand(1);
-  int64_t inferred = -1, known = 1;
-  for (size_t k = 0; k < r.shape.size(); ++k)
-    r.shape[k] == -1 ? inferred = int64_t(k) : known *= r.shape[k];
-  if (inferred >= 0)
-    r.shape[inferred] = known ? x.size() / known : 0;
-  if (product(r.shape) != x.size())
-    t.e.ub = t.c.bool_val(true);
-  t.set(r);
-}
-
-void transpose(Tosa &t) {
-  const SVal &x = t.ins[0];
-  auto perms = t.op->getAttrOfType<DenseI32ArrayAttr>("perms");
-  if (!perms)
-    unsupported("tosa.transpose without perms");
-  SVal r;
-  for (int32_t k : perms.asArrayRef())
-    r.shape.push_back(x.shape[k]);
-  for (int64_t i = 0; i < product(r.shape); ++i) {
-    auto idx = unflatten(i, r.shape);
-    std::vector<int64_t> src(idx.size());
-    for (size_t k = 0; k < idx.size(); ++k)
-      src[perms[k]] = idx[k];
-    int64_t j = flatten(src, x.shape);
-    r.v.push_back(x.v[j]);
-    r.p.push_back(x.p[j]);
-  }
-  t.set(r);
-}
-
-void slice(Tosa &t) {
-  auto start = t.shapeOperand(1), size = t.shapeOperand(2);
-  t.gather(size, [&](std::vector<int64_t> idx) {
-    for (size_t k = 0; k < idx.size(); ++k)
-      idx[k] += start[k];
-    return idx;
-  });
-}
-
-void pad(Tosa &t) {
-  const SVal &x = t.ins[0], &value = t.ins[2];
-  auto padding = t.shapeOperand(1);
-  std::vector<int64_t> shape = x.shape;
-  for (size_t k = 0; k < shape.size(); ++k)
-    shape[k] += padding[2 * k] + padding[2 * k + 1];
-  SVal r;
-  r.shape = shape;
-  for (int64_t i = 0; i < product(shape); ++i) {
-    auto idx = unflatten(i, shape);
-    bool inside = true;
-    for (size_t k = 0; k < idx.size(); ++k) {
-      idx[k] -= padding[2 * k];
-      inside = inside && idx[k] >= 0 && idx[k] < x.shape[k];
-    }
-    int64_t j = inside ? flatten(idx, x.shape) : 0;
-    r.v.push_back(inside ? x.v[j] : value.v[0]);
-    r.p.push_back(inside ? x.p[j] : value.p[0]);
-  }
-  t.set(r);
-}
-
-void reverse(Tosa &t) {
-  const SVal &x = t.ins[0];
-  int64_t ax = t.intAttr("axis");
-  t.gather(x.shape, [&](std::vector<int64_t> idx) {
-    idx[ax] = x.shape[ax] - 1 - idx[ax];
-    return idx;
-  });
-}
-
-void tile(Tosa &t) {
-  const SVal &x = t.ins[0];
-  auto mult = t.shapeOperand(1);
-  std::vector<int64_t> s = x.shape;
-  for (size_t k = 0; k < s.size(); ++k)
-    s[k] *= mult[k];
-  t.gather(s, [&](std::vector<int64_t> idx) {
-    for (size_t k = 0; k < idx.size(); ++k)
-      idx[k] %= x.shape[k];
-    return idx;
-  });
-}
-
-// ---- reductions -------------------------------------------------------------
-
-// How a reduction folds two elements.
-enum class Fold { Sum, Product, Max, Min, Any, All };
-
-z3::expr fold(Tosa &t, Fold f, const z3::expr &acc, const z3::expr &b,
-              bool prop) {
-  switch (f) {
-  case Fold::Sum:
-    return acc + b;
-  case Fold::Product:
-    return t.fl ? t.e.fmul(acc, b) : acc * b;
-  case Fold::Max:
-    return t.fl ? t.e.fmaxmin(acc, b, true, prop) : imaxmin(acc, b, true, true);
-  case Fold::Min:
-    return t.fl ? t.e.fmaxmin(acc, b, false, prop)
-                : imaxmin(acc, b, false, true);
-  case Fold::Any:
-    return acc | b;
-  case Fold::All:
-    return acc & b;
-  }
-  unsupportedOp(t.op);
-}
-
-void reduce(Tosa &t, Fold f) {
-  const SVal &x = t.ins[0];
-  int64_t ax = t.intAttr("axis");
-  SVal r;
-  r.shape = x.shape;
-  r.shape[ax] = 1;
-  bool prop = propagatesNaN(t.op);
-  for (int64_t i = 0; i < product(r.shape); ++i) {
-    auto idx = unflatten(i, r.shape);
-    std::vector<z3::expr> vs;
-    z3::expr p = t.c.bool_val(false);
-    for (int64_t k = 0; k < x.shape[ax]; ++k) {
-      idx[ax] = k;
-      int64_t j = flatten(idx, x.shape);
-      vs.push_back(x.v[j]);
-      p = p || x.p[j];
-    }
-    z3::expr acc = vs[0];
-    if (f == Fold::Sum && t.fl) {
-      vs.insert(vs.begin(), t.e.floatBits(0, cast<FloatType>(t.inElt)));
-      acc = t.e.fsum(vs);
-    } else if (f == Fold::Product && t.fl) {
-      // The spec's order: acc = 1.0, then acc * value along the axis. A
-      // lowering that multiplies in another order is not to be confirmed
-      // against it bit for bit, so the order is marked as this encoding's
-      // choice.
-      acc = t.e.floatBits(
-          APFloat::getOne(cast<FloatType>(t.inElt).getFloatSemantics())
-              .bitcastToAPInt()
-              .getZExtValue(),
-          cast<FloatType>(t.inElt));
-      for (const z3::expr &v : vs)
-        acc = t.e.fmul(acc, v);
-      if (vs.size() > 1)
-        t.e.orderedTerms.set(acc, vs);
-    } else {
-      for (size_t k = 1; k < vs.size(); ++k)
-        acc = fold(t, f, acc, vs[k], prop);
-    }
-    r.v.push_back(acc);
-    r.p.push_back(p);
-  }
-  t.set(r);
-}
-
-// ---- what TOSA leaves open (OpDef::freedoms) --------------------------------
-
-// Classes of float values, each with sample values: Freedoms::undefinedAt,
-// a predicate on doubles, is lifted to terms class by class.
-const std::vector<std::vector<double>> kFloatClasses = {
-    {NAN},                                   // NaN
-    {-INFINITY},                             // -Inf
-    {-1e30, -3, -2.5, -2, -1, -0.5, -1e-30}, // negative finite
-    {-0.0},                                  // -0
-    {0.0},                                   // +0
-    {1e-30, 0.5, 1, 2, 2.5, 3, 1e30},        // positive finite
-    {INFINITY}};                             // +Inf
-
-// Whether `x` is in class `k` of kFloatClasses.
-z3::expr inFloatClass(Encoder &e, const z3::expr &x, size_t k) {
-  z3::context &c = e.c;
-  z3::expr nan = e.isNaN(x), inf(c, Z3_mk_fpa_is_infinite(c, x));
-  z3::expr zero(c, Z3_mk_fpa_is_zero(c, x));
-  z3::expr neg(c, Z3_mk_fpa_is_negative(c, x));
-  z3::expr finite = !nan && !inf && !zero;
-  const z3::expr kinds[] = {nan,         inf && neg,   finite && neg,
-                            zero && neg, zero && !neg, finite && !neg,
-                            inf && !neg};
-  return kinds[k];
-}
-
-// Whether undefinedAt holds for some samples of the classes in `cell`.
-bool undefinedInCell(const OpDef &def, const std::vector<size_t> &cell) {
-  std::vector<double> x(cell.size());
-  std::function<bool(size_t)> some = [&](size_t k) {
-    if (k == cell.size())
-      return def.freedoms.undefinedAt(x.data());
-    for (double d : kFloatClasses[cell[k]]) {
-      x[k] = d;
-      if (some(k + 1))
-        return true;
-    }
-    return false;
-  };
-  return some(0);
-}
-
-// Where the op is undefined, over operand terms `xs`: the classes of
-// operand values (one per operand, fixed so far in `cell`) where it is for
-// some samples. Exact for a predicate of the classes alone (pow's);
-// otherwise undefined more often than TOSA says, never less: a target is
-// never called wrong for what TOSA leaves undefined.
-z3::expr undefinedWhere(Encoder &e, const OpDef &def, const Exprs &xs,
-                        std::vector<size_t> &cell) {
-  if (cell.size() == xs.size())
-    return e.c.bool_val(undefinedInCell(def, cell));
-  z3::expr_vector any(e.c);
-  for (size_t k = 0; k < kFloatClasses.size(); ++k) {
-    z3::expr in = inFloatClass(e, xs[cell.size()], k);
-    cell.push_back(k);
-    z3::expr rest = undefinedWhere(e, def, xs, cell);
-    cell.pop_back();
-    if (!rest.is_false())
-      any.push_back(rest.is_true() ? in : in && rest);
-  }
-  return z3::mk_or(any).simplify();
-}
-
-// Elements that TOSA leaves undefined (any value) are poison, as the
-// reference's dependence tracking treats them (Latitude): the target may
-// compute anything there and in what depends on them. Abstract floats have
-// no classes: there an uninterpreted predicate stands for the condition.
-void markUndefined(Tosa &t, const OpDef &def) {
-  Encoder &e = t.e;
-  SVal &r = e.env[t.op->getResult(0)];
-  std::vector<SVal> xs;
-  for (const SVal &x : t.ins)
-    xs.push_back(e.broadcastTo(x, r.shape));
-  // The condition once, over placeholders, then per element substituted.
-  z3::expr_vector from(t.c);
-  Exprs placeholders;
-  for (size_t k = 0; k < xs.size(); ++k) {
-    from.push_back(t.c.constant(("operand_" + std::to_string(k)).c_str(),
-                                xs[k].v[0].get_sort()));
-    placeholders.push_back(from.back());
-  }
-  std::vector<size_t> cell;
-  z3::expr where =
-      e.mode == FMode::Abstract
-          ? e.uf("undefined_" + def.name, placeholders, t.c.bool_sort())
-          : undefinedWhere(e, def, placeholders, cell);
-  for (int64_t i = 0; i < r.size(); ++i) {
-    z3::expr_vector to(t.c);
-    for (const SVal &x : xs)
-      to.push_back(x.v[size_t(i)]);
-    z3::expr w = where;
-    r.p[size_t(i)] = r.p[size_t(i)] || w.substitute(from, to);
-  }
-}
-
-// A zero result of the source whose sign TOSA leaves open takes the sign a
-// fresh choice picks (Encoder::choices); only IEEE floats have signs.
-void openZeroSigns(Tosa &t) {
-  Encoder &e = t.e;
-  for (Value res : t.op->getResults()) {
-    if (!Encoder::isFloat(res.getType()))
-      continue;
-    for (z3::expr &v : e.env[res].v) {
-      z3::expr flip = t.c.bool_const(
-          ("zero_sign_" + std::to_string(e.choices.size())).c_str());
-      e.choices.push_back(flip);
-      v = z3::ite(flip && z3::expr(t.c, Z3_mk_fpa_is_zero(t.c, v)), e.fneg(v),
-                  v);
-    }
-  }
-}
-
-// The op table's entry of a TOSA op: the table names ops as TOSA does (its
-// emission writes "tosa." and the name).
-const OpDef *tableEntry(Operation *op) {
-  return findOp(op->getName().stripDialect().str());
-}
-
-// What the op table says TOSA leaves open about the op's results
-// (OpDef::freedoms), applied to its encoded results.
-void encodeFreedoms(Tosa &t) {
-  const OpDef *def = tableEntry(t.op);
-  if (!def || !t.rt || !t.e.env.count(t.op->getResult(0)) ||
-      !t.e.env[t.op->getResult(0)].size())
-    return;
-  if (def->freedoms.undefinedAt && t.fl && Encoder::isFloat(t.rt))
-    markUndefined(t, *def);
-  if (def->freedoms.zeroSign && t.e.openChoices && t.e.mode == FMode::Ieee)
-    openZeroSigns(t);
-}
-
 } // namespace
 
-bool tosaElementwise(Operation *op) {
-  if (op->getName().getDialectNamespace() != "tosa")
-    return false;
-  const OpDef *def = tableEntry(op);
-  return def && def->elementwise;
-}
+} // namespace tosaops
 
 void Encoder::encodeTosa(Operation *op) {
+  using namespace tosaops;
   Tosa t(*this, op);
   using P = arith::CmpFPredicate;
   llvm::TypeSwitch<Operation *>(op)

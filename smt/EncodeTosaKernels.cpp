@@ -1,7 +1,7 @@
 // The Z3 encoding of TOSA's compute kernels: matmul, conv2d,
 // depthwise_conv2d, transpose_conv2d, avg_pool2d, max_pool2d, argmax,
 // gather, rescale and apply_scale, following the reference interpreter
-// (core/ops/MatmulConvPool.cpp, Reduction.cpp, Conversion.cpp).
+// (core/ops/Matmul.cpp, Conv.cpp, Pool.cpp, Reduction.cpp, Conversion.cpp).
 //
 // Float accumulations are one reassociable sum (fsum) in acc_type; integer
 // ones are sums in i32 (intDot).

@@ -14,8 +14,8 @@ class PassManager;
 namespace cc::smt {
 
 // Adds the instrumentation to `pm`; each finished check goes to `onCheck`.
-void addVerifyEachInstrumentation(mlir::PassManager &pm, const TvOptions &o,
-                                  bool perRewrite,
-                                  std::function<void(const StepCheck &)> onCheck);
+void addVerifyEachInstrumentation(
+    mlir::PassManager &pm, const TvOptions &o, bool perRewrite,
+    std::function<void(const StepCheck &)> onCheck);
 
 } // namespace cc::smt

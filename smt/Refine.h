@@ -256,6 +256,14 @@ struct ModelNum {
 std::optional<ModelNum> modelValue(const Eval &eval, const z3::expr &e,
                                    mlir::Type elt, z3::context &c);
 
+// Rounds of CEGIS per group of disjuncts, and the reason when they run out.
+inline constexpr int kChoiceRounds = 8;
+// Searches for a value difference after a poison-only counterexample.
+inline constexpr int kValueRounds = 4;
+inline constexpr const char *kOpenChoices =
+    "zero-sign freedom: each counterexample of 8 rounds is explained by a "
+    "choice of the zero signs TOSA leaves open";
+
 // One refinement query: `tgt` against `src` in one float mode. The outputs
 // are the results, then the final contents of memref arguments.
 class Query {

@@ -419,7 +419,7 @@ Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
     return *bad;
   NamedPipeline pl = straightLowering();
   RunOptions ro;
-  ro.timeoutSeconds = 20;
+  ro.limits.timeoutSeconds = 20;
   auto a = runMlirModule(srcText, "cc_replay_main", outTypes, srcIns,
                          pl.pipeline, pl.llvmOptLevel, ro);
   auto b = runMlirModule(tgtText, "cc_replay_main", outTypes, tgtIns,
@@ -427,7 +427,7 @@ Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
   std::string srcWhy =
       a ? "" : "source did not run: " + a.error().message().substr(0, 300);
   if (!b) {
-    const std::string &code = b.error().code();
+    ErrorCode code = b.error().code();
     bool failed =
         code == ErrorCode::CompilerFailure || code == ErrorCode::Timeout;
     std::string msg = b.error().message();

@@ -2,7 +2,9 @@
 // and ptxas.
 #include "backends/cuda/Internal.h"
 #include "backends/mlir/MlirBackend.h"
+#include "core/File.h"
 #include "core/Json.h"
+#include "process/Process.h"
 
 #include <chrono>
 #include <cstdio>
@@ -73,8 +75,8 @@ public:
     // a GPU runs the kernels the worker has no address-space limit (the
     // timeout still bounds it); compile-only runs keep it.
     RunOptions o = options;
-    if (o.memoryLimitBytes && gpuUnavailableReason().empty())
-      o.memoryLimitBytes = 0;
+    if (o.limits.memoryBytes && gpuUnavailableReason().empty())
+      o.limits.memoryBytes = 0;
     return mlirbackend::lowerAndRunSets(req, types, sets, o);
   }
 
@@ -147,7 +149,7 @@ Error assembleWithPtxas(std::vector<GpuModule> &modules,
                 "; exit 1; }\n";
     }
   }
-  auto r = mlirbackend::runShell(script, "", timeoutSeconds);
+  auto r = process::runShell(script, "", RunLimits::timeOnly(timeoutSeconds));
   bool assembled = r && !r->timedOut && !r->signal && r->exitCode == 0;
   for (size_t k = 0; assembled && k < modules.size(); ++k) {
     GpuModule &m = modules[k];

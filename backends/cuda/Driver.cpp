@@ -1,6 +1,8 @@
 // The CUDA driver API opened at run time, and device memory scoped to a run.
 #include "backends/cuda/Internal.h"
 
+#include "process/Process.h"
+
 #include <csignal>
 #include <cstring>
 #include <dlfcn.h>
@@ -99,7 +101,10 @@ std::string probeDriverInChild(double timeoutSeconds) {
     const std::string &why = driver().error;
     return write(outFd, why.data(), why.size()) == ssize_t(why.size()) ? 0 : 1;
   };
-  auto r = mlirbackend::runChild(child, {}, timeoutSeconds);
+  // The driver maps the device's whole memory: no address-space limit.
+  process::ChildOptions options;
+  options.limits = RunLimits::timeOnly(timeoutSeconds);
+  auto r = process::runChild(child, options);
   std::string probing = "probing the CUDA driver in a child process ";
   if (!r)
     return probing + "failed: " + r.error().message();
@@ -121,8 +126,7 @@ DeviceScope::~DeviceScope() {
     d.primaryCtxRelease(d.device);
 }
 
-Error DeviceScope::check(CUresult r, const std::string &what,
-                         const char *code) {
+Error DeviceScope::check(CUresult r, const std::string &what, ErrorCode code) {
   if (r == 0)
     return Error::success();
   const char *msg = nullptr;

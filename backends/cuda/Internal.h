@@ -86,7 +86,7 @@ ArchChoice pickArch(const GpuModule &m, int deviceArch);
 // The code of a failed cuModuleLoadData: a driver that cannot use what the
 // toolkit produced (PTX too new, no JIT compiler, no binary for the GPU) is
 // ErrorCode::Unsupported, other failures ErrorCode::CompilerFailure.
-const char *moduleLoadErrorCode(CUresult r);
+ErrorCode moduleLoadErrorCode(CUresult r);
 
 // The run's inputs and output types against the plan's argument buffers
 // (counts and bytes), before anything is uploaded: a plain error names the
@@ -112,7 +112,8 @@ public:
   Expected<CUdeviceptr> allocate(size_t bytes);
   Error download(void *data, CUdeviceptr from, size_t bytes);
   // "CUDA <what> failed: <driver's message>" with `code`.
-  Error check(CUresult r, const std::string &what, const char *code = "");
+  Error check(CUresult r, const std::string &what,
+              ErrorCode code = ErrorCode::None);
 
   Driver &d;
 
@@ -124,12 +125,12 @@ private:
 // The code of a failed cuBLAS call: CUBLAS_STATUS_NOT_SUPPORTED, a
 // configuration it does not implement, is ErrorCode::Unsupported (not a
 // finding); other statuses "" (a plain error).
-const char *cublasErrorCode(int status);
+ErrorCode cublasErrorCode(int status);
 
 // The same for cuDNN of cudnnGetVersion() `version`: from cuDNN 9
 // (90000) NOT_SUPPORTED is the category 3000 and its sub-codes (3001, ...);
 // before, it was 9.
-const char *cudnnErrorCode(int status, size_t version);
+ErrorCode cudnnErrorCode(int status, size_t version);
 
 // Registers the backend's own passes (cc-wrap-serial-code) and MLIR's: once
 // per process, before a pipeline that names them is parsed.

@@ -30,7 +30,7 @@ ArchChoice pickArch(const GpuModule &m, int deviceArch) {
   return cubin.index >= 0 ? cubin : ptx;
 }
 
-const char *moduleLoadErrorCode(CUresult r) {
+ErrorCode moduleLoadErrorCode(CUresult r) {
   constexpr CUresult kNoBinaryForGpu = 209, kJitCompilerNotFound = 221,
                      kUnsupportedPtxVersion = 222;
   return r == kNoBinaryForGpu || r == kJitCompilerNotFound ||
@@ -154,10 +154,10 @@ public:
       CUresult r = d.moduleLoadData(&mod, image.c_str());
       // A driver that cannot use what the toolkit produced is not the
       // compiler's fault.
-      std::string code = moduleLoadErrorCode(r);
+      ErrorCode code = moduleLoadErrorCode(r);
       if (code == ErrorCode::Unsupported)
         what += " (the driver and the CUDA toolkit do not match)";
-      CC_TRY(device.check(r, what, code.c_str()));
+      CC_TRY(device.check(r, what, code));
       modules.push_back(mod);
     }
     return Error::success();

@@ -15,18 +15,19 @@
 namespace cc {
 
 namespace cudabackend {
-const char *cublasErrorCode(int status) {
+ErrorCode cublasErrorCode(int status) {
   constexpr int kCublasNotSupported = 15;
-  return status == kCublasNotSupported ? ErrorCode::Unsupported : "";
+  return status == kCublasNotSupported ? ErrorCode::Unsupported
+                                       : ErrorCode::None;
 }
 
-const char *cudnnErrorCode(int status, size_t version) {
+ErrorCode cudnnErrorCode(int status, size_t version) {
   // cuDNN 9 groups NOT_SUPPORTED and its sub-codes in the 3000s
   // (CUDNN_STATUS_CATEGORY); cuDNN 8 had the single code 9.
   constexpr int kNotSupported8 = 9, kNotSupported9 = 3000;
   bool notSupported = version < 90000 ? status == kNotSupported8
                                       : status / 1000 * 1000 == kNotSupported9;
-  return notSupported ? ErrorCode::Unsupported : "";
+  return notSupported ? ErrorCode::Unsupported : ErrorCode::None;
 }
 } // namespace cudabackend
 
@@ -167,8 +168,9 @@ public:
 
   Support supports(const Graph &g) const override {
     for (const Node &n : g.nodes) {
-      if (n.op != "const" && n.op != "matmul" && n.op != "conv2d")
-        return Support::no("runs matmul and conv2d only, not " + n.op);
+      if (n.op != OpId::Const && n.op != OpId::MatMul && n.op != OpId::Conv2d)
+        return Support::no("runs matmul and conv2d only, not " +
+                           std::string(opName(n.op)));
       for (ValueId v : n.results)
         if (!isFloat(g.typeOf(v).dtype))
           return Support::no("float graphs only");
@@ -196,7 +198,7 @@ public:
       types.push_back(g.typeOf(v));
     // CUDA reserves more address space than a memory limit allows.
     RunOptions isolated = options;
-    isolated.memoryLimitBytes = 0;
+    isolated.limits.memoryBytes = 0;
     currentGraph = &g;
     auto out = mlirbackend::lowerAndRunSets(req, types, sets, isolated);
     currentGraph = nullptr;
@@ -241,19 +243,20 @@ private:
       values[size_t(g.inputs[i])] = inputs[i];
     for (const Node &n : g.nodes) {
       TensorType type = g.typeOf(n.results[0]);
-      if (n.op == "const") {
+      if (n.op == OpId::Const) {
         values[size_t(n.results[0])] = n.attrs.getTensor("value");
         continue;
       }
       std::vector<const Tensor *> in;
       for (ValueId v : n.operands)
         in.push_back(&values[size_t(v)]);
-      mlirbackend::reportStage(req, n.op == "matmul" ? "launch cuBLAS matmul"
-                                                     : "launch cuDNN conv2d");
-      auto out = n.op == "matmul" ? matmul(device, l, in, type)
-                                  : conv2d(device, l, n, in, type);
+      mlirbackend::reportStage(req, n.op == OpId::MatMul
+                                        ? "launch cuBLAS matmul"
+                                        : "launch cuDNN conv2d");
+      auto out = n.op == OpId::MatMul ? matmul(device, l, in, type)
+                                      : conv2d(device, l, n, in, type);
       if (!out)
-        return out.error().withContext("cudnn " + n.op);
+        return out.error().withContext("cudnn " + std::string(opName(n.op)));
       values[size_t(n.results[0])] = std::move(*out);
     }
     Outputs outs;

@@ -2,6 +2,7 @@
 // the hand-off to the in-process lowering and JIT (Jit.cpp).
 #include "backends/mlir/Internal.h"
 #include "backends/mlir/MlirBackend.h"
+#include "process/Process.h"
 
 #include <algorithm>
 #include <chrono>
@@ -106,7 +107,8 @@ private:
     req.originName = "output of '" + command + "'";
     // The time limit covers the whole run.
     RunOptions rest = options;
-    rest.timeoutSeconds = std::max(options.timeoutSeconds - took, 0.001);
+    rest.limits.timeoutSeconds =
+        std::max(options.limits.timeoutSeconds - took, 0.001);
     return mlirbackend::lowerAndRunSets(req, resultTypes, sets, rest);
   }
 
@@ -119,8 +121,7 @@ private:
     static const std::regex opt(R"((^|.*/)[A-Za-z0-9_.-]*-opt(-[0-9]+)?$)");
     if (!std::regex_match(tool, opt))
       return Error::success();
-    CC_ASSIGN(r, mlirbackend::runShell(tool, text, options.timeoutSeconds,
-                                       options.memoryLimitBytes));
+    CC_ASSIGN(r, process::runShell(tool, text, options.limits));
     if (r.exitCode == 0 && !r.signal && !r.timedOut)
       return Error::success();
     return Error::failure("'" + tool +
@@ -131,31 +132,31 @@ private:
   // Runs the external command; its failures are findings.
   Expected<std::string> runExternal(const std::string &text,
                                     const RunOptions &options) {
-    double timeoutSeconds = options.timeoutSeconds;
-    CC_ASSIGN(r, mlirbackend::runShell(command, text, timeoutSeconds,
-                                       options.memoryLimitBytes));
+    double timeoutSeconds = options.limits.timeoutSeconds;
+    CC_ASSIGN(r, process::runShell(command, text, options.limits));
     std::string who = "'" + command + "'" +
-                      mlirbackend::memoryNote(r, options.memoryLimitBytes);
+                      process::memoryNote(r, options.limits.memoryBytes);
+    using K = CompilerFault::Kind;
     if (r.outputOverflow)
-      return Error::failure(
+      return compilerFault(
           who + " wrote more than " +
-              std::to_string(mlirbackend::kMaxExternalOutputBytes >> 20) +
+              std::to_string(process::kMaxExternalOutputBytes >> 20) +
               " MiB to standard output",
-          ErrorCode::CompilerFailure);
+          K::Failed);
     if (r.timedOut)
-      return Error::failure(who + " timed out after " +
-                                std::to_string(timeoutSeconds) + " s",
-                            ErrorCode::Timeout);
+      return compilerFault(who + " timed out after " +
+                               std::to_string(timeoutSeconds) + " s",
+                           K::TimedOut);
     // A shell reports a child killed by signal N as exit status 128+N.
     int sig = r.signal ? r.signal
                        : (r.exitCode > 128 && r.exitCode < 128 + NSIG
                               ? r.exitCode - 128
                               : 0);
     CompilerFault fault;
-    fault.outOfMemory = r.outOfMemory;
+    fault.kind = r.outOfMemory ? K::OutOfMemory : K::Failed;
     fault.diagnostic = tail(r.err);
     if (sig) {
-      fault.kind = CompilerFault::Kind::Crashed;
+      fault.kind = r.outOfMemory ? K::OutOfMemory : K::Crashed;
       fault.signal = sig;
       return compilerFault(who + " crashed with signal " + std::to_string(sig) +
                                " (" + strsignal(sig) +

@@ -10,11 +10,11 @@ namespace cc {
 namespace {
 // `@name`, quoted when it is not a bare MLIR identifier.
 std::string symbolRef(const std::string &name) {
-  bool bare = !name.empty() && (std::isalpha((unsigned char)name[0]) ||
-                                name[0] == '_');
+  bool bare =
+      !name.empty() && (std::isalpha((unsigned char)name[0]) || name[0] == '_');
   for (char c : name)
-    bare = bare && (std::isalnum((unsigned char)c) || c == '_' || c == '$' ||
-                    c == '.');
+    bare = bare &&
+           (std::isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.');
   if (bare)
     return "@" + name;
   std::string quoted = "@\"";
@@ -42,10 +42,8 @@ Expected<std::string> emitModule(const Graph &g, int syntaxVersion) {
   EmitContext ctx(g, syntaxVersion);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node &node = g.nodes[n];
-    std::string where = "node " + std::to_string(n) + " (" + node.op + ")";
-    const OpDef *def = findOp(node.op);
-    if (!def)
-      return makeError(where + ": unknown op");
+    const OpDef *def = &opDef(node.op);
+    std::string where = "node " + std::to_string(n) + " (" + def->name + ")";
     if (!def->emit)
       return Error::failure(where + ": op has no TOSA emission",
                             ErrorCode::Unsupported);
@@ -54,14 +52,14 @@ Expected<std::string> emitModule(const Graph &g, int syntaxVersion) {
 
   std::string args;
   for (size_t i = 0; i < g.inputs.size(); ++i)
-    args += (i ? ", " : "") + ctx.name(g.inputs[i]) + ": " +
-            ctx.type(g.inputs[i]);
+    args +=
+        (i ? ", " : "") + ctx.name(g.inputs[i]) + ": " + ctx.type(g.inputs[i]);
   std::string results;
   for (size_t i = 0; i < g.outputs.size(); ++i)
     results += (i ? ", " : "") + ctx.name(g.outputs[i]);
 
-  std::string text = "module {\n  func.func " + symbolRef(g.name) + "(" +
-                     args + ") -> (" + joinTypes(g, g.outputs) + ") {\n";
+  std::string text = "module {\n  func.func " + symbolRef(g.name) + "(" + args +
+                     ") -> (" + joinTypes(g, g.outputs) + ") {\n";
   text += ctx.body();
   text += "    return";
   if (!g.outputs.empty())

@@ -1,5 +1,5 @@
 // Internal interfaces of the MLIR backend, shared between the cheap
-// translation units (emission, spec parsing, subprocesses) and the one that
+// translation units (emission, spec parsing, isolation) and the one that
 // includes MLIR headers (Jit.cpp). No MLIR headers here.
 #pragma once
 
@@ -70,7 +70,7 @@ Expected<Outputs> lowerAndRunSetsInProcess(
 
 // The same in a forked worker when options.isolate (Isolate.cpp): a crash
 // is ErrorCode::CompilerFailure naming the signal, the stage and the stack,
-// a run past options.timeoutSeconds is ErrorCode::Timeout. Adds the
+// a run past options.limits.timeoutSeconds is ErrorCode::Timeout. Adds the
 // worker's overhead to options.times as "isolate"; the worker's coverage
 // comes back into options.passCoverage.
 Expected<Outputs> lowerAndRun(const LowerRequest &req,
@@ -79,8 +79,8 @@ Expected<Outputs> lowerAndRun(const LowerRequest &req,
 
 // lowerAndRun for several input sets: one result per set, each as
 // lowerAndRun would give it. Compiles once for all of them in one worker,
-// under options.timeoutSeconds for the whole; a failure while compiling is
-// every set's, a crash or hang while executing ("execute", "teardown",
+// under options.limits.timeoutSeconds for the whole; a failure while compiling
+// is every set's, a crash or hang while executing ("execute", "teardown",
 // "launch") is attributed by running each set alone.
 std::vector<Expected<Outputs>>
 lowerAndRunSets(const LowerRequest &req,
@@ -89,47 +89,5 @@ lowerAndRunSets(const LowerRequest &req,
 
 // Checks that a pipeline string parses against the registered passes.
 Error checkPipeline(const std::string &pipeline);
-
-// Result of a child process run with a time limit.
-struct ProcessResult {
-  int exitCode = 0; // when it exited normally
-  int signal = 0;   // when it was killed by a signal (0 if not)
-  bool timedOut = false;
-  bool outOfMemory = false;    // it died of, or reported, memory exhaustion
-  bool outputOverflow = false; // killed for writing past maxOutputBytes
-  std::string out, err;
-};
-
-// Forks a child whose stdin reads stdinText and whose stderr is captured
-// into ProcessResult::err; `child` runs in it with the write end of a pipe
-// captured into ProcessResult::out and returns the exit status. Kills the
-// child (its process group with ownProcessGroup) after timeoutSeconds.
-struct ChildOptions {
-  std::string stdinText;
-  bool ownProcessGroup = true; // a shell's whole command line dies with it
-  uint64_t memoryLimitBytes =
-      0; // RLIMIT_AS of the child (not under ASan); 0: none
-  // The child is killed when its stdout passes this (0: no bound); stderr is
-  // always cut to its last kKeptStderrBytes, since only its tail is shown.
-  size_t maxOutputBytes = 0;
-};
-inline constexpr size_t kKeptStderrBytes = size_t(1) << 20;
-// What an external compiler may write to stdout: far above any module a
-// graph lowers to, far below what would exhaust crosscheck's own memory.
-inline constexpr size_t kMaxExternalOutputBytes = size_t(256) << 20;
-Expected<ProcessResult> runChild(const std::function<int(int outFd)> &child,
-                                 const ChildOptions &options,
-                                 double timeoutSeconds);
-
-// Runs `/bin/sh -c command` with stdinText on its standard input, capturing
-// stdout (up to kMaxExternalOutputBytes) and stderr; kills its process group
-// after timeoutSeconds.
-Expected<ProcessResult> runShell(const std::string &command,
-                                 const std::string &stdinText,
-                                 double timeoutSeconds,
-                                 uint64_t memoryLimitBytes = 0);
-
-// " (ran out of memory: limit N MiB)" when r says so, else "".
-std::string memoryNote(const ProcessResult &r, uint64_t limitBytes);
 
 } // namespace cc::mlirbackend

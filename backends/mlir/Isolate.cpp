@@ -11,18 +11,16 @@
 #include "backends/mlir/WorkerAnswer.h"
 
 #include "core/Format.h"
+#include "process/Crash.h"
+#include "process/Process.h"
+#include "process/StageCell.h"
+#include "process/Wire.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <cxxabi.h>
-#include <execinfo.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -31,70 +29,17 @@ namespace cc::mlirbackend {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-// Lives in MAP_SHARED memory: the worker writes the stage it is in, the
-// parent reads it after the worker crashed or was killed.
-struct SharedStage {
-  char name[256];
-};
-SharedStage *workerStage = nullptr; // set in the worker only
+// The worker's stage cell (set in the worker only): where a crash or a
+// timeout happened, and whether it ran out of memory.
+process::StageCell *workerCell = nullptr;
 
-void setStage(const char *stage) {
-  size_t n = strnlen(stage, sizeof workerStage->name - 1);
-  std::memcpy(workerStage->name, stage, n);
-  workerStage->name[n] = '\0';
-}
-
-// Separates the crash handler's stack trace from other stderr output.
-constexpr char kStackMarker[] = "\n--- crosscheck worker stack ---\n";
-constexpr int kCrashSignals[] = {SIGSEGV, SIGFPE,  SIGBUS, SIGILL,
-                                 SIGABRT, SIGTRAP, SIGSYS};
-
-// Only async-signal-safe calls, given that backtrace() was called once
-// before the fork (its first call loads libgcc).
-void onCrash(int sig) {
-  void *frames[48];
-  int n = backtrace(frames, 48);
-  (void)!write(2, kStackMarker, sizeof kStackMarker - 1);
-  // Skips this handler and the kernel's signal trampoline.
-  if (n > 2)
-    backtrace_symbols_fd(frames + 2, n - 2, 2);
-  // SA_RESETHAND restored the default action: die of the same signal (a
-  // faulting instruction would also fault again on return).
-  raise(sig);
-}
-
-void installCrashHandlers() {
-  // A stack overflow leaves no stack to report on: use another one.
-  static char altStack[1 << 16];
-  stack_t ss{};
-  ss.ss_sp = altStack;
-  ss.ss_size = sizeof altStack;
-  sigaltstack(&ss, nullptr);
-  struct sigaction sa{};
-  sa.sa_handler = onCrash;
-  sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
-  sigemptyset(&sa.sa_mask);
-  for (int sig : kCrashSignals)
-    sigaction(sig, &sa, nullptr);
-}
-
-bool writeAll(int fd, const std::string &bytes) {
-  for (size_t done = 0; done < bytes.size();) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    done += size_t(n);
-  }
-  return true;
-}
+void setStage(const char *stage) { workerCell->setStage(stage); }
 
 LowerRequest::InProcess inProcessOf(const LowerRequest &req) {
   return req.inProcess ? req.inProcess : lowerAndRunSetsInProcess;
 }
 
-int runWorker(int outFd, pid_t parent, SharedStage *stage,
+int runWorker(int outFd, pid_t parent, process::StageCell &cell,
               const LowerRequest &req,
               const std::vector<TensorType> &resultTypes, const InputSets &sets,
               bool wantCoverage) {
@@ -103,8 +48,9 @@ int runWorker(int outFd, pid_t parent, SharedStage *stage,
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent)
     return 1;
-  workerStage = stage;
-  installCrashHandlers();
+  workerCell = &cell;
+  process::installCrashHandlers();
+  process::noteOutOfMemoryIn(cell);
   LowerRequest own = req;
   own.onStage = setStage;
   StageTimes times;
@@ -112,32 +58,9 @@ int runWorker(int outFd, pid_t parent, SharedStage *stage,
   PassCoverage *cov = wantCoverage ? &coverage : nullptr;
   Expected<Outputs> out = inProcessOf(req)(own, resultTypes, sets, &times, cov);
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return writeAll(outFd, encodeResult(out, seconds, times, coverage)) ? 0 : 1;
-}
-
-// One line of backtrace_symbols_fd, "path(symbol+0x1f) [0x7f..]", as
-// "symbol (file)" with the symbol demangled; code without a symbol keeps its
-// file and offset, JIT-compiled code (in no file) only its address.
-std::string frameName(const std::string &line) {
-  size_t open = line.find('('), close = line.find(')', open);
-  if (open == std::string::npos || open == 0 || close == std::string::npos)
-    return line + " (no file: JIT-compiled code)";
-  std::string path = line.substr(0, open);
-  std::string file = path.substr(path.rfind('/') + 1);
-  std::string inner = line.substr(open + 1, close - open - 1);
-  size_t plus = inner.find('+');
-  if (plus == 0 || plus == std::string::npos)
-    return file + inner;
-  std::string symbol = inner.substr(0, plus);
-  int status = 0;
-  char *demangled =
-      abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
-  if (status == 0 && demangled)
-    symbol = demangled;
-  std::free(demangled);
-  if (symbol.size() > 120)
-    symbol = symbol.substr(0, 117) + "...";
-  return symbol + " (" + file + ")";
+  return process::writeAll(outFd, encodeResult(out, seconds, times, coverage))
+             ? 0
+             : 1;
 }
 
 std::string tail(const std::string &s, size_t n) {
@@ -145,31 +68,11 @@ std::string tail(const std::string &s, size_t n) {
 }
 
 // What the worker's stderr says: its text before the crash handler's stack
-// (a tail) and the stack's frames. The stack ends at the first frame of
-// this program: below it is crosscheck itself.
+// (a tail) and the stack's frames.
 void readStderr(const std::string &err, CompilerFault &f) {
-  constexpr size_t kMaxFrames = 10;
-  size_t marker = err.find(kStackMarker);
-  std::string before = err.substr(0, marker);
-  while (!before.empty() && std::isspace(uint8_t(before.back())))
-    before.pop_back();
-  f.diagnostic = tail(before, 1500);
-  if (marker == std::string::npos)
-    return;
-  std::string frames = err.substr(marker + sizeof kStackMarker - 1);
-  std::string self = program_invocation_short_name;
-  size_t pos = 0;
-  while (pos < frames.size() && f.frames.size() < kMaxFrames) {
-    size_t end = frames.find('\n', pos);
-    std::string line = frames.substr(pos, end - pos);
-    pos = end == std::string::npos ? frames.size() : end + 1;
-    if (line.empty())
-      continue;
-    f.frames.push_back(frameName(line));
-    std::string path = line.substr(0, line.find('('));
-    if (path.substr(path.rfind('/') + 1) == self)
-      break;
-  }
+  process::CrashReport report = process::readCrashReport(err);
+  f.diagnostic = tail(report.before, 1500);
+  f.frames = std::move(report.frames);
 }
 
 // The worker's stderr in a message: "; stderr: ...; stack: #0 ..., #1 ...".
@@ -212,7 +115,7 @@ std::string where(const std::string &stage, const LowerRequest &req) {
 }
 
 // The error of a worker that did not answer: it hung, crashed or exited.
-Error workerFailure(const ProcessResult &r, const std::string &stage,
+Error workerFailure(const process::ProcessResult &r, const std::string &stage,
                     const LowerRequest &req, const RunOptions &options) {
   std::string at = where(stage, req);
   CompilerFault f;
@@ -220,52 +123,30 @@ Error workerFailure(const ProcessResult &r, const std::string &stage,
   if (r.timedOut) {
     f.kind = CompilerFault::Kind::TimedOut;
     return compilerFault("timed out after " +
-                             formatDouble("%g", options.timeoutSeconds) +
+                             formatDouble("%g", options.limits.timeoutSeconds) +
                              " s " + at,
                          std::move(f));
   }
-  f.outOfMemory = r.outOfMemory;
   readStderr(r.err, f);
-  std::string how = "exited with status " + std::to_string(r.exitCode);
-  if (r.signal) {
-    f.kind = CompilerFault::Kind::Crashed;
-    f.signal = r.signal;
-    how = "crashed with signal " + std::to_string(r.signal) + " (" +
-          strsignal(r.signal) + ")";
-  }
-  std::string message = how + " " + at +
-                        memoryNote(r, options.memoryLimitBytes) +
+  f.signal = r.signal;
+  f.kind = r.outOfMemory ? CompilerFault::Kind::OutOfMemory
+           : r.signal    ? CompilerFault::Kind::Crashed
+                         : CompilerFault::Kind::Failed;
+  std::string message = r.how() + " " + at +
+                        process::memoryNote(r, options.limits.memoryBytes) +
                         describeStderr(f);
   return compilerFault(std::move(message), std::move(f));
 }
 
-// backtrace() loads libgcc on its first call, which is not safe in a
-// signal handler: call it before forking, with the MLIR set-up.
+// The MLIR set-up, and what a crash report needs, before forking.
 void prepareFork() {
   static const bool done = [] {
     initializeMlir();
-    void *frame[1];
-    backtrace(frame, 1);
+    process::prepareCrashReports();
     return true;
   }();
   (void)done;
 }
-
-class SharedMapping {
-public:
-  SharedMapping()
-      : mem(mmap(nullptr, sizeof(SharedStage), PROT_READ | PROT_WRITE,
-                 MAP_SHARED | MAP_ANONYMOUS, -1, 0)) {}
-  ~SharedMapping() {
-    if (ok())
-      munmap(mem, sizeof(SharedStage));
-  }
-  bool ok() const { return mem != MAP_FAILED; }
-  SharedStage *stage() { return static_cast<SharedStage *>(mem); }
-
-private:
-  void *mem;
-};
 } // namespace
 
 namespace {
@@ -276,22 +157,22 @@ Expected<Outputs> runIsolated(const LowerRequest &req,
                               const RunOptions &options) {
   prepareFork();
   auto start = Clock::now();
-  SharedMapping shared;
-  if (!shared.ok())
+  process::StageCell cell;
+  if (!cell.ok())
     return makeError(std::string("cannot map shared memory: ") +
                      std::strerror(errno));
-  shared.stage()->name[0] = '\0';
   pid_t parent = getpid();
   auto worker = [&](int outFd) {
-    return runWorker(outFd, parent, shared.stage(), req, resultTypes, sets,
+    return runWorker(outFd, parent, cell, req, resultTypes, sets,
                      options.passCoverage != nullptr);
   };
-  CC_ASSIGN(r,
-            runChild(worker,
-                     {"", /*ownProcessGroup=*/false, options.memoryLimitBytes},
-                     options.timeoutSeconds));
-  if (r.timedOut || r.signal || r.exitCode != 0)
-    return workerFailure(r, shared.stage()->name, req, options);
+  process::ChildOptions co;
+  co.ownProcessGroup = false;
+  co.limits = options.limits;
+  co.cell = &cell;
+  CC_ASSIGN(r, process::runChild(worker, co));
+  if (!r.succeeded())
+    return workerFailure(r, cell.stage(), req, options);
   double inWorker = 0;
   StageTimes workerTimes;
   PassCoverage workerCoverage;

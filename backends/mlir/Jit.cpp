@@ -75,15 +75,23 @@ void initializeMlir() {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-// Remembers the first pass that failed (verifier failures after a pass are
-// reported as that pass failing).
+// Remembers the first pass that failed, and whether it left IR that fails
+// the verifier (the pass manager's verifier after a pass fails the pass
+// too) or signalled failure itself.
 struct FailedPassRecorder : public mlir::PassInstrumentation {
   std::string *failed;
-  explicit FailedPassRecorder(std::string *f) : failed(f) {}
-  void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *) override {
-    if (failed->empty())
-      *failed = pass->getArgument().empty() ? pass->getName().str()
-                                            : pass->getArgument().str();
+  bool *invalidIr;
+  FailedPassRecorder(std::string *f, bool *invalid)
+      : failed(f), invalidIr(invalid) {}
+  void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *op) override {
+    if (!failed->empty())
+      return;
+    *failed = pass->getArgument().empty() ? pass->getName().str()
+                                          : pass->getArgument().str();
+    // Verified again quietly: its diagnostics were reported once already.
+    mlir::ScopedDiagnosticHandler quiet(
+        op->getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
+    *invalidIr = mlir::failed(mlir::verify(op));
   }
 };
 
@@ -172,7 +180,7 @@ Error parsePipelineInto(const std::string &pipeline, mlir::PassManager &pm) {
 }
 
 Error compilerFailure(const std::string &msg) {
-  return Error::failure(msg, ErrorCode::CompilerFailure);
+  return compilerFault(msg, CompilerFault::Kind::Failed);
 }
 
 namespace {
@@ -342,7 +350,9 @@ Error runPipeline(mlir::ModuleOp module, const LowerRequest &req,
   mlir::PassManager pm(ctx, mlir::ModuleOp::getOperationName());
   CC_TRY(parsePipelineInto(req.pipeline, pm));
   std::string failedPass;
-  pm.addInstrumentation(std::make_unique<FailedPassRecorder>(&failedPass));
+  bool invalidIr = false;
+  pm.addInstrumentation(
+      std::make_unique<FailedPassRecorder>(&failedPass, &invalidIr));
   if (req.onStage)
     pm.addInstrumentation(std::make_unique<StageReporter>(req.onStage));
   std::optional<CoverageRecorder> recorder;
@@ -352,6 +362,8 @@ Error runPipeline(mlir::ModuleOp module, const LowerRequest &req,
   recorder.reset();
   if (mlir::failed(lowered)) {
     CompilerFault fault;
+    fault.kind = invalidIr ? CompilerFault::Kind::VerifierFailed
+                           : CompilerFault::Kind::PassFailed;
     fault.stage = failedPass.empty() ? "pipeline" : failedPass;
     fault.diagnostic = diags.take();
     std::string message = "pass " + fault.stage + " failed on the " +
@@ -370,13 +382,17 @@ Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 loadModule(mlir::MLIRContext &ctx, DiagnosticCapture &diags,
            const LowerRequest &req, const Inputs &inputs,
            const std::vector<TensorType> &resultTypes) {
+  // What failed, for the compiler's output: no program, or invalid IR.
+  CompilerFault::Kind failed = CompilerFault::Kind::Failed;
   auto load = [&]() -> Expected<mlir::OwningOpRef<mlir::ModuleOp>> {
     if (req.module->find_first_not_of(" \t\r\n") == std::string::npos)
       return makeError("the " + req.originName + " is empty");
     CC_ASSIGN(module, parseModule(ctx, diags, *req.module, req.originName));
-    if (mlir::failed(mlir::verify(*module)))
+    if (mlir::failed(mlir::verify(*module))) {
+      failed = CompilerFault::Kind::VerifierFailed;
       return makeError("the " + req.originName +
                        " fails the verifier: " + diags.take());
+    }
     mlir::Operation *fn =
         mlir::SymbolTable::lookupSymbolIn(*module, req.funcName);
     if (!fn)
@@ -386,7 +402,7 @@ loadModule(mlir::MLIRContext &ctx, DiagnosticCapture &diags,
   };
   auto module = load();
   if (!module && req.origin == Origin::External)
-    return compilerFailure(module.error().message());
+    return compilerFault(module.error().message(), failed);
   if (module) {
     auto fn = mlir::SymbolTable::lookupSymbolIn(**module, req.funcName);
     CC_TRY(checkTypes(fn, inputs, resultTypes));

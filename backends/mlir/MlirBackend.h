@@ -74,13 +74,13 @@ NamedPipeline straightLowering(const StraightInserts &at = {},
 // The pipeline text may omit the outer "builtin.module(...)".
 // An invalid spec or pipeline string is an error that says what is wrong.
 // mlir-ext failures: a crash (signal) or non-zero exit is
-// ErrorCode::CompilerFailure, a hang past RunOptions::timeoutSeconds is
+// ErrorCode::CompilerFailure, a hang past RunLimits::timeoutSeconds is
 // ErrorCode::Timeout; a command the shell cannot run (exit status 127 or
 // 126) is a plain error.
 // Lowering, JIT compilation and execution run in a forked worker unless
 // RunOptions::isolate is false: a crash there is ErrorCode::CompilerFailure
 // naming the signal, the stage ("pass NAME", "jit", "execute") and a short
-// stack, a run past RunOptions::timeoutSeconds is ErrorCode::Timeout.
+// stack, a run past RunLimits::timeoutSeconds is ErrorCode::Timeout.
 Expected<std::unique_ptr<Backend>> makeMlirBackend(const std::string &spec);
 
 // The pipeline an in-process spec compiles with, as makeMlirBackend resolves

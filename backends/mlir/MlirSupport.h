@@ -68,8 +68,9 @@ Error parsePipelineInto(const std::string &pipeline, mlir::PassManager &pm);
 
 // Runs req.pipeline on module, telling req.onStage each pass and recording
 // coverage (Coverage.h) when non-null. A failing pass is
-// ErrorCode::CompilerFailure naming it (verifier failures after a pass
-// count as that pass failing) with the diagnostics.
+// ErrorCode::CompilerFailure naming it with the diagnostics: a
+// CompilerFault of kind VerifierFailed when it left IR that fails the
+// verifier, else PassFailed.
 Error runPipeline(mlir::ModuleOp module, const LowerRequest &req,
                   DiagnosticCapture &diags, PassCoverage *coverage);
 
@@ -84,7 +85,7 @@ parseModule(mlir::MLIRContext &ctx, DiagnosticCapture &diags,
 Error checkTypes(mlir::Operation *op, const Inputs &inputs,
                  const std::vector<TensorType> &resultTypes);
 
-// An error with ErrorCode::CompilerFailure.
+// An error with ErrorCode::CompilerFailure: a CompilerFault of kind Failed.
 Error compilerFailure(const std::string &msg);
 
 } // namespace cc::mlirbackend

@@ -1,7 +1,8 @@
 // The isolated worker's answer to the process that forked it, as bytes.
 #include "backends/mlir/WorkerAnswer.h"
 
-#include <cstring>
+#include "process/Wire.h"
+
 #include <optional>
 #include <string_view>
 
@@ -9,82 +10,31 @@ namespace cc::mlirbackend {
 
 namespace {
 
-// The worker's answer: a flat little-endian byte string.
-class Encoder {
-public:
-  std::string buf;
-  void u64(uint64_t v) { buf.append(reinterpret_cast<char *>(&v), 8); }
-  void f64(double v) { buf.append(reinterpret_cast<char *>(&v), 8); }
-  void str(std::string_view s) {
-    u64(s.size());
-    buf.append(s);
-  }
-};
-
-class Decoder {
-public:
-  explicit Decoder(std::string_view in) : in(in) {}
-  bool ok = true;
-  uint64_t u64() {
-    uint64_t v = 0;
-    take(&v, 8);
-    return v;
-  }
-  double f64() {
-    double v = 0;
-    take(&v, 8);
-    return v;
-  }
-  std::string str() {
-    uint64_t n = u64();
-    if (!ok || n > in.size())
-      return fail();
-    std::string s(in.substr(0, n));
-    in.remove_prefix(n);
-    return s;
-  }
-  void take(void *dst, size_t n) {
-    if (!ok || n > in.size()) {
-      fail();
-      return;
-    }
-    std::memcpy(dst, in.data(), n);
-    in.remove_prefix(n);
-  }
-  bool done() const { return ok && in.empty(); }
-
-private:
-  std::string fail() {
-    ok = false;
-    return {};
-  }
-  std::string_view in;
-};
+using process::WireReader;
+using process::WireWriter;
 
 // A failure's CompilerFault, when it carries one.
-void encodeFault(Encoder &e, const CompilerFault *f) {
+void encodeFault(WireWriter &e, const CompilerFault *f) {
   e.u64(f != nullptr);
   if (!f)
     return;
   e.u64(uint64_t(f->kind));
   e.str(f->stage);
   e.u64(uint64_t(f->signal));
-  e.u64(f->outOfMemory);
   e.u64(f->frames.size());
   for (const std::string &frame : f->frames)
     e.str(frame);
   e.str(f->diagnostic);
 }
 
-std::optional<CompilerFault> decodeFault(Decoder &d) {
+std::optional<CompilerFault> decodeFault(WireReader &d) {
   if (!d.u64())
     return std::nullopt;
   CompilerFault f;
   f.kind = CompilerFault::Kind(d.u64());
   f.stage = d.str();
   f.signal = int(d.u64());
-  f.outOfMemory = d.u64();
-  for (uint64_t i = 0, n = d.u64(); d.ok && i < n; ++i)
+  for (uint64_t i = 0, n = d.u64(); d.ok() && i < n; ++i)
     f.frames.push_back(d.str());
   f.diagnostic = d.str();
   return f;
@@ -95,7 +45,7 @@ std::optional<CompilerFault> decodeFault(Decoder &d) {
 std::string encodeResult(const Expected<Outputs> &out, double workerSeconds,
                          const StageTimes &times,
                          const PassCoverage &coverage) {
-  Encoder e;
+  WireWriter e;
   e.u64(bool(out));
   e.f64(workerSeconds);
   e.u64(times.size());
@@ -110,16 +60,15 @@ std::string encodeResult(const Expected<Outputs> &out, double workerSeconds,
     e.u64(uint64_t(count));
   }
   if (!out) {
-    e.str(out.error().code());
+    e.u64(uint64_t(out.error().code()));
     e.str(out.error().message());
     encodeFault(e, out.error().detail<CompilerFault>());
-    return std::move(e.buf);
+    return e.take();
   }
   e.u64(out->size());
   for (const Tensor &t : *out)
-    e.str(std::string_view(reinterpret_cast<const char *>(t.data()),
-                           t.byteCount()));
-  return std::move(e.buf);
+    e.u64(t.byteCount()).raw(t.data(), t.byteCount());
+  return e.take();
 }
 
 Expected<Outputs> decodeResult(const std::string &bytes,
@@ -127,20 +76,20 @@ Expected<Outputs> decodeResult(const std::string &bytes,
                                double &workerSeconds, StageTimes &times,
                                PassCoverage &coverage) {
   Error malformed = makeError("the isolated worker sent a malformed result");
-  Decoder d(bytes);
+  WireReader d(bytes);
   bool ok = d.u64();
   workerSeconds = d.f64();
-  for (uint64_t i = 0, n = d.u64(); d.ok && i < n; ++i) {
+  for (uint64_t i = 0, n = d.u64(); d.ok() && i < n; ++i) {
     std::string stage = d.str();
     times[stage] += d.f64();
   }
-  for (uint64_t i = 0, n = d.u64(); d.ok && i < n; ++i) {
+  for (uint64_t i = 0, n = d.u64(); d.ok() && i < n; ++i) {
     std::string kind = d.str();
     std::string name = d.str();
     coverage[{kind, name}] += int64_t(d.u64());
   }
   if (!ok) {
-    std::string code = d.str();
+    auto code = ErrorCode(d.u64());
     std::string message = d.str();
     std::optional<CompilerFault> fault = decodeFault(d);
     if (!d.done())
@@ -155,7 +104,7 @@ Expected<Outputs> decodeResult(const std::string &bytes,
     Tensor out(t);
     if (d.u64() != out.byteCount())
       return malformed;
-    d.take(out.data(), out.byteCount());
+    d.raw(out.data(), out.byteCount());
     outputs.push_back(std::move(out));
   }
   return d.done() ? Expected<Outputs>(std::move(outputs)) : malformed;

@@ -4,6 +4,7 @@
 #include "backends/onnx/Onnx.h"
 #include "backends/onnx/Proto.h"
 #include "backends/ref/Interpreter.h"
+#include "core/File.h"
 #include "core/Json.h"
 #include "oracles/Differential.h"
 
@@ -168,9 +169,9 @@ PathResult judgeExpected(const OnnxTestCase &tc) {
 
 // The compiler under test against the reference, as in a campaign.
 PathResult judgeCompiler(const OnnxTestCase &tc, Backend &cut,
-                         double timeoutSeconds) {
+                         const RunLimits &limits) {
   DifferentialOptions options;
-  options.timeoutSeconds = timeoutSeconds;
+  options.limits = limits;
   auto result = runDifferential(tc.graph, tc.inputs, cut, options);
   if (!result)
     return notRun(result.error());
@@ -235,7 +236,7 @@ runOnnxConformance(const std::string &dir, const ConformanceOptions &options) {
       c.opTypes = tc->opTypes;
       c.ref = judgeExpected(*tc);
       if (backend) {
-        c.mlir = judgeCompiler(*tc, *backend, options.timeoutSeconds);
+        c.mlir = judgeCompiler(*tc, *backend, options.limits);
       } else {
         c.mlir = {CaseStatus::Unsupported, "no compiler under test"};
       }

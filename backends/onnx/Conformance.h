@@ -34,7 +34,7 @@ struct ConformanceCase {
 struct ConformanceOptions {
   std::string cut = "mlir:tosa-O0"; // empty: reference path only
   std::string filter;               // ECMAScript regex on the test name
-  double timeoutSeconds = 30;
+  RunLimits limits;                 // of each compiler run
 };
 
 struct ConformanceReport {

@@ -2,6 +2,7 @@
 #include "backends/onnx/Importer.h"
 #include "backends/onnx/Onnx.h"
 #include "backends/ref/Interpreter.h"
+#include "core/File.h"
 #include "core/Json.h"
 #include "core/Limits.h"
 
@@ -186,9 +187,9 @@ Expected<std::vector<int64_t>> Importer::intsIn(size_t i) {
   return out;
 }
 
-Expected<ValueId> Importer::op(const std::string &name,
-                               std::vector<ValueId> operands, Attrs attrs) {
-  auto v = g.add(name, std::move(operands), std::move(attrs));
+Expected<ValueId> Importer::op(OpId op, std::vector<ValueId> operands,
+                               Attrs attrs) {
+  auto v = g.add(op, std::move(operands), std::move(attrs));
   if (!v) // the op table rejects this use (dtype, shape): not mappable
     return unsupported(v.error().message());
   return *v;
@@ -198,7 +199,7 @@ Expected<ValueId> Importer::constant(const Tensor &t) {
   CC_ASSIGN(n, narrowTensor(t, "constant"));
   Attrs a;
   a.set("value", n);
-  return op("const", {}, std::move(a));
+  return op(OpId::Const, {}, std::move(a));
 }
 
 Expected<ValueId> Importer::reshape(ValueId v, Shape shape) {
@@ -206,13 +207,13 @@ Expected<ValueId> Importer::reshape(ValueId v, Shape shape) {
     return v;
   Attrs a;
   a.set("shape", std::move(shape));
-  return op("reshape", {v}, std::move(a));
+  return op(OpId::Reshape, {v}, std::move(a));
 }
 
 Expected<ValueId> Importer::transpose(ValueId v, std::vector<int64_t> perms) {
   Attrs a;
   a.set("perms", std::move(perms));
-  return op("transpose", {v}, std::move(a));
+  return op(OpId::Transpose, {v}, std::move(a));
 }
 
 Expected<std::vector<ValueId>> Importer::equalRanks(std::vector<ValueId> vs) {

@@ -103,7 +103,7 @@ Expected<ValueId> exactWindow(I &im, ValueId xh, Window &w) {
   }
   if (size == std::vector<int64_t>(s.begin(), s.end()))
     return xh;
-  return im.op("slice", {xh},
+  return im.op(OpId::Slice, {xh},
                attrs({{"start", std::vector<int64_t>(4, 0)}, {"size", size}}));
 }
 
@@ -125,7 +125,7 @@ Expected<ValueId> channels(I &im, ValueId v, int64_t axis, int64_t first,
   std::vector<int64_t> start(s.size(), 0), size(s.begin(), s.end());
   start[axis] = first;
   size[axis] = count;
-  return im.op("slice", {v}, attrs({{"start", start}, {"size", size}}));
+  return im.op(OpId::Slice, {v}, attrs({{"start", start}, {"size", size}}));
 }
 
 // Operand 2, or zeros of `n` channels.
@@ -154,7 +154,7 @@ Expected<ValueId> perGroup(I &im, int64_t group, ValueId xh, ValueId w,
     CC_ASSIGN(y, one(xg, wg, bg));
     parts.push_back(y);
   }
-  return im.op("concat", parts, attrs({{"axis", int64_t(3)}}));
+  return im.op(OpId::Concat, parts, attrs({{"axis", int64_t(3)}}));
 }
 
 Error conv(I &im) {
@@ -180,13 +180,13 @@ Error conv(I &im) {
     // Depthwise: ONNX channel c*M+m is the table's too.
     CC_ASSIGN(w4, im.reshape(w, {group, ws[0] / group, ws[2], ws[3]}));
     CC_ASSIGN(wt, im.transpose(w4, {2, 3, 0, 1})); // -> KH, KW, C, M
-    CC_ASSIGN(r, im.op("depthwise_conv2d", {xh, wt, bias}, a));
+    CC_ASSIGN(r, im.op(OpId::DepthwiseConv2d, {xh, wt, bias}, a));
     y = r;
   } else {
     CC_ASSIGN(wt, im.transpose(w, {0, 2, 3, 1})); // OIHW -> OHWI
     CC_ASSIGN(r, perGroup(im, group, xh, wt, 0, bias,
                           [&](ValueId xg, ValueId wg, ValueId bg) {
-                            return im.op("conv2d", {xg, wg, bg}, a);
+                            return im.op(OpId::Conv2d, {xg, wg, bg}, a);
                           }));
     y = r;
   }
@@ -246,7 +246,7 @@ Error convTranspose(I &im) {
   // Per group, the weight's input channels (its last axis) are split.
   CC_ASSIGN(y, perGroup(im, group, xh, wt, 3, bias,
                         [&](ValueId xg, ValueId wg, ValueId bg) {
-                          return im.op("transpose_conv2d", {xg, wg, bg}, a);
+                          return im.op(OpId::TransposeConv2d, {xg, wg, bg}, a);
                         }));
   CC_ASSIGN(r, fromNhwc(im, y, win.oneD));
   return im.define(0, r);
@@ -283,7 +283,7 @@ OpHandler pool(bool isMax) {
         std::any_of(p.begin(), p.end(), [](int64_t v) { return v; })) {
       // Zero padding that the average counts: pad explicitly.
       std::vector<int64_t> padding{0, 0, p[0], p[1], p[2], p[3], 0, 0};
-      CC_ASSIGN(padded, im.op("pad", {xh}, attrs({{"padding", padding}})));
+      CC_ASSIGN(padded, im.op(OpId::Pad, {xh}, attrs({{"padding", padding}})));
       in = padded;
       win.pads.assign(4, 0);
       win.spatial = {win.spatial[0] + p[0] + p[1],
@@ -293,7 +293,7 @@ OpHandler pool(bool isMax) {
     in = exact;
     Attrs a = attrs(
         {{"kernel", win.kernel}, {"stride", win.stride}, {"pad", win.pads}});
-    CC_ASSIGN(y, im.op(isMax ? "max_pool2d" : "avg_pool2d", {in}, a));
+    CC_ASSIGN(y, im.op(isMax ? OpId::MaxPool2d : OpId::AvgPool2d, {in}, a));
     CC_ASSIGN(r, fromNhwc(im, y, win.oneD));
     return im.define(0, r);
   };
@@ -310,7 +310,7 @@ OpHandler globalPool(bool isMax) {
     std::vector<int64_t> kernel{oneD ? 1 : xs[2], xs.back()};
     CC_ASSIGN(xh, toNhwc(im, x, oneD));
     Attrs a = attrs({{"kernel", kernel}});
-    CC_ASSIGN(y, im.op(isMax ? "max_pool2d" : "avg_pool2d", {xh}, a));
+    CC_ASSIGN(y, im.op(isMax ? OpId::MaxPool2d : OpId::AvgPool2d, {xh}, a));
     CC_ASSIGN(r, fromNhwc(im, y, oneD));
     return im.define(0, r);
   };

@@ -28,7 +28,7 @@ Expected<ValueId> gatherAxis(I &im, ValueId x, int64_t axis,
     }
   CC_ASSIGN(x3, im.reshape(x, {n, k, c}));
   CC_ASSIGN(iv, im.constant(ind));
-  CC_ASSIGN(g, im.op("gather", {x3, iv}));
+  CC_ASSIGN(g, im.op(OpId::Gather, {x3, iv}));
   Shape out = s;
   out[axis] = w;
   return im.reshape(g, out);
@@ -49,7 +49,7 @@ Expected<ValueId> gatherFlat(I &im, ValueId x, const std::vector<int64_t> &flat,
   }
   CC_ASSIGN(x3, im.reshape(x, {1, total, 1}));
   CC_ASSIGN(iv, im.constant(ind));
-  CC_ASSIGN(g, im.op("gather", {x3, iv}));
+  CC_ASSIGN(g, im.op(OpId::Gather, {x3, iv}));
   return im.reshape(g, out);
 }
 
@@ -70,9 +70,9 @@ Expected<ValueId> wrapIndices(I &im, size_t operand, int64_t k) {
   CC_ASSIGN(idx, castValue(im, raw, DType::i32)); // OneHot's may be floats
   CC_ASSIGN(zero, scalarLike(im, idx, 0));
   CC_ASSIGN(kc, scalarLike(im, idx, double(k)));
-  CC_ASSIGN(neg, binaryOp(im, "greater", zero, idx));
-  CC_ASSIGN(up, binaryOp(im, "add", idx, kc));
-  return im.op("select", {neg, up, idx});
+  CC_ASSIGN(neg, binaryOp(im, OpId::Greater, zero, idx));
+  CC_ASSIGN(up, binaryOp(im, OpId::Add, idx, kc));
+  return im.op(OpId::Select, {neg, up, idx});
 }
 
 // Gather with indices known only at run time (token ids into an
@@ -87,7 +87,7 @@ Error gatherDynamic(I &im, ValueId x, int64_t axis) {
   CC_ASSIGN(row, im.reshape(idx, {1, w}));
   CC_ASSIGN(rows, broadcastTo(im, row, {n, w}));
   CC_ASSIGN(x3, im.reshape(x, {n, k, c}));
-  CC_ASSIGN(g, im.op("gather", {x3, rows}));
+  CC_ASSIGN(g, im.op(OpId::Gather, {x3, rows}));
   Shape out(s.begin(), s.begin() + axis);
   out.insert(out.end(), is.begin(), is.end());
   out.insert(out.end(), s.begin() + axis + 1, s.end());
@@ -196,13 +196,13 @@ Error gatherElements(I &im) {
     base.setI(int64_t(e), flat[e]);
   CC_ASSIGN(idx, wrapIndices(im, 1, s[axis]));
   CC_ASSIGN(stride, scalarLike(im, idx, double(stridesOf(s)[axis])));
-  CC_ASSIGN(scaled, binaryOp(im, "mul", idx, stride));
+  CC_ASSIGN(scaled, binaryOp(im, OpId::Mul, idx, stride));
   CC_ASSIGN(bv, im.constant(base));
-  CC_ASSIGN(pos, im.op("add", {scaled, bv}));
+  CC_ASSIGN(pos, im.op(OpId::Add, {scaled, bv}));
   int64_t total = numElements(s), w = numElements(is);
   CC_ASSIGN(row, im.reshape(pos, {1, w}));
   CC_ASSIGN(x3, im.reshape(x, {1, total, 1}));
-  CC_ASSIGN(g, im.op("gather", {x3, row}));
+  CC_ASSIGN(g, im.op(OpId::Gather, {x3, row}));
   CC_ASSIGN(r, im.reshape(g, is));
   return im.define(0, r);
 }
@@ -227,8 +227,8 @@ Expected<ValueId> shifted(I &im, ValueId v, int64_t axis, int64_t by) {
   std::vector<int64_t> padding(2 * s.size(), 0), start(s.size(), 0),
       size(s.begin(), s.end());
   padding[2 * axis] = by;
-  CC_ASSIGN(p, im.op("pad", {v}, attrs({{"padding", padding}})));
-  return im.op("slice", {p}, attrs({{"start", start}, {"size", size}}));
+  CC_ASSIGN(p, im.op(OpId::Pad, {v}, attrs({{"padding", padding}})));
+  return im.op(OpId::Slice, {p}, attrs({{"start", start}, {"size", size}}));
 }
 
 // CumSum as a Hillis-Steele scan: log2(n) shifted adds (exact for
@@ -242,7 +242,7 @@ Error cumSum(I &im) {
   bool reverse = im.attrInt("reverse", 0) != 0;
   ValueId v = x;
   if (reverse) {
-    CC_ASSIGN(r, im.op("reverse", {v}, attrs({{"axis", axis}})));
+    CC_ASSIGN(r, im.op(OpId::Reverse, {v}, attrs({{"axis", axis}})));
     v = r;
   }
   if (im.attrInt("exclusive", 0)) {
@@ -251,11 +251,11 @@ Error cumSum(I &im) {
   }
   for (int64_t by = 1; by < s[axis]; by *= 2) {
     CC_ASSIGN(sh, shifted(im, v, axis, by));
-    CC_ASSIGN(r, im.op("add", {v, sh}));
+    CC_ASSIGN(r, im.op(OpId::Add, {v, sh}));
     v = r;
   }
   if (reverse) {
-    CC_ASSIGN(r, im.op("reverse", {v}, attrs({{"axis", axis}})));
+    CC_ASSIGN(r, im.op(OpId::Reverse, {v}, attrs({{"axis", axis}})));
     v = r;
   }
   return im.define(0, v);
@@ -282,7 +282,7 @@ Error oneHot(I &im) {
     iota.setI(i, i);
   CC_ASSIGN(ie, im.reshape(idx, expanded));
   CC_ASSIGN(iv, im.constant(iota));
-  CC_ASSIGN(hit, binaryOp(im, "equal", ie, iv));
+  CC_ASSIGN(hit, binaryOp(im, OpId::Equal, ie, iv));
   CC_ASSIGN(hits, broadcastTo(im, hit, out));
   Tensor off(values.dtype(), Shape(rank, 1)),
       on(values.dtype(), Shape(rank, 1));
@@ -291,7 +291,7 @@ Error oneHot(I &im) {
       : (off.setI(0, values.getI(0)), on.setI(0, values.getI(1)));
   CC_ASSIGN(onV, im.constant(on));
   CC_ASSIGN(offV, im.constant(off));
-  CC_ASSIGN(r, im.op("select", {hits, onV, offV}));
+  CC_ASSIGN(r, im.op(OpId::Select, {hits, onV, offV}));
   return im.define(0, r);
 }
 
@@ -309,7 +309,7 @@ Expected<ValueId> scatterFlat(I &im, ValueId data, ValueId updates,
     map[targets[j]] = d + j;
   CC_ASSIGN(dv, im.reshape(data, {1, d, 1}));
   CC_ASSIGN(uv, im.reshape(updates, {1, u, 1}));
-  CC_ASSIGN(both, im.op("concat", {dv, uv}, attrs({{"axis", int64_t(1)}})));
+  CC_ASSIGN(both, im.op(OpId::Concat, {dv, uv}, attrs({{"axis", int64_t(1)}})));
   return gatherFlat(im, both, map, s);
 }
 

@@ -20,7 +20,7 @@ using I = Importer;
 // formula.
 struct Ops {
   I &im;
-  Expected<ValueId> bin(const char *op, ValueId a, ValueId b) {
+  Expected<ValueId> bin(OpId op, ValueId a, ValueId b) {
     return binaryOp(im, op, a, b);
   }
   Expected<ValueId> k(ValueId like, double v) {
@@ -28,27 +28,27 @@ struct Ops {
   }
   Expected<ValueId> mulK(ValueId x, double v) {
     CC_ASSIGN(c, k(x, v));
-    return bin("mul", x, c);
+    return bin(OpId::Mul, x, c);
   }
   Expected<ValueId> addK(ValueId x, double v) {
     CC_ASSIGN(c, k(x, v));
-    return bin("add", x, c);
+    return bin(OpId::Add, x, c);
   }
-  Expected<ValueId> un(const char *op, ValueId x) { return im.op(op, {x}); }
+  Expected<ValueId> un(OpId op, ValueId x) { return im.op(op, {x}); }
   Expected<ValueId> div(ValueId a, ValueId b) {
-    CC_ASSIGN(r, un("reciprocal", b));
-    return bin("mul", a, r);
+    CC_ASSIGN(r, un(OpId::Reciprocal, b));
+    return bin(OpId::Mul, a, r);
   }
   Expected<ValueId> sqrt(ValueId x) {
-    CC_ASSIGN(r, un("rsqrt", x));
-    return un("reciprocal", r);
+    CC_ASSIGN(r, un(OpId::Rsqrt, x));
+    return un(OpId::Reciprocal, r);
   }
   // x < 0 ? neg : pos (x == -0 takes pos, as ONNX's x < 0 does).
   Expected<ValueId> ifNegative(ValueId x, ValueId neg, ValueId pos) {
     CC_ASSIGN(zero, k(x, 0));
-    CC_ASSIGN(c, bin("greater", zero, x));
+    CC_ASSIGN(c, bin(OpId::Greater, zero, x));
     CC_ASSIGN(ab, im.equalRanks({c, neg, pos}));
-    return im.op("select", ab);
+    return im.op(OpId::Select, ab);
   }
   // The mean over `axes` (kept with size 1): the sum times 1/N.
   Expected<ValueId> mean(ValueId x, const std::vector<int64_t> &axes) {
@@ -56,7 +56,7 @@ struct Ops {
     int64_t n = 1;
     for (int64_t a : axes)
       n *= s[a];
-    CC_ASSIGN(sum, reduceOver(im, "reduce_sum", x, axes));
+    CC_ASSIGN(sum, reduceOver(im, OpId::ReduceSum, x, axes));
     return mulK(sum, 1.0 / double(n));
   }
 };
@@ -74,7 +74,7 @@ Error div(I &im) {
   CC_ASSIGN(b, im.in(1));
   Ops o{im};
   if (!isFloat(im.typeOf(a).dtype)) {
-    CC_ASSIGN(r, o.bin("intdiv", a, b));
+    CC_ASSIGN(r, o.bin(OpId::IntDiv, a, b));
     return im.define(0, r);
   }
   CC_ASSIGN(r, o.div(a, b));
@@ -106,7 +106,7 @@ Expected<ValueId> leakyRelu(I &im, Ops &o, ValueId x) {
 }
 
 Expected<ValueId> elu(I &im, Ops &o, ValueId x) {
-  CC_ASSIGN(e, o.un("exp", x));
+  CC_ASSIGN(e, o.un(OpId::Exp, x));
   CC_ASSIGN(em1, o.addK(e, -1));
   CC_ASSIGN(neg, o.mulK(em1, im.attrFloat("alpha", 1)));
   return o.ifNegative(x, neg, x);
@@ -116,12 +116,12 @@ Expected<ValueId> elu(I &im, Ops &o, ValueId x) {
 Expected<ValueId> selu(I &im, Ops &o, ValueId x) {
   double alpha = im.attrFloat("alpha", 1.67326319217681884765625),
          gamma = im.attrFloat("gamma", 1.05070102214813232421875);
-  CC_ASSIGN(e, o.un("exp", x));
+  CC_ASSIGN(e, o.un(OpId::Exp, x));
   CC_ASSIGN(ae, o.mulK(e, alpha));
   CC_ASSIGN(neg, o.addK(ae, -alpha));
   CC_ASSIGN(zero, o.k(x, 0));
-  CC_ASSIGN(pos, o.bin("greater", x, zero));
-  CC_ASSIGN(sel, im.op("select", {pos, x, neg}));
+  CC_ASSIGN(pos, o.bin(OpId::Greater, x, zero));
+  CC_ASSIGN(sel, im.op(OpId::Select, {pos, x, neg}));
   return o.mulK(sel, gamma);
 }
 
@@ -129,23 +129,23 @@ Expected<ValueId> selu(I &im, Ops &o, ValueId x) {
 Expected<ValueId> celu(I &im, Ops &o, ValueId x) {
   double alpha = im.attrFloat("alpha", 1);
   CC_ASSIGN(xa, o.mulK(x, 1 / alpha));
-  CC_ASSIGN(e, o.un("exp", xa));
+  CC_ASSIGN(e, o.un(OpId::Exp, xa));
   CC_ASSIGN(em1, o.addK(e, -1));
   CC_ASSIGN(neg, o.mulK(em1, alpha));
   CC_ASSIGN(zero, o.k(x, 0));
-  CC_ASSIGN(lo, o.bin("minimum", neg, zero));
-  CC_ASSIGN(hi, o.bin("maximum", x, zero));
-  return o.bin("add", hi, lo);
+  CC_ASSIGN(lo, o.bin(OpId::Minimum, neg, zero));
+  CC_ASSIGN(hi, o.bin(OpId::Maximum, x, zero));
+  return o.bin(OpId::Add, hi, lo);
 }
 
 Expected<ValueId> softplus(I &, Ops &o, ValueId x) {
-  CC_ASSIGN(e, o.un("exp", x));
+  CC_ASSIGN(e, o.un(OpId::Exp, x));
   CC_ASSIGN(e1, o.addK(e, 1));
-  return o.un("log", e1);
+  return o.un(OpId::Log, e1);
 }
 
 Expected<ValueId> softsign(I &, Ops &o, ValueId x) {
-  CC_ASSIGN(a, o.un("abs", x));
+  CC_ASSIGN(a, o.un(OpId::Abs, x));
   CC_ASSIGN(a1, o.addK(a, 1));
   return o.div(x, a1);
 }
@@ -154,7 +154,7 @@ Expected<ValueId> hardSigmoidOf(I &im, ValueId x, double alpha, double beta) {
   Ops o{im};
   CC_ASSIGN(ax, o.mulK(x, alpha));
   CC_ASSIGN(axb, o.addK(ax, beta));
-  return im.op("clamp", {axb}, attrs({{"min", 0.0}, {"max", 1.0}}));
+  return im.op(OpId::Clamp, {axb}, attrs({{"min", 0.0}, {"max", 1.0}}));
 }
 
 Expected<ValueId> hardSigmoid(I &im, Ops &, ValueId x) {
@@ -164,15 +164,15 @@ Expected<ValueId> hardSigmoid(I &im, Ops &, ValueId x) {
 
 Expected<ValueId> hardSwish(I &im, Ops &o, ValueId x) {
   CC_ASSIGN(h, hardSigmoidOf(im, x, 1.0 / 6, 0.5));
-  return o.bin("mul", x, h);
+  return o.bin(OpId::Mul, x, h);
 }
 
 Expected<ValueId> thresholdedRelu(I &im, Ops &o, ValueId x) {
   CC_ASSIGN(t, o.k(x, im.attrFloat("alpha", 1)));
   CC_ASSIGN(zero, o.k(x, 0));
-  CC_ASSIGN(c, o.bin("greater", x, t));
+  CC_ASSIGN(c, o.bin(OpId::Greater, x, t));
   CC_ASSIGN(ab, im.equalRanks({c, x, zero}));
-  return im.op("select", ab);
+  return im.op(OpId::Select, ab);
 }
 
 // x < -lambd ? x + bias : x > lambd ? x - bias : 0
@@ -181,33 +181,33 @@ Expected<ValueId> shrink(I &im, Ops &o, ValueId x) {
   CC_ASSIGN(lo, o.k(x, -lambd));
   CC_ASSIGN(hi, o.k(x, lambd));
   CC_ASSIGN(zero, o.k(x, 0));
-  CC_ASSIGN(below, o.bin("greater", lo, x));
-  CC_ASSIGN(above, o.bin("greater", x, hi));
+  CC_ASSIGN(below, o.bin(OpId::Greater, lo, x));
+  CC_ASSIGN(above, o.bin(OpId::Greater, x, hi));
   CC_ASSIGN(xp, o.addK(x, bias));
   CC_ASSIGN(xm, o.addK(x, -bias));
-  CC_ASSIGN(upper, im.op("select", {above, xm, zero}));
-  return im.op("select", {below, xp, upper});
+  CC_ASSIGN(upper, im.op(OpId::Select, {above, xm, zero}));
+  return im.op(OpId::Select, {below, xp, upper});
 }
 
 // Erf-based by default, or the tanh approximation (approximate = "tanh").
 Expected<ValueId> gelu(I &im, Ops &o, ValueId x) {
   ValueId inner;
   if (im.attrString("approximate", "none") == "tanh") {
-    CC_ASSIGN(x2, o.bin("mul", x, x));
-    CC_ASSIGN(x3, o.bin("mul", x2, x));
+    CC_ASSIGN(x2, o.bin(OpId::Mul, x, x));
+    CC_ASSIGN(x3, o.bin(OpId::Mul, x2, x));
     CC_ASSIGN(c, o.mulK(x3, 0.044715));
-    CC_ASSIGN(s, o.bin("add", x, c));
+    CC_ASSIGN(s, o.bin(OpId::Add, x, c));
     CC_ASSIGN(t, o.mulK(s, std::sqrt(2 / M_PI)));
-    CC_ASSIGN(r, o.un("tanh", t));
+    CC_ASSIGN(r, o.un(OpId::Tanh, t));
     inner = r;
   } else {
     CC_ASSIGN(t, o.mulK(x, M_SQRT1_2));
-    CC_ASSIGN(r, o.un("erf", t));
+    CC_ASSIGN(r, o.un(OpId::Erf, t));
     inner = r;
   }
   CC_ASSIGN(one, o.addK(inner, 1));
   CC_ASSIGN(half, o.mulK(x, 0.5));
-  return o.bin("mul", half, one);
+  return o.bin(OpId::Mul, half, one);
 }
 
 // x * slope where x < 0; the slope broadcasts to x.
@@ -216,7 +216,7 @@ Error prelu(I &im) {
   CC_ASSIGN(slope, im.in(1));
   CC_TRY(requireFloat(im, x, "PRelu"));
   Ops o{im};
-  CC_ASSIGN(xs, o.bin("mul", x, slope));
+  CC_ASSIGN(xs, o.bin(OpId::Mul, x, slope));
   CC_ASSIGN(r, o.ifNegative(x, xs, x));
   return im.define(0, r);
 }
@@ -236,14 +236,14 @@ OpHandler softmax(bool log) {
       for (int64_t d = axis + 1; d < rank; ++d)
         axes.push_back(d);
     Ops o{im};
-    CC_ASSIGN(mx, reduceOver(im, "reduce_max", x, axes));
-    CC_ASSIGN(shifted, o.bin("sub", x, mx));
-    CC_ASSIGN(e, o.un("exp", shifted));
-    CC_ASSIGN(sum, reduceOver(im, "reduce_sum", e, axes));
+    CC_ASSIGN(mx, reduceOver(im, OpId::ReduceMax, x, axes));
+    CC_ASSIGN(shifted, o.bin(OpId::Sub, x, mx));
+    CC_ASSIGN(e, o.un(OpId::Exp, shifted));
+    CC_ASSIGN(sum, reduceOver(im, OpId::ReduceSum, e, axes));
     ValueId y;
     if (log) {
-      CC_ASSIGN(ls, o.un("log", sum));
-      CC_ASSIGN(r, o.bin("sub", shifted, ls));
+      CC_ASSIGN(ls, o.un(OpId::Log, sum));
+      CC_ASSIGN(r, o.bin(OpId::Sub, shifted, ls));
       y = r;
     } else {
       CC_ASSIGN(r, o.div(e, sum));
@@ -261,7 +261,7 @@ Error hardmax(I &im) {
   CC_ASSIGN(axis, normalizeAxis(im.attrInt("axis", -1), rank));
   if (im.opset() < 13 && axis != rank - 1)
     return unsupported("Hardmax before opset 13 over several axes");
-  CC_ASSIGN(arg, im.op("argmax", {x}, attrs({{"axis", axis}})));
+  CC_ASSIGN(arg, im.op(OpId::ArgMax, {x}, attrs({{"axis", axis}})));
   Shape kept = s;
   kept[axis] = 1;
   CC_ASSIGN(argK, im.reshape(arg, kept));
@@ -272,11 +272,11 @@ Error hardmax(I &im) {
     iota.setI(i, i);
   CC_ASSIGN(iv, im.constant(iota));
   Ops o{im};
-  CC_ASSIGN(hit, o.bin("equal", argK, iv));
+  CC_ASSIGN(hit, o.bin(OpId::Equal, argK, iv));
   CC_ASSIGN(one, o.k(x, 1));
   CC_ASSIGN(zero, o.k(x, 0));
   CC_ASSIGN(ab, im.equalRanks({hit, one, zero}));
-  CC_ASSIGN(sel, im.op("select", ab));
+  CC_ASSIGN(sel, im.op(OpId::Select, ab));
   CC_ASSIGN(r, broadcastTo(im, sel, s));
   return im.define(0, r);
 }
@@ -295,18 +295,18 @@ OpHandler reduction(Reduction kind) {
     Ops o{im};
     ValueId v = x;
     if (kind == Reduction::L1) {
-      CC_ASSIGN(a, o.un("abs", x));
+      CC_ASSIGN(a, o.un(OpId::Abs, x));
       v = a;
     } else if (kind == Reduction::L2 || kind == Reduction::SumSquare) {
-      CC_ASSIGN(sq, o.bin("mul", x, x));
+      CC_ASSIGN(sq, o.bin(OpId::Mul, x, x));
       v = sq;
     } else if (kind == Reduction::LogSumExp) {
-      CC_ASSIGN(e, o.un("exp", x));
+      CC_ASSIGN(e, o.un(OpId::Exp, x));
       v = e;
     }
     auto summed = kind == Reduction::Mean
                       ? o.mean(v, axes)
-                      : reduceOver(im, "reduce_sum", v, axes);
+                      : reduceOver(im, OpId::ReduceSum, v, axes);
     if (!summed)
       return summed.error();
     v = *summed;
@@ -314,7 +314,7 @@ OpHandler reduction(Reduction kind) {
       CC_ASSIGN(r, o.sqrt(v));
       v = r;
     } else if (kind == Reduction::LogSum || kind == Reduction::LogSumExp) {
-      CC_ASSIGN(r, o.un("log", v));
+      CC_ASSIGN(r, o.un(OpId::Log, v));
       v = r;
     }
     if (!im.attrInt("keepdims", 1)) {
@@ -332,7 +332,7 @@ Error meanOp(I &im) {
   Ops o{im};
   for (size_t i = 1; i < im.numInputs(); ++i) {
     CC_ASSIGN(x, im.in(i));
-    CC_ASSIGN(r, o.bin("add", acc, x));
+    CC_ASSIGN(r, o.bin(OpId::Add, acc, x));
     acc = r;
   }
   CC_ASSIGN(r, o.mulK(acc, 1.0 / double(im.numInputs())));
@@ -349,29 +349,29 @@ Error lrn(I &im) {
   if (s.size() < 3 || size <= 0)
     return makeError("LRN needs rank 3 or more and a positive size");
   Ops o{im};
-  CC_ASSIGN(x2, o.bin("mul", x, x));
+  CC_ASSIGN(x2, o.bin(OpId::Mul, x, x));
   std::vector<int64_t> padding(2 * s.size(), 0);
   padding[2] = (size - 1) / 2;
   padding[3] = size - 1 - padding[2];
-  CC_ASSIGN(padded, im.op("pad", {x2}, attrs({{"padding", padding}})));
+  CC_ASSIGN(padded, im.op(OpId::Pad, {x2}, attrs({{"padding", padding}})));
   ValueId sum = -1;
   for (int64_t i = 0; i < size; ++i) {
     std::vector<int64_t> start(s.size(), 0), extent(s.begin(), s.end());
     start[1] = i;
-    CC_ASSIGN(part, im.op("slice", {padded},
+    CC_ASSIGN(part, im.op(OpId::Slice, {padded},
                           attrs({{"start", start}, {"size", extent}})));
     if (sum < 0) {
       sum = part;
       continue;
     }
-    CC_ASSIGN(r, im.op("add", {sum, part}));
+    CC_ASSIGN(r, im.op(OpId::Add, {sum, part}));
     sum = r;
   }
   CC_ASSIGN(scaled, o.mulK(sum, im.attrFloat("alpha", 1e-4) / double(size)));
   CC_ASSIGN(base, o.addK(scaled, im.attrFloat("bias", 1)));
   CC_ASSIGN(e, o.k(base, -im.attrFloat("beta", 0.75)));
-  CC_ASSIGN(p, o.bin("pow", base, e));
-  CC_ASSIGN(y, o.bin("mul", x, p));
+  CC_ASSIGN(p, o.bin(OpId::Pow, base, e));
+  CC_ASSIGN(y, o.bin(OpId::Mul, x, p));
   return im.define(0, y);
 }
 
@@ -392,12 +392,12 @@ Expected<Normalized> normalize(I &im, ValueId x,
                                const std::vector<int64_t> &axes, double eps) {
   Ops o{im};
   CC_ASSIGN(mean, o.mean(x, axes));
-  CC_ASSIGN(d, o.bin("sub", x, mean));
-  CC_ASSIGN(d2, o.bin("mul", d, d));
+  CC_ASSIGN(d, o.bin(OpId::Sub, x, mean));
+  CC_ASSIGN(d2, o.bin(OpId::Mul, d, d));
   CC_ASSIGN(var, o.mean(d2, axes));
   CC_ASSIGN(ve, o.addK(var, eps));
-  CC_ASSIGN(inv, o.un("rsqrt", ve));
-  CC_ASSIGN(y, o.bin("mul", d, inv));
+  CC_ASSIGN(inv, o.un(OpId::Rsqrt, ve));
+  CC_ASSIGN(y, o.bin(OpId::Mul, d, inv));
   return Normalized{y, mean, inv};
 }
 
@@ -406,8 +406,8 @@ Expected<ValueId> scaleAndShift(I &im, ValueId y, int64_t rank) {
   CC_ASSIGN(scale, perChannel(im, 1, rank));
   CC_ASSIGN(bias, perChannel(im, 2, rank));
   Ops o{im};
-  CC_ASSIGN(s, o.bin("mul", y, scale));
-  return o.bin("add", s, bias);
+  CC_ASSIGN(s, o.bin(OpId::Mul, y, scale));
+  return o.bin(OpId::Add, s, bias);
 }
 
 // Training mode: normalized by the batch's statistics (over every axis
@@ -424,15 +424,15 @@ Error batchNormTraining(I &im, ValueId x) {
   Ops o{im};
   double momentum = im.attrFloat("momentum", 0.9);
   // The batch variance again (normalize() keeps only its rsqrt).
-  CC_ASSIGN(d, o.bin("sub", x, n.mean));
-  CC_ASSIGN(d2, o.bin("mul", d, d));
+  CC_ASSIGN(d, o.bin(OpId::Sub, x, n.mean));
+  CC_ASSIGN(d2, o.bin(OpId::Mul, d, d));
   CC_ASSIGN(var, o.mean(d2, axes));
   for (auto [out, stat] : {std::pair{1, n.mean}, std::pair{2, var}}) {
     CC_ASSIGN(running, im.in(size_t(out + 2)));
     CC_ASSIGN(flat, im.reshape(stat, im.typeOf(running).shape));
     CC_ASSIGN(old, o.mulK(running, momentum));
     CC_ASSIGN(cur, o.mulK(flat, 1 - momentum));
-    CC_ASSIGN(r, o.bin("add", old, cur));
+    CC_ASSIGN(r, o.bin(OpId::Add, old, cur));
     CC_TRY(im.define(size_t(out), r));
   }
   return Error::success();
@@ -453,11 +453,11 @@ Error batchNorm(I &im) {
   CC_ASSIGN(var, perChannel(im, 4, rank));
   Ops o{im};
   CC_ASSIGN(ve, o.addK(var, im.attrFloat("epsilon", 1e-5)));
-  CC_ASSIGN(inv, o.un("rsqrt", ve));
-  CC_ASSIGN(k, o.bin("mul", scale, inv));
-  CC_ASSIGN(centered, o.bin("sub", x, mean));
-  CC_ASSIGN(scaled, o.bin("mul", centered, k));
-  CC_ASSIGN(y, o.bin("add", scaled, bias));
+  CC_ASSIGN(inv, o.un(OpId::Rsqrt, ve));
+  CC_ASSIGN(k, o.bin(OpId::Mul, scale, inv));
+  CC_ASSIGN(centered, o.bin(OpId::Sub, x, mean));
+  CC_ASSIGN(scaled, o.bin(OpId::Mul, centered, k));
+  CC_ASSIGN(y, o.bin(OpId::Add, scaled, bias));
   return im.define(0, y);
 }
 
@@ -488,10 +488,10 @@ Error layerNorm(I &im) {
   CC_ASSIGN(n, normalize(im, x, axes, im.attrFloat("epsilon", 1e-5)));
   Ops o{im};
   CC_ASSIGN(scale, im.in(1));
-  CC_ASSIGN(y, o.bin("mul", n.y, scale));
+  CC_ASSIGN(y, o.bin(OpId::Mul, n.y, scale));
   if (im.hasInput(2)) {
     CC_ASSIGN(b, im.in(2));
-    CC_ASSIGN(r, o.bin("add", y, b));
+    CC_ASSIGN(r, o.bin(OpId::Add, y, b));
     y = r;
   }
   CC_TRY(im.define(0, y));
@@ -515,13 +515,13 @@ Error meanVarianceNorm(I &im) {
   axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
   Ops o{im};
   CC_ASSIGN(mean, o.mean(x, axes));
-  CC_ASSIGN(x2, o.bin("mul", x, x));
+  CC_ASSIGN(x2, o.bin(OpId::Mul, x, x));
   CC_ASSIGN(meanX2, o.mean(x2, axes));
-  CC_ASSIGN(mean2, o.bin("mul", mean, mean));
-  CC_ASSIGN(var, o.bin("sub", meanX2, mean2));
+  CC_ASSIGN(mean2, o.bin(OpId::Mul, mean, mean));
+  CC_ASSIGN(var, o.bin(OpId::Sub, meanX2, mean2));
   CC_ASSIGN(sd, o.sqrt(var));
   CC_ASSIGN(sde, o.addK(sd, 1e-9));
-  CC_ASSIGN(d, o.bin("sub", x, mean));
+  CC_ASSIGN(d, o.bin(OpId::Sub, x, mean));
   CC_ASSIGN(y, o.div(d, sde));
   return im.define(0, y);
 }
@@ -585,7 +585,7 @@ Expected<ValueId> sumOutUnused(I &im, ValueId v, Term &t,
   if (axes.empty())
     return v;
   Shape s = im.typeOf(v).shape;
-  CC_ASSIGN(r, reduceOver(im, "reduce_sum", v, axes));
+  CC_ASSIGN(r, reduceOver(im, OpId::ReduceSum, v, axes));
   t.letters = kept;
   return dropAxes(im, r, s, axes);
 }
@@ -641,7 +641,7 @@ Error einsum(I &im) {
           n = dimsOf(im, rb, terms[1].letters, freeB);
   CC_ASSIGN(a3, im.reshape(ta, {nb, m, k}));
   CC_ASSIGN(b3, im.reshape(tb, {nb, k, n}));
-  CC_ASSIGN(mm, im.op("matmul", {a3, b3}));
+  CC_ASSIGN(mm, im.op(OpId::MatMul, {a3, b3}));
   if (im.typeOf(mm).dtype != im.typeOf(a).dtype)
     return unsupported("Einsum of " +
                        std::string(dtypeName(im.typeOf(a).dtype)));

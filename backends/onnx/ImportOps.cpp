@@ -17,7 +17,7 @@ Attrs attrs(std::initializer_list<std::pair<const char *, AttrValue>> kv) {
   return a;
 }
 
-Expected<ValueId> binaryOp(I &im, const std::string &op, ValueId a, ValueId b) {
+Expected<ValueId> binaryOp(I &im, OpId op, ValueId a, ValueId b) {
   CC_ASSIGN(ab, im.equalRanks({a, b}));
   return im.op(op, ab);
 }
@@ -45,7 +45,7 @@ Expected<ValueId> broadcastTo(I &im, ValueId v, const Shape &shape) {
   }
   if (!any)
     return r;
-  return im.op("tile", {r}, attrs({{"multiples", mult}}));
+  return im.op(OpId::Tile, {r}, attrs({{"multiples", mult}}));
 }
 
 Expected<std::vector<int64_t>> reduceAxes(I &im, int64_t inputOpset,
@@ -71,7 +71,7 @@ Expected<std::vector<int64_t>> reduceAxes(I &im, int64_t inputOpset,
   return axes;
 }
 
-Expected<ValueId> reduceOver(I &im, const std::string &op, ValueId x,
+Expected<ValueId> reduceOver(I &im, OpId op, ValueId x,
                              const std::vector<int64_t> &axes) {
   for (int64_t a : axes) { // one axis at a time; each keeps it with size 1
     CC_ASSIGN(r, im.op(op, {x}, attrs({{"axis", a}})));
@@ -101,20 +101,33 @@ Expected<ValueId> castValue(I &im, ValueId x, DType to) {
     // ONNX truncates toward zero, TOSA CAST rounds to nearest even: cast
     // the truncated value, which is exact.
     CC_ASSIGN(zero, scalarLike(im, x, 0));
-    CC_ASSIGN(neg, im.op("greater", {zero, x}));
-    CC_ASSIGN(up, im.op("ceil", {x}));
-    CC_ASSIGN(down, im.op("floor", {x}));
-    CC_ASSIGN(trunc, im.op("select", {neg, up, down}));
+    CC_ASSIGN(neg, im.op(OpId::Greater, {zero, x}));
+    CC_ASSIGN(up, im.op(OpId::Ceil, {x}));
+    CC_ASSIGN(down, im.op(OpId::Floor, {x}));
+    CC_ASSIGN(trunc, im.op(OpId::Select, {neg, up, down}));
     v = trunc;
   }
   if (im.typeOf(v).dtype == to)
     return v;
-  return im.op("cast", {v}, attrs({{"to", to}}));
+  return im.op(OpId::Cast, {v}, attrs({{"to", to}}));
+}
+
+Expected<Shape> broadcastShapes(Shape a, Shape b) {
+  size_t rank = std::max(a.size(), b.size());
+  a.insert(a.begin(), rank - a.size(), 1);
+  b.insert(b.begin(), rank - b.size(), 1);
+  Shape out(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    if (a[d] != b[d] && a[d] != 1 && b[d] != 1)
+      return makeError("shapes do not broadcast");
+    out[d] = a[d] == 1 ? b[d] : a[d];
+  }
+  return out;
 }
 
 namespace {
 
-OpHandler unary(std::string op) {
+OpHandler unary(OpId op) {
   return [op](I &im) -> Error {
     CC_ASSIGN(x, im.in(0));
     CC_ASSIGN(r, im.op(op, {x}));
@@ -124,7 +137,7 @@ OpHandler unary(std::string op) {
 
 // Binary ops with ONNX's multidirectional broadcasting; `swap` evaluates
 // op(b, a) (Less as greater with swapped operands).
-OpHandler binary(std::string op, bool swap = false) {
+OpHandler binary(OpId op, bool swap = false) {
   return [op, swap](I &im) -> Error {
     CC_ASSIGN(a, im.in(0));
     CC_ASSIGN(b, im.in(1));
@@ -145,7 +158,7 @@ Expected<ValueId> narrowedTo(I &im, ValueId v, DType t) {
 }
 
 // Max, Min, Sum: a left fold over any number of operands.
-OpHandler variadic(std::string op) {
+OpHandler variadic(OpId op) {
   return [op](I &im) -> Error {
     CC_ASSIGN(first, im.in(0));
     DType t = im.typeOf(first).dtype;
@@ -164,7 +177,7 @@ OpHandler variadic(std::string op) {
 Error relu(I &im) {
   CC_ASSIGN(x, im.in(0));
   CC_ASSIGN(zero, scalarLike(im, x, 0));
-  CC_ASSIGN(r, im.op("maximum", {x, zero}));
+  CC_ASSIGN(r, im.op(OpId::Maximum, {x, zero}));
   return im.define(0, r);
 }
 
@@ -185,7 +198,7 @@ Error pow(I &im) {
   }
   if (!isFloat(im.typeOf(x).dtype) ||
       !(k == 2 || k == 3 || k == 0.5 || k == -1)) {
-    CC_ASSIGN(r, binaryOp(im, "pow", x, y));
+    CC_ASSIGN(r, binaryOp(im, OpId::Pow, x, y));
     return im.define(0, r);
   }
   Shape s = im.typeOf(x).shape;
@@ -193,20 +206,20 @@ Error pow(I &im) {
   if (ty.rank() > int64_t(s.size()) ||
       numElements(ty.shape) >
           numElements(s)) { // the exponent shapes the result
-    CC_ASSIGN(r, binaryOp(im, "pow", x, y));
+    CC_ASSIGN(r, binaryOp(im, OpId::Pow, x, y));
     return im.define(0, r);
   }
   ValueId r = x;
   if (k == 0.5 || k == -1) {
-    CC_ASSIGN(rs, im.op(k == -1 ? "reciprocal" : "rsqrt", {x}));
+    CC_ASSIGN(rs, im.op(k == -1 ? OpId::Reciprocal : OpId::Rsqrt, {x}));
     r = rs;
     if (k == 0.5) {
-      CC_ASSIGN(sq, im.op("reciprocal", {rs}));
+      CC_ASSIGN(sq, im.op(OpId::Reciprocal, {rs}));
       r = sq;
     }
   }
   for (int i = 1; i < k; ++i) {
-    CC_ASSIGN(m, im.op("mul", {r, x}));
+    CC_ASSIGN(m, im.op(OpId::Mul, {r, x}));
     r = m;
   }
   return im.define(0, r);
@@ -216,7 +229,7 @@ Error bitShift(I &im) {
   if (im.attrString("direction", "") != "LEFT")
     return unsupported("BitShift RIGHT is logical (unsigned); the op table's "
                        "right shift is arithmetic");
-  return binary("logical_left_shift")(im);
+  return binary(OpId::LogicalLeftShift)(im);
 }
 
 // Clip: clamp when both bounds are given and ordered, else max/min with the
@@ -241,12 +254,12 @@ Error clip(I &im) {
     }
   }
   if (lo && hi && *lo <= *hi && !std::isnan(*lo) && !std::isnan(*hi)) {
-    CC_ASSIGN(r, im.op("clamp", {x}, attrs({{"min", *lo}, {"max", *hi}})));
+    CC_ASSIGN(r, im.op(OpId::Clamp, {x}, attrs({{"min", *lo}, {"max", *hi}})));
     return im.define(0, r);
   }
   CC_ASSIGN(v, widened(im, x));
   for (auto [bound, op] :
-       {std::pair{lo, "maximum"}, std::pair{hi, "minimum"}}) {
+       {std::pair{lo, OpId::Maximum}, std::pair{hi, OpId::Minimum}}) {
     if (!bound)
       continue;
     CC_ASSIGN(c, scalarLike(im, v, *bound));
@@ -262,7 +275,7 @@ Error where(I &im) {
   CC_ASSIGN(a, im.in(1));
   CC_ASSIGN(b, im.in(2));
   CC_ASSIGN(v, im.equalRanks({c, a, b}));
-  CC_ASSIGN(r, im.op("select", v));
+  CC_ASSIGN(r, im.op(OpId::Select, v));
   return im.define(0, r);
 }
 
@@ -276,7 +289,7 @@ Error cast(I &im) {
                 *to == DType::i64 ? DType::i32 : *to); // see narrowTensor()
 }
 
-OpHandler reduce(std::string op, int64_t inputOpset) {
+OpHandler reduce(OpId op, int64_t inputOpset) {
   return [op, inputOpset](I &im) -> Error {
     CC_ASSIGN(x, im.in(0));
     Shape shape = im.typeOf(x).shape;
@@ -288,19 +301,6 @@ OpHandler reduce(std::string op, int64_t inputOpset) {
     }
     return im.define(0, v);
   };
-}
-
-Expected<Shape> broadcastShapes(Shape a, Shape b) {
-  size_t rank = std::max(a.size(), b.size());
-  a.insert(a.begin(), rank - a.size(), 1);
-  b.insert(b.begin(), rank - b.size(), 1);
-  Shape out(rank);
-  for (size_t d = 0; d < rank; ++d) {
-    if (a[d] != b[d] && a[d] != 1 && b[d] != 1)
-      return makeError("shapes do not broadcast");
-    out[d] = a[d] == 1 ? b[d] : a[d];
-  }
-  return out;
 }
 
 // numpy matmul: batch dimensions broadcast, 1-D operands get a unit
@@ -329,7 +329,7 @@ Error matMul(I &im) {
   CC_ASSIGN(tb, broadcastTo(im, rb, fb));
   CC_ASSIGN(a3, im.reshape(ta, {nb, m, k}));
   CC_ASSIGN(b3, im.reshape(tb, {nb, sb[sb.size() - 2], n}));
-  CC_ASSIGN(mm, im.op("matmul", {a3, b3}));
+  CC_ASSIGN(mm, im.op(OpId::MatMul, {a3, b3}));
   if (im.typeOf(mm).dtype != im.typeOf(a).dtype)
     return unsupported("MatMul of " +
                        std::string(dtypeName(im.typeOf(a).dtype)) +
@@ -360,345 +360,26 @@ Error gemm(I &im) {
   Shape sa = im.typeOf(a).shape, sb = im.typeOf(b).shape;
   CC_ASSIGN(a3, im.reshape(a, {1, sa[0], sa[1]}));
   CC_ASSIGN(b3, im.reshape(b, {1, sb[0], sb[1]}));
-  CC_ASSIGN(mm, im.op("matmul", {a3, b3}));
+  CC_ASSIGN(mm, im.op(OpId::MatMul, {a3, b3}));
   CC_ASSIGN(y, im.reshape(mm, {sa[0], sb[1]}));
   double alpha = im.attrFloat("alpha", 1), beta = im.attrFloat("beta", 1);
   if (alpha != 1) {
     CC_ASSIGN(c, scalarLike(im, y, alpha));
-    CC_ASSIGN(r, im.op("mul", {y, c}));
+    CC_ASSIGN(r, im.op(OpId::Mul, {y, c}));
     y = r;
   }
   if (im.hasInput(2)) {
     CC_ASSIGN(c, im.in(2));
     if (beta != 1) {
       CC_ASSIGN(k, scalarLike(im, c, beta));
-      CC_ASSIGN(r, im.op("mul", {c, k}));
+      CC_ASSIGN(r, im.op(OpId::Mul, {c, k}));
       c = r;
     }
     CC_ASSIGN(yc, im.equalRanks({y, c}));
-    CC_ASSIGN(r, im.op("add", yc));
+    CC_ASSIGN(r, im.op(OpId::Add, yc));
     y = r;
   }
   return im.define(0, y);
-}
-
-Error reshape(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  std::vector<int64_t> shape;
-  if (im.opset() >= 5) {
-    CC_ASSIGN(s, im.intsIn(1));
-    shape = s;
-  } else {
-    shape = im.attrInts("shape").value_or(std::vector<int64_t>{});
-  }
-  Shape in = im.typeOf(x).shape;
-  int64_t known = 1, infer = -1;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 0 && !im.attrInt("allowzero", 0)) {
-      if (d >= in.size())
-        return makeError("Reshape copies a dimension the input lacks");
-      shape[d] = in[d];
-    }
-    if (shape[d] == -1)
-      infer = int64_t(d);
-    else
-      known *= shape[d];
-  }
-  if (infer >= 0)
-    shape[infer] = known ? numElements(in) / known : 0;
-  if (numElements(shape) != numElements(in))
-    return makeError("Reshape changes the element count");
-  CC_ASSIGN(r, im.reshape(x, shape));
-  return im.define(0, r);
-}
-
-Error flatten(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  Shape s = im.typeOf(x).shape;
-  int64_t rank = int64_t(s.size()), axis = im.attrInt("axis", 1);
-  if (axis < 0)
-    axis += rank;
-  if (axis < 0 || axis > rank)
-    return makeError("axis out of range");
-  int64_t outer = numElements(Shape(s.begin(), s.begin() + axis));
-  CC_ASSIGN(
-      r, im.reshape(x, {outer, numElements(s) / std::max<int64_t>(outer, 1)}));
-  return im.define(0, r);
-}
-
-// Squeeze/Unsqueeze axes: an input from opset 13, an attribute before.
-Expected<std::vector<int64_t>> squeezeAxes(I &im) {
-  if (im.opset() >= 13) {
-    if (!im.hasInput(1))
-      return std::vector<int64_t>{};
-    return im.intsIn(1);
-  }
-  return im.attrInts("axes").value_or(std::vector<int64_t>{});
-}
-
-Error squeeze(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  Shape s = im.typeOf(x).shape;
-  CC_ASSIGN(axes, squeezeAxes(im));
-  std::vector<bool> drop(s.size(), axes.empty());
-  for (int64_t a : axes) {
-    CC_ASSIGN(n, normalizeAxis(a, int64_t(s.size())));
-    drop[n] = true;
-  }
-  Shape out;
-  for (size_t d = 0; d < s.size(); ++d)
-    if (!(drop[d] && s[d] == 1))
-      out.push_back(s[d]);
-  CC_ASSIGN(r, im.reshape(x, out));
-  return im.define(0, r);
-}
-
-Error unsqueeze(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  Shape s = im.typeOf(x).shape;
-  CC_ASSIGN(axes, squeezeAxes(im));
-  int64_t rank = int64_t(s.size() + axes.size());
-  std::vector<bool> unit(rank, false);
-  for (int64_t a : axes) {
-    CC_ASSIGN(n, normalizeAxis(a, rank));
-    unit[n] = true;
-  }
-  Shape out;
-  size_t next = 0;
-  for (int64_t d = 0; d < rank; ++d)
-    out.push_back(unit[d] ? 1 : s.at(next++));
-  CC_ASSIGN(r, im.reshape(x, out));
-  return im.define(0, r);
-}
-
-Error transposeOp(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  int64_t rank = im.typeOf(x).rank();
-  std::vector<int64_t> perm;
-  for (int64_t d = rank - 1; d >= 0; --d)
-    perm.push_back(d);
-  CC_ASSIGN(r, im.transpose(x, im.attrInts("perm").value_or(perm)));
-  return im.define(0, r);
-}
-
-// The indices a Slice with step != 1 picks on an axis of `dim` (ONNX's
-// clamping: [0, dim] going up, [-1, dim - 1] going down).
-Expected<std::vector<int64_t>> steppedIndices(int64_t start, int64_t end,
-                                              int64_t step, int64_t dim) {
-  if (step == 0)
-    return makeError("Slice with step 0");
-  auto wrap = [dim](int64_t v) { return v < 0 ? v + dim : v; };
-  int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? dim : dim - 1;
-  int64_t b = std::clamp<int64_t>(wrap(start), 0, hi),
-          e = std::clamp<int64_t>(wrap(end), lo, hi);
-  std::vector<int64_t> idx;
-  for (int64_t i = b; step > 0 ? i < e : i > e; i += step)
-    idx.push_back(i);
-  if (idx.empty())
-    return unsupported(
-        "Slice of no element (the op table has no empty tensors)");
-  return idx;
-}
-
-Error slice(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  Shape s = im.typeOf(x).shape;
-  int64_t rank = int64_t(s.size());
-  std::vector<int64_t> starts, ends, axes, steps;
-  if (im.opset() >= 10) {
-    CC_ASSIGN(st, im.intsIn(1));
-    CC_ASSIGN(en, im.intsIn(2));
-    starts = st, ends = en;
-    if (im.hasInput(3) && !im.node->inputs[3].empty()) {
-      CC_ASSIGN(ax, im.intsIn(3));
-      axes = ax;
-    }
-    if (im.hasInput(4)) {
-      CC_ASSIGN(sp, im.intsIn(4));
-      steps = sp;
-    }
-  } else {
-    starts = im.attrInts("starts").value_or(starts);
-    ends = im.attrInts("ends").value_or(ends);
-    axes = im.attrInts("axes").value_or(axes);
-  }
-  if (axes.empty())
-    for (size_t i = 0; i < starts.size(); ++i)
-      axes.push_back(int64_t(i));
-  std::vector<int64_t> start(rank, 0), size(s.begin(), s.end());
-  ValueId v = x;
-  for (size_t i = 0; i < axes.size(); ++i) {
-    CC_ASSIGN(a, normalizeAxis(axes[i], rank));
-    int64_t dim = s[a];
-    if (!steps.empty() && steps[i] == -1 &&
-        (starts[i] >= dim - 1 || starts[i] == -1) &&
-        ends[i] < -dim) { // the whole axis backwards
-      CC_ASSIGN(r, im.op("reverse", {v}, attrs({{"axis", a}})));
-      v = r;
-      continue;
-    }
-    if (!steps.empty() && steps[i] != 1) {
-      CC_ASSIGN(idx, steppedIndices(starts[i], ends[i], steps[i], dim));
-      CC_ASSIGN(r, gatherAxis(im, v, a, idx));
-      v = r;
-      continue;
-    }
-    auto clampIdx = [dim](int64_t v) {
-      if (v < 0)
-        v += dim;
-      return std::clamp<int64_t>(v, 0, dim);
-    };
-    int64_t b = clampIdx(starts[i]), e = clampIdx(ends[i]);
-    start[a] = b;
-    size[a] = std::max<int64_t>(e - b, 0);
-  }
-  if (size == s)
-    return im.define(0, v);
-  CC_ASSIGN(r, im.op("slice", {v}, attrs({{"start", start}, {"size", size}})));
-  return im.define(0, r);
-}
-
-Error concat(I &im) {
-  std::vector<ValueId> xs;
-  for (size_t i = 0; i < im.numInputs(); ++i) {
-    CC_ASSIGN(x, im.in(i));
-    xs.push_back(x);
-  }
-  CC_ASSIGN(axis,
-            normalizeAxis(im.attrInt("axis", 0), im.typeOf(xs[0]).rank()));
-  CC_ASSIGN(r, im.op("concat", xs, attrs({{"axis", axis}})));
-  return im.define(0, r);
-}
-
-// Reflect or edge padding of one axis: slices of x (reversed, or its edge
-// tiled) concatenated before and after it.
-Expected<ValueId> padAxis(I &im, ValueId x, int64_t axis, int64_t lo,
-                          int64_t hi, bool reflect) {
-  Shape s = im.typeOf(x).shape;
-  int64_t n = s[axis];
-  if (reflect && (lo >= n || hi >= n))
-    return makeError("reflect padding must be smaller than the axis");
-  auto part = [&](int64_t first, int64_t count,
-                  int64_t copies) -> Expected<ValueId> {
-    std::vector<int64_t> start(s.size(), 0), size(s.begin(), s.end());
-    start[axis] = first;
-    size[axis] = count;
-    CC_ASSIGN(p,
-              im.op("slice", {x}, attrs({{"start", start}, {"size", size}})));
-    if (reflect)
-      return im.op("reverse", {p}, attrs({{"axis", axis}}));
-    std::vector<int64_t> mult(s.size(), 1);
-    mult[axis] = copies;
-    return im.op("tile", {p}, attrs({{"multiples", mult}}));
-  };
-  std::vector<ValueId> parts;
-  if (lo > 0) {
-    CC_ASSIGN(p, reflect ? part(1, lo, 1) : part(0, 1, lo));
-    parts.push_back(p);
-  }
-  parts.push_back(x);
-  if (hi > 0) {
-    CC_ASSIGN(p, reflect ? part(n - 1 - hi, hi, 1) : part(n - 1, 1, hi));
-    parts.push_back(p);
-  }
-  if (parts.size() == 1)
-    return x;
-  return im.op("concat", parts, attrs({{"axis", axis}}));
-}
-
-Error pad(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  std::string mode = im.attrString("mode", "constant");
-  if (mode != "constant" && mode != "reflect" && mode != "edge")
-    return unsupported("Pad mode '" + mode + "'");
-  int64_t rank = im.typeOf(x).rank();
-  std::vector<int64_t> pads;
-  double value = 0;
-  std::vector<int64_t> axes;
-  if (im.opset() >= 11) {
-    CC_ASSIGN(p, im.intsIn(1));
-    pads = p;
-    if (im.hasInput(2) && !im.node->inputs[2].empty()) {
-      CC_ASSIGN(v, im.constIn(2));
-      value = v.size() ? v.asDouble(0) : 0;
-    }
-    if (im.hasInput(3)) {
-      CC_ASSIGN(a, im.intsIn(3));
-      axes = a;
-    }
-  } else {
-    pads = im.attrInts("pads").value_or(pads);
-    value = im.attrFloat("value", 0);
-  }
-  if (axes.empty())
-    for (int64_t d = 0; d < rank; ++d)
-      axes.push_back(d);
-  if (pads.size() != 2 * axes.size())
-    return makeError("pads has the wrong length");
-  std::vector<int64_t> padding(2 * rank, 0);
-  for (size_t i = 0; i < axes.size(); ++i) {
-    CC_ASSIGN(a, normalizeAxis(axes[i], rank));
-    padding[2 * a] = pads[i];
-    padding[2 * a + 1] = pads[i + axes.size()];
-  }
-  for (int64_t p : padding)
-    if (p < 0)
-      return unsupported("Pad with negative pads");
-  if (mode != "constant") {
-    ValueId v = x;
-    for (int64_t d = 0; d < rank; ++d) {
-      CC_ASSIGN(r, padAxis(im, v, d, padding[2 * d], padding[2 * d + 1],
-                           mode == "reflect"));
-      v = r;
-    }
-    return im.define(0, v);
-  }
-  CC_ASSIGN(r, im.op("pad", {x},
-                     attrs({{"padding", padding}, {"pad_const", value}})));
-  return im.define(0, r);
-}
-
-Error tile(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  CC_ASSIGN(reps, im.intsIn(1));
-  CC_ASSIGN(r, im.op("tile", {x}, attrs({{"multiples", reps}})));
-  return im.define(0, r);
-}
-
-Error expand(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  CC_ASSIGN(shape, im.intsIn(1));
-  CC_ASSIGN(out, broadcastShapes(im.typeOf(x).shape, shape));
-  CC_ASSIGN(r, broadcastTo(im, x, out));
-  return im.define(0, r);
-}
-
-Error identity(I &im) {
-  CC_ASSIGN(x, im.in(0));
-  return im.define(0, x);
-}
-
-Error constantOp(I &im) {
-  if (const Attribute *a = im.attr("value"); a && a->t)
-    return im.defineConstant(0, *a->t), Error::success();
-  auto scalarOrList = [&](DType t, std::vector<double> v, bool scalar) {
-    Tensor out(t, scalar ? Shape{} : Shape{int64_t(v.size())});
-    for (size_t i = 0; i < v.size(); ++i)
-      isFloat(t) ? out.setF(int64_t(i), v[i])
-                 : out.setI(int64_t(i), int64_t(v[i]));
-    im.defineConstant(0, out);
-    return Error::success();
-  };
-  if (const Attribute *a = im.attr("value_float"))
-    return scalarOrList(DType::f32, {a->f}, true);
-  if (const Attribute *a = im.attr("value_floats"))
-    return scalarOrList(DType::f32, a->floats, false);
-  if (const Attribute *a = im.attr("value_int"))
-    return scalarOrList(DType::i64, {double(a->i)}, true);
-  if (const Attribute *a = im.attr("value_ints"))
-    return scalarOrList(
-        DType::i64, std::vector<double>(a->ints.begin(), a->ints.end()), false);
-  return unsupported("Constant without a tensor, float or int value");
 }
 
 } // namespace
@@ -706,58 +387,47 @@ Error constantOp(I &im) {
 const OpHandlers &opHandlers() {
   static const OpHandlers handlers = [] {
     OpHandlers h = {
-        {"Add", binary("add")},
-        {"Sub", binary("sub")},
-        {"Mul", binary("mul")},
+        {"Add", binary(OpId::Add)},
+        {"Sub", binary(OpId::Sub)},
+        {"Mul", binary(OpId::Mul)},
         {"Pow", pow},
-        {"Max", variadic("maximum")},
-        {"Min", variadic("minimum")},
-        {"Sum", variadic("add")},
-        {"Abs", unary("abs")},
-        {"Neg", unary("negate")},
-        {"Exp", unary("exp")},
-        {"Log", unary("log")},
-        {"Tanh", unary("tanh")},
-        {"Sigmoid", unary("sigmoid")},
-        {"Erf", unary("erf")},
-        {"Reciprocal", unary("reciprocal")},
-        {"Floor", unary("floor")},
-        {"Ceil", unary("ceil")},
+        {"Max", variadic(OpId::Maximum)},
+        {"Min", variadic(OpId::Minimum)},
+        {"Sum", variadic(OpId::Add)},
+        {"Abs", unary(OpId::Abs)},
+        {"Neg", unary(OpId::Negate)},
+        {"Exp", unary(OpId::Exp)},
+        {"Log", unary(OpId::Log)},
+        {"Tanh", unary(OpId::Tanh)},
+        {"Sigmoid", unary(OpId::Sigmoid)},
+        {"Erf", unary(OpId::Erf)},
+        {"Reciprocal", unary(OpId::Reciprocal)},
+        {"Floor", unary(OpId::Floor)},
+        {"Ceil", unary(OpId::Ceil)},
         {"Relu", relu},
         {"Clip", clip},
         {"Where", where},
-        {"Equal", binary("equal")},
-        {"Greater", binary("greater")},
-        {"GreaterOrEqual", binary("greater_equal")},
-        {"Less", binary("greater", true)},
-        {"LessOrEqual", binary("greater_equal", true)},
-        {"And", binary("logical_and")},
-        {"Or", binary("logical_or")},
-        {"Not", unary("logical_not")},
-        {"BitwiseAnd", binary("bitwise_and")},
-        {"BitwiseOr", binary("bitwise_or")},
-        {"BitwiseXor", binary("bitwise_xor")},
+        {"Equal", binary(OpId::Equal)},
+        {"Greater", binary(OpId::Greater)},
+        {"GreaterOrEqual", binary(OpId::GreaterEqual)},
+        {"Less", binary(OpId::Greater, true)},
+        {"LessOrEqual", binary(OpId::GreaterEqual, true)},
+        {"And", binary(OpId::LogicalAnd)},
+        {"Or", binary(OpId::LogicalOr)},
+        {"Not", unary(OpId::LogicalNot)},
+        {"BitwiseAnd", binary(OpId::BitwiseAnd)},
+        {"BitwiseOr", binary(OpId::BitwiseOr)},
+        {"BitwiseXor", binary(OpId::BitwiseXor)},
         {"BitShift", bitShift},
         {"Cast", cast},
-        {"ReduceSum", reduce("reduce_sum", 13)},
-        {"ReduceProd", reduce("reduce_product", 18)},
-        {"ReduceMax", reduce("reduce_max", 18)},
-        {"ReduceMin", reduce("reduce_min", 18)},
+        {"ReduceSum", reduce(OpId::ReduceSum, 13)},
+        {"ReduceProd", reduce(OpId::ReduceProduct, 18)},
+        {"ReduceMax", reduce(OpId::ReduceMax, 18)},
+        {"ReduceMin", reduce(OpId::ReduceMin, 18)},
         {"MatMul", matMul},
         {"Gemm", gemm},
-        {"Reshape", reshape},
-        {"Flatten", flatten},
-        {"Squeeze", squeeze},
-        {"Unsqueeze", unsqueeze},
-        {"Transpose", transposeOp},
-        {"Slice", slice},
-        {"Concat", concat},
-        {"Pad", pad},
-        {"Tile", tile},
-        {"Expand", expand},
-        {"Identity", identity},
-        {"Constant", constantOp},
     };
+    addDataHandlers(h);
     addNnHandlers(h);
     addShapeHandlers(h);
     addIndexHandlers(h);

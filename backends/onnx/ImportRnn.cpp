@@ -22,7 +22,7 @@ Expected<ValueId> part(I &im, ValueId v, int64_t axis, int64_t first,
   std::vector<int64_t> start(s.size(), 0), size(s.begin(), s.end());
   start[axis] = first;
   size[axis] = count;
-  return im.op("slice", {v}, attrs({{"start", start}, {"size", size}}));
+  return im.op(OpId::Slice, {v}, attrs({{"start", start}, {"size", size}}));
 }
 
 // a [batch, k] times the transpose of w [n, k]: [batch, n].
@@ -31,7 +31,7 @@ Expected<ValueId> timesTransposed(I &im, ValueId a, ValueId w) {
   CC_ASSIGN(wt, im.transpose(w, {1, 0}));
   CC_ASSIGN(a3, im.reshape(a, {1, as[0], as[1]}));
   CC_ASSIGN(w3, im.reshape(wt, {1, ws[1], ws[0]}));
-  CC_ASSIGN(mm, im.op("matmul", {a3, w3}));
+  CC_ASSIGN(mm, im.op(OpId::MatMul, {a3, w3}));
   return im.reshape(mm, {as[0], ws[0]});
 }
 
@@ -84,14 +84,15 @@ struct State {
 // f(v) for an activation ONNX names (Sigmoid, Tanh, Relu).
 Expected<ValueId> activate(I &im, const std::string &name, ValueId v) {
   if (name == "Sigmoid" || name == "Tanh")
-    return im.op(name == "Sigmoid" ? "sigmoid" : "tanh", {v});
+    return im.op(name == "Sigmoid" ? OpId::Sigmoid : OpId::Tanh, {v});
   CC_ASSIGN(zero, scalarLike(im, v, 0));
-  return im.op("maximum", {v, zero}); // Relu (checkSupported allows no other)
+  return im.op(OpId::Maximum,
+               {v, zero}); // Relu (checkSupported allows no other)
 }
 
 // v + b where there is a bias.
 Expected<ValueId> plus(I &im, ValueId v, ValueId b) {
-  return b < 0 ? Expected<ValueId>(v) : binaryOp(im, "add", v, b);
+  return b < 0 ? Expected<ValueId>(v) : binaryOp(im, OpId::Add, v, b);
 }
 
 // One time step: x [batch, in] and the state in, the new state out.
@@ -103,7 +104,7 @@ Expected<State> step(I &im, Cell cell, const Weights &wt, ValueId x, State st,
   auto act = [&](size_t k, ValueId v) {
     return activate(im, wt.acts.at(k), v);
   };
-  auto bin = [&](const char *op, ValueId a, ValueId b) {
+  auto bin = [&](OpId op, ValueId a, ValueId b) {
     return binaryOp(im, op, a, b);
   };
   CC_ASSIGN(xw, timesTransposed(im, x, wt.w));
@@ -116,18 +117,18 @@ Expected<State> step(I &im, Cell cell, const Weights &wt, ValueId x, State st,
     CC_ASSIGN(ph, gate(pre, 2));
     CC_ASSIGN(hz, gate(hr, 0));
     CC_ASSIGN(hrr, gate(hr, 1));
-    CC_ASSIGN(zs, bin("add", pz, hz));
+    CC_ASSIGN(zs, bin(OpId::Add, pz, hz));
     CC_ASSIGN(z, act(0, zs));
-    CC_ASSIGN(rs, bin("add", pr, hrr));
+    CC_ASSIGN(rs, bin(OpId::Add, pr, hrr));
     CC_ASSIGN(r, act(0, rs));
     ValueId hh;
     if (im.attrInt("linear_before_reset", 0)) { // r * (H R_h^T + Rb_h)
       CC_ASSIGN(hg, gate(hr, 2));
-      CC_ASSIGN(rhg, bin("mul", r, hg));
+      CC_ASSIGN(rhg, bin(OpId::Mul, r, hg));
       hh = rhg;
     } else { // (r * H) R_h^T + Rb_h
       CC_ASSIGN(rh, part(im, wt.r, 0, 2 * hidden, hidden));
-      CC_ASSIGN(rH, bin("mul", r, st.h));
+      CC_ASSIGN(rH, bin(OpId::Mul, r, st.h));
       CC_ASSIGN(m, timesTransposed(im, rH, rh));
       ValueId rbh = -1;
       if (wt.rb >= 0) {
@@ -137,15 +138,15 @@ Expected<State> step(I &im, Cell cell, const Weights &wt, ValueId x, State st,
       CC_ASSIGN(mb, plus(im, m, rbh));
       hh = mb;
     }
-    CC_ASSIGN(hs, bin("add", ph, hh));
+    CC_ASSIGN(hs, bin(OpId::Add, ph, hh));
     CC_ASSIGN(h, act(1, hs));
     // (1 - z) * h + z * H = h + z * (H - h)
-    CC_ASSIGN(diff, bin("sub", st.h, h));
-    CC_ASSIGN(zd, bin("mul", z, diff));
-    CC_ASSIGN(next, bin("add", h, zd));
+    CC_ASSIGN(diff, bin(OpId::Sub, st.h, h));
+    CC_ASSIGN(zd, bin(OpId::Mul, z, diff));
+    CC_ASSIGN(next, bin(OpId::Add, h, zd));
     return State{next};
   }
-  CC_ASSIGN(all, bin("add", pre, hr));
+  CC_ASSIGN(all, bin(OpId::Add, pre, hr));
   if (cell == Cell::Rnn) {
     CC_ASSIGN(h, act(0, all));
     return State{h};
@@ -155,8 +156,8 @@ Expected<State> step(I &im, Cell cell, const Weights &wt, ValueId x, State st,
     if (wt.peep < 0)
       return v;
     CC_ASSIGN(p, part(im, wt.peep, 1, k * hidden, hidden));
-    CC_ASSIGN(pc, bin("mul", p, c));
-    return bin("add", v, pc);
+    CC_ASSIGN(pc, bin(OpId::Mul, p, c));
+    return bin(OpId::Add, v, pc);
   };
   CC_ASSIGN(ai, gate(all, 0));
   CC_ASSIGN(ao, gate(all, 1));
@@ -167,13 +168,13 @@ Expected<State> step(I &im, Cell cell, const Weights &wt, ValueId x, State st,
   CC_ASSIGN(i, act(0, pi));
   CC_ASSIGN(f, act(0, pf));
   CC_ASSIGN(g, act(1, ac));
-  CC_ASSIGN(fc, bin("mul", f, st.c));
-  CC_ASSIGN(ig, bin("mul", i, g));
-  CC_ASSIGN(c, bin("add", fc, ig));
+  CC_ASSIGN(fc, bin(OpId::Mul, f, st.c));
+  CC_ASSIGN(ig, bin(OpId::Mul, i, g));
+  CC_ASSIGN(c, bin(OpId::Add, fc, ig));
   CC_ASSIGN(po, peep(ao, 1, c));
   CC_ASSIGN(o, act(0, po));
   CC_ASSIGN(tc, act(2, c));
-  CC_ASSIGN(h, bin("mul", o, tc));
+  CC_ASSIGN(h, bin(OpId::Mul, o, tc));
   return State{h, c};
 }
 
@@ -263,9 +264,9 @@ OpHandler recurrent(Cell cell) {
         CC_ASSIGN(y4, im.reshape(st.h, {1, 1, batch, hidden}));
         steps[at] = y4;
       }
-      CC_ASSIGN(y, seq == 1
-                       ? Expected<ValueId>(steps[0])
-                       : im.op("concat", steps, attrs({{"axis", int64_t(0)}})));
+      CC_ASSIGN(y, seq == 1 ? Expected<ValueId>(steps[0])
+                            : im.op(OpId::Concat, steps,
+                                    attrs({{"axis", int64_t(0)}})));
       ys.push_back(y);
       CC_ASSIGN(h3, im.reshape(st.h, {1, batch, hidden}));
       hs.push_back(h3);
@@ -277,7 +278,7 @@ OpHandler recurrent(Cell cell) {
     auto joined = [&](std::vector<ValueId> v,
                       int64_t axis) -> Expected<ValueId> {
       return v.size() == 1 ? Expected<ValueId>(v[0])
-                           : im.op("concat", v, attrs({{"axis", axis}}));
+                           : im.op(OpId::Concat, v, attrs({{"axis", axis}}));
     };
     CC_ASSIGN(y, joined(ys, 1)); // [seq, dirs, batch, H]
     CC_ASSIGN(h, joined(hs, 0)); // [dirs, batch, H]

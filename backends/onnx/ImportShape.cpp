@@ -119,8 +119,8 @@ Error split(I &im) {
                          "tensors)");
     if (sizes[i] < 0 || offset > s[axis])
       return makeError("Split sizes do not fit the axis");
-    CC_ASSIGN(r,
-              im.op("slice", {x}, attrs({{"start", start}, {"size", size}})));
+    CC_ASSIGN(
+        r, im.op(OpId::Slice, {x}, attrs({{"start", start}, {"size", size}})));
     CC_TRY(im.define(i, r));
   }
   if (offset != s[axis])
@@ -241,12 +241,12 @@ Expected<ValueId> interpolateAxis(I &im, ValueId x, int64_t axis, int64_t m,
   for (size_t t = 0; t < k; ++t) {
     CC_ASSIGN(g, gatherAxis(im, x, axis, idx[t]));
     CC_ASSIGN(w, im.constant(weights[t]));
-    CC_ASSIGN(term, im.op("mul", {g, w}));
+    CC_ASSIGN(term, im.op(OpId::Mul, {g, w}));
     if (sum < 0) {
       sum = term;
       continue;
     }
-    CC_ASSIGN(r, im.op("add", {sum, term}));
+    CC_ASSIGN(r, im.op(OpId::Add, {sum, term}));
     sum = r;
   }
   return sum;
@@ -373,7 +373,7 @@ Error trilu(I &im) {
   CC_ASSIGN(m, im.constant(mask));
   CC_ASSIGN(zero, scalarLike(im, x, 0));
   CC_ASSIGN(ab, im.equalRanks({m, x, zero}));
-  CC_ASSIGN(r, im.op("select", ab));
+  CC_ASSIGN(r, im.op(OpId::Select, ab));
   return im.define(0, r);
 }
 
@@ -383,19 +383,19 @@ Error sign(I &im) {
   CC_ASSIGN(zero, scalarLike(im, x, 0));
   CC_ASSIGN(one, scalarLike(im, x, 1));
   CC_ASSIGN(minus, scalarLike(im, x, -1));
-  CC_ASSIGN(pos, im.op("greater", {x, zero}));
-  CC_ASSIGN(neg, im.op("greater", {zero, x}));
+  CC_ASSIGN(pos, im.op(OpId::Greater, {x, zero}));
+  CC_ASSIGN(neg, im.op(OpId::Greater, {zero, x}));
   CC_ASSIGN(ab, im.equalRanks({neg, minus, x}));
-  CC_ASSIGN(lower, im.op("select", ab));
+  CC_ASSIGN(lower, im.op(OpId::Select, ab));
   CC_ASSIGN(cd, im.equalRanks({pos, one, lower}));
-  CC_ASSIGN(r, im.op("select", cd));
+  CC_ASSIGN(r, im.op(OpId::Select, cd));
   return im.define(0, r);
 }
 
 Error isNaN(I &im) {
   CC_ASSIGN(x, im.in(0));
-  CC_ASSIGN(same, im.op("equal", {x, x}));
-  CC_ASSIGN(r, im.op("logical_not", {same}));
+  CC_ASSIGN(same, im.op(OpId::Equal, {x, x}));
+  CC_ASSIGN(r, im.op(OpId::LogicalNot, {same}));
   return im.define(0, r);
 }
 
@@ -407,7 +407,7 @@ Error isInf(I &im) {
     if (!im.attrInt(attr, 1))
       continue;
     CC_ASSIGN(c, scalarLike(im, x, inf));
-    CC_ASSIGN(e, binaryOp(im, "equal", x, c));
+    CC_ASSIGN(e, binaryOp(im, OpId::Equal, x, c));
     hits.push_back(e);
   }
   if (hits.empty()) {
@@ -416,7 +416,7 @@ Error isInf(I &im) {
   }
   ValueId r = hits[0];
   if (hits.size() == 2) {
-    CC_ASSIGN(o, im.op("logical_or", hits));
+    CC_ASSIGN(o, im.op(OpId::LogicalOr, hits));
     r = o;
   }
   return im.define(0, r);
@@ -426,10 +426,10 @@ Error isInf(I &im) {
 Error logicalXor(I &im) {
   CC_ASSIGN(a, im.in(0));
   CC_ASSIGN(b, im.in(1));
-  CC_ASSIGN(any, binaryOp(im, "logical_or", a, b));
-  CC_ASSIGN(both, binaryOp(im, "logical_and", a, b));
-  CC_ASSIGN(notBoth, im.op("logical_not", {both}));
-  CC_ASSIGN(r, im.op("logical_and", {any, notBoth}));
+  CC_ASSIGN(any, binaryOp(im, OpId::LogicalOr, a, b));
+  CC_ASSIGN(both, binaryOp(im, OpId::LogicalAnd, a, b));
+  CC_ASSIGN(notBoth, im.op(OpId::LogicalNot, {both}));
+  CC_ASSIGN(r, im.op(OpId::LogicalAnd, {any, notBoth}));
   return im.define(0, r);
 }
 
@@ -439,21 +439,21 @@ Error round(I &im) {
   CC_ASSIGN(x, im.in(0));
   if (!isFloat(im.typeOf(x).dtype))
     return unsupported("Round of integers");
-  CC_ASSIGN(r, im.op("floor", {x}));
-  CC_ASSIGN(frac, im.op("sub", {x, r}));
+  CC_ASSIGN(r, im.op(OpId::Floor, {x}));
+  CC_ASSIGN(frac, im.op(OpId::Sub, {x, r}));
   CC_ASSIGN(half, scalarLike(im, x, 0.5));
   CC_ASSIGN(one, scalarLike(im, x, 1));
   CC_ASSIGN(zero, scalarLike(im, x, 0));
-  CC_ASSIGN(above, binaryOp(im, "greater", frac, half));
-  CC_ASSIGN(tie, binaryOp(im, "equal", frac, half));
-  CC_ASSIGN(rHalf, binaryOp(im, "mul", r, half));
-  CC_ASSIGN(rHalfFloor, im.op("floor", {rHalf}));
-  CC_ASSIGN(odd, binaryOp(im, "greater", rHalf, rHalfFloor));
-  CC_ASSIGN(tieOdd, im.op("logical_and", {tie, odd}));
-  CC_ASSIGN(up, im.op("logical_or", {above, tieOdd}));
+  CC_ASSIGN(above, binaryOp(im, OpId::Greater, frac, half));
+  CC_ASSIGN(tie, binaryOp(im, OpId::Equal, frac, half));
+  CC_ASSIGN(rHalf, binaryOp(im, OpId::Mul, r, half));
+  CC_ASSIGN(rHalfFloor, im.op(OpId::Floor, {rHalf}));
+  CC_ASSIGN(odd, binaryOp(im, OpId::Greater, rHalf, rHalfFloor));
+  CC_ASSIGN(tieOdd, im.op(OpId::LogicalAnd, {tie, odd}));
+  CC_ASSIGN(up, im.op(OpId::LogicalOr, {above, tieOdd}));
   CC_ASSIGN(ab, im.equalRanks({up, one, zero}));
-  CC_ASSIGN(step, im.op("select", ab));
-  CC_ASSIGN(out, im.op("add", {r, step}));
+  CC_ASSIGN(step, im.op(OpId::Select, ab));
+  CC_ASSIGN(out, im.op(OpId::Add, {r, step}));
   return im.define(0, out);
 }
 
@@ -468,22 +468,22 @@ Error mod(I &im) {
   // intdiv is i32 only; the remainder of i8/i16 operands fits them again.
   CC_ASSIGN(a, castValue(im, a0, DType::i32));
   CC_ASSIGN(b, castValue(im, b0, DType::i32));
-  CC_ASSIGN(q, binaryOp(im, "intdiv", a, b));
-  CC_ASSIGN(qb, binaryOp(im, "mul", q, b));
-  CC_ASSIGN(rem, binaryOp(im, "sub", a, qb));
+  CC_ASSIGN(q, binaryOp(im, OpId::IntDiv, a, b));
+  CC_ASSIGN(qb, binaryOp(im, OpId::Mul, q, b));
+  CC_ASSIGN(rem, binaryOp(im, OpId::Sub, a, qb));
   if (im.attrInt("fmod", 0))
     return castTo(im, rem, t);
   CC_ASSIGN(zero, scalarLike(im, rem, 0));
-  CC_ASSIGN(remNeg, binaryOp(im, "greater", zero, rem));
-  CC_ASSIGN(bNeg, binaryOp(im, "greater", zero, b));
-  CC_ASSIGN(remPos, binaryOp(im, "greater", rem, zero));
-  CC_ASSIGN(bPos, binaryOp(im, "greater", b, zero));
-  CC_ASSIGN(negPos, binaryOp(im, "logical_and", remNeg, bPos));
-  CC_ASSIGN(posNeg, binaryOp(im, "logical_and", remPos, bNeg));
-  CC_ASSIGN(fix, binaryOp(im, "logical_or", negPos, posNeg));
-  CC_ASSIGN(adjusted, binaryOp(im, "add", rem, b));
+  CC_ASSIGN(remNeg, binaryOp(im, OpId::Greater, zero, rem));
+  CC_ASSIGN(bNeg, binaryOp(im, OpId::Greater, zero, b));
+  CC_ASSIGN(remPos, binaryOp(im, OpId::Greater, rem, zero));
+  CC_ASSIGN(bPos, binaryOp(im, OpId::Greater, b, zero));
+  CC_ASSIGN(negPos, binaryOp(im, OpId::LogicalAnd, remNeg, bPos));
+  CC_ASSIGN(posNeg, binaryOp(im, OpId::LogicalAnd, remPos, bNeg));
+  CC_ASSIGN(fix, binaryOp(im, OpId::LogicalOr, negPos, posNeg));
+  CC_ASSIGN(adjusted, binaryOp(im, OpId::Add, rem, b));
   CC_ASSIGN(ab, im.equalRanks({fix, adjusted, rem}));
-  CC_ASSIGN(r, im.op("select", ab));
+  CC_ASSIGN(r, im.op(OpId::Select, ab));
   return castTo(im, r, t);
 }
 
@@ -522,18 +522,18 @@ OpHandler argExtreme(bool isMin) {
     if (isMin) {
       if (!isFloat(im.typeOf(x).dtype))
         return unsupported("ArgMin of integers (-x overflows at the minimum)");
-      CC_ASSIGN(n, im.op("negate", {x}));
+      CC_ASSIGN(n, im.op(OpId::Negate, {x}));
       v = n;
     }
     bool last = im.attrInt("select_last_index", 0) != 0;
     if (last) {
-      CC_ASSIGN(r, im.op("reverse", {v}, attrs({{"axis", axis}})));
+      CC_ASSIGN(r, im.op(OpId::Reverse, {v}, attrs({{"axis", axis}})));
       v = r;
     }
-    CC_ASSIGN(arg, im.op("argmax", {v}, attrs({{"axis", axis}})));
+    CC_ASSIGN(arg, im.op(OpId::ArgMax, {v}, attrs({{"axis", axis}})));
     if (last) { // index i of the reversed axis is n - 1 - i
       CC_ASSIGN(nm1, scalarLike(im, arg, double(shape[axis] - 1)));
-      CC_ASSIGN(r, binaryOp(im, "sub", nm1, arg));
+      CC_ASSIGN(r, binaryOp(im, OpId::Sub, nm1, arg));
       arg = r;
     }
     if (!im.attrInt("keepdims", 1))

@@ -44,7 +44,7 @@ public:
   std::optional<std::vector<int64_t>> attrInts(const std::string &n) const;
   const Attribute *attr(const std::string &n) const;
 
-  Expected<ValueId> op(const std::string &name, std::vector<ValueId> operands,
+  Expected<ValueId> op(OpId op, std::vector<ValueId> operands,
                        Attrs attrs = {});
   Expected<ValueId> constant(const Tensor &t);
   Expected<ValueId> reshape(ValueId v, Shape shape);
@@ -75,13 +75,15 @@ private:
 
 using OpHandler = std::function<Error(Importer &)>;
 using OpHandlers = std::map<std::string, OpHandler>;
-// ONNX op type -> handler: ImportOps.cpp maps ops 1:1 or nearly; the
+// ONNX op type -> handler: ImportOps.cpp maps ops 1:1 or nearly and
+// ImportData.cpp the data-movement ops; the
 // decompositions a TOSA frontend uses are in ImportNn.cpp (activations,
 // normalizations, division, means), ImportShape.cpp (shape arithmetic,
 // splits, resizing, predicates), ImportIndex.cpp (gathers, scatters),
 // ImportConv.cpp (convolutions and pools) and ImportRnn.cpp (RNN, GRU,
 // LSTM unrolled).
 const OpHandlers &opHandlers();
+void addDataHandlers(OpHandlers &handlers);
 void addNnHandlers(OpHandlers &handlers);
 void addShapeHandlers(OpHandlers &handlers);
 void addIndexHandlers(OpHandlers &handlers);
@@ -100,8 +102,7 @@ Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 // --- helpers shared by the op handlers (ImportOps.cpp) ---
 Attrs attrs(std::initializer_list<std::pair<const char *, AttrValue>> kv);
 // op(a, b) with ONNX's multidirectional broadcasting (ranks equalized).
-Expected<ValueId> binaryOp(Importer &im, const std::string &op, ValueId a,
-                           ValueId b);
+Expected<ValueId> binaryOp(Importer &im, OpId op, ValueId a, ValueId b);
 // A constant of x's dtype with every dimension 1 (broadcasts against x).
 Expected<ValueId> scalarLike(Importer &im, ValueId x, double v);
 // Broadcasts v to `shape` by tiling its size-1 dimensions.
@@ -111,7 +112,7 @@ Expected<ValueId> broadcastTo(Importer &im, ValueId v, const Shape &shape);
 Expected<std::vector<int64_t>> reduceAxes(Importer &im, int64_t inputOpset,
                                           int64_t rank);
 // x reduced by `op` over `axes`, which keep size 1.
-Expected<ValueId> reduceOver(Importer &im, const std::string &op, ValueId x,
+Expected<ValueId> reduceOver(Importer &im, OpId op, ValueId x,
                              const std::vector<int64_t> &axes);
 // x cast to `to` the way ONNX's Cast converts (floats to integers
 // truncate); castTo defines it as output 0.
@@ -120,6 +121,8 @@ Error castTo(Importer &im, ValueId x, DType to);
 // x's slices along `axis` picked by `idx` (each in range).
 Expected<ValueId> gatherAxis(Importer &im, ValueId x, int64_t axis,
                              const std::vector<int64_t> &idx);
+// numpy's broadcast of two shapes (trailing dimensions aligned).
+Expected<Shape> broadcastShapes(Shape a, Shape b);
 // Drops the (sorted) reduced axes from v's shape.
 Expected<ValueId> dropAxes(Importer &im, ValueId v, const Shape &before,
                            const std::vector<int64_t> &axes);

@@ -51,5 +51,8 @@ Error exportOnnx(const Graph &g, const Inputs &inputs, const Outputs &outputs,
                  const std::string &dir);
 // The model alone, serialized.
 Expected<std::string> exportOnnxModel(const Graph &g);
+// "" when every node of the op can be exported (attributes and dtypes
+// permitting), else why ONNX cannot express it.
+std::string onnxExportGap(OpId op);
 
 } // namespace cc

@@ -55,8 +55,8 @@ Tensor magnitudeOf(const Node &node, const OpDef &def,
   Node asSum = node;
   const OpDef *op = &def;
   if (def.magnitude == Magnitude::AsAdd) {
-    static const OpDef *add = findOp("add");
-    asSum.op = add->name;
+    static const OpDef *add = &opDef(OpId::Add);
+    asSum.op = OpId::Add;
     op = add;
   }
   EvalArgs args{asSum, {}, resultTypes, Precision::F64};
@@ -127,10 +127,7 @@ Error Evaluation::run(const Inputs &inputs) {
 
 Error Evaluation::node(size_t n) {
   const Node &node = g.nodes[n];
-  const OpDef *def = findOp(node.op);
-  if (!def)
-    return makeError("node " + std::to_string(n) + ": unknown op '" + node.op +
-                     "'");
+  const OpDef *def = &opDef(node.op);
   EvalArgs args{node, {}, {}, precision};
   for (ValueId v : node.operands)
     args.operands.push_back(&values[v]);
@@ -139,7 +136,7 @@ Error Evaluation::node(size_t n) {
   auto results = def->eval(args);
   if (!results)
     return results.error().withContext("node " + std::to_string(n) + " (" +
-                                       node.op + ")");
+                                       def->name + ")");
   zeroSigns(*def, *results);
   if (wantLatitude)
     markUndefined(*def, args, *results);

@@ -6,19 +6,13 @@
 
 #include "backends/torch/Internal.h"
 #include "core/Npy.h"
+#include "process/Process.h"
+#include "process/StageCell.h"
+#include "process/Wire.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <csignal>
-#include <cstdio>
-#include <cstring>
-#include <poll.h>
 #include <set>
-#include <sstream>
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace cc {
 
@@ -31,7 +25,7 @@ Support supportedByTorch(const TorchApi &api, const Graph &g) {
   std::set<std::string> missing;
   for (const Node &n : g.nodes)
     if (!api.canLower(n.op))
-      missing.insert(n.op);
+      missing.insert(std::string(opName(n.op)));
   if (missing.empty())
     return Support::yes();
   std::string list;
@@ -43,160 +37,104 @@ Support supportedByTorch(const TorchApi &api, const Graph &g) {
 // --- the forked worker
 // ---------------------------------------------------------
 
-// The stage the worker is in, in memory shared with the parent, so that a
-// crash or timeout can name it.
-char *sharedStage = nullptr;
+// The worker's stage cell (set in the worker only), so that a crash or
+// timeout can name the stage.
+process::StageCell *workerCell = nullptr;
 
 void noteStage(const char *stage) {
-  if (!sharedStage)
-    return;
-  std::strncpy(sharedStage, stage, 63);
-  sharedStage[63] = '\0';
+  if (workerCell)
+    workerCell->setStage(stage);
 }
 
-// stdio retries short and interrupted writes.
-bool writeAll(int fd, const std::string &bytes) {
-  FILE *f = fdopen(fd, "w");
-  return f && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() &&
-         std::fflush(f) == 0;
-}
-
-// Message to the parent: a status line ("ok N", or "error CODE" followed by
-// the message), then a line of stage times ("trace 0.01 lower 0.2 ..."),
-// then N length-prefixed .npy tensors.
+// The worker's answer (process/Wire.h): whether it ran, its stage times,
+// then its outputs as .npy (their dtype travels with them: bf16 as f32) or
+// its error's code and message.
 std::string encode(const Expected<Outputs> &r, const StageTimes &times) {
-  if (!r)
-    return "error " + (r.error().code().empty() ? "-" : r.error().code()) +
-           "\n" + r.error().message();
-  std::string msg = "ok " + std::to_string(r->size()) + "\n";
+  process::WireWriter w;
+  w.u64(bool(r));
+  w.u64(times.size());
   for (const auto &[stage, seconds] : times)
-    msg += stage + " " + std::to_string(seconds) + " ";
-  msg += "\n";
-  for (const Tensor &t : *r) {
-    std::string npy = npyBytes(t);
-    msg += std::to_string(npy.size()) + "\n" + npy;
+    w.str(stage).f64(seconds);
+  if (!r) {
+    w.u64(uint64_t(r.error().code())).str(r.error().message());
+    return w.take();
   }
-  return msg;
+  w.u64(r->size());
+  for (const Tensor &t : *r)
+    w.str(npyBytes(t));
+  return w.take();
 }
 
-Expected<Outputs> decode(const std::string &msg, const Graph &g,
+Expected<Outputs> decode(const std::string &bytes, const Graph &g,
                          StageTimes *times) {
-  size_t eol = msg.find('\n');
-  if (eol == std::string::npos)
-    return makeError("the TorchScript worker sent a malformed reply");
-  std::string head = msg.substr(0, eol);
-  if (head.starts_with("error ")) {
-    std::string code = head.substr(6);
-    return Error::failure(msg.substr(eol + 1), code == "-" ? "" : code);
-  }
-  size_t count = std::stoul(head.substr(3));
-  size_t timesEnd = msg.find('\n', eol + 1);
-  if (timesEnd == std::string::npos)
-    return makeError("the TorchScript worker sent a truncated reply");
-  std::istringstream timeLine(msg.substr(eol + 1, timesEnd - eol - 1));
-  std::string stage;
-  double seconds;
-  while (timeLine >> stage >> seconds)
+  Error malformed = makeError("the TorchScript worker sent a malformed reply");
+  process::WireReader d(bytes);
+  bool ok = d.u64();
+  for (uint64_t i = 0, n = d.u64(); d.ok() && i < n; ++i) {
+    std::string stage = d.str();
+    double seconds = d.f64();
     if (times)
       (*times)[stage] += seconds;
-  size_t pos = timesEnd + 1;
-  Outputs outs;
-  for (size_t i = 0; i < count; ++i) {
-    size_t nl = msg.find('\n', pos);
-    if (nl == std::string::npos)
-      return makeError("the TorchScript worker sent a truncated reply");
-    size_t len = std::stoul(msg.substr(pos, nl - pos));
-    CC_ASSIGN(t, parseNpy(msg.substr(nl + 1, len)));
-    // bf16 travels as f32 (exact).
-    DType want = g.typeOf(g.outputs.at(i)).dtype;
-    outs.push_back(t.dtype() == want ? t : t.convertTo(want));
-    pos = nl + 1 + len;
   }
-  return outs;
+  if (!ok) {
+    auto code = ErrorCode(d.u64());
+    std::string message = d.str();
+    return d.done() ? Error::failure(message, code) : malformed;
+  }
+  if (d.u64() != g.outputs.size())
+    return malformed;
+  Outputs outs;
+  for (ValueId v : g.outputs) {
+    CC_ASSIGN(t, parseNpy(d.str()));
+    // bf16 travels as f32 (exact).
+    DType want = g.typeOf(v).dtype;
+    outs.push_back(t.dtype() == want ? t : t.convertTo(want));
+  }
+  return d.done() ? Expected<Outputs>(std::move(outs)) : malformed;
 }
 
 Expected<Outputs> runIsolated(const TorchApi &api, const Graph &g,
                               const Inputs &inputs, const RunOptions &options) {
   api.warmUpScripting();
   auto start = Clock::now();
-  void *mem = mmap(nullptr, 64, PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED)
+  process::StageCell cell;
+  if (!cell.ok())
     return makeError("cannot map memory for the TorchScript worker");
-  char *stage = static_cast<char *>(mem);
-  std::strcpy(stage, "start");
-  int fds[2];
-  if (pipe(fds) != 0) {
-    munmap(mem, 64);
-    return makeError("cannot create a pipe for the TorchScript worker");
-  }
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]), close(fds[1]), munmap(mem, 64);
-    return makeError("cannot fork the TorchScript worker");
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    sharedStage = stage;
+  cell.reset("start");
+  auto work = [&](int outFd) {
+    workerCell = &cell;
     api.prepareForkedWorker();
     StageTimes workerTimes;
     auto r = api.runScripted(g, inputs, &workerTimes, noteStage);
-    _exit(writeAll(fds[1], encode(r, workerTimes)) ? 0 : 3);
-  }
-  close(fds[1]);
-  // Reads until the worker closes the pipe or the time is up.
-  std::string msg;
-  bool timedOut = false;
-  auto deadline = start + std::chrono::duration<double>(options.timeoutSeconds);
-  char buf[65536];
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - Clock::now())
-                    .count();
-    if (left <= 0) {
-      timedOut = true;
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    int ready = poll(&p, 1, int(std::min<int64_t>(left, 1000)));
-    if (ready < 0 && errno == EINTR)
-      continue;
-    if (ready == 0)
-      continue;
-    ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    msg.append(buf, size_t(n));
-  }
-  close(fds[0]);
-  if (timedOut)
-    kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  std::string where(stage);
-  munmap(mem, 64);
-  double total = std::chrono::duration<double>(Clock::now() - start).count();
-  if (timedOut)
+    return process::writeAll(outFd, encode(r, workerTimes)) ? 0 : 3;
+  };
+  process::ChildOptions co;
+  co.ownProcessGroup = false;
+  co.limits = options.limits;
+  co.keepStderr = true; // LibTorch's warnings are the user's to see
+  co.cell = &cell;
+  CC_ASSIGN(r, process::runChild(work, co));
+  std::string where = cell.stage();
+  if (r.timedOut)
     return Error::failure("TorchScript timed out after " +
-                              std::to_string(options.timeoutSeconds) +
+                              std::to_string(options.limits.timeoutSeconds) +
                               " s in stage '" + where + "'",
                           ErrorCode::Timeout);
-  if (WIFSIGNALED(status)) {
+  if (r.signal) {
     // Its stages are not the MLIR lowering's: only the message names them.
     CompilerFault fault;
-    fault.kind = CompilerFault::Kind::Crashed;
-    fault.signal = WTERMSIG(status);
-    return compilerFault(
-        "TorchScript crashed with signal " + std::to_string(WTERMSIG(status)) +
-            " (" + strsignal(WTERMSIG(status)) + ") in stage '" + where + "'",
-        std::move(fault));
+    fault.kind = r.outOfMemory ? CompilerFault::Kind::OutOfMemory
+                               : CompilerFault::Kind::Crashed;
+    fault.signal = r.signal;
+    return compilerFault("TorchScript " + r.how() + " in stage '" + where +
+                             "'" +
+                             process::memoryNote(r, options.limits.memoryBytes),
+                         std::move(fault));
   }
   // The worker's stages, and its overhead (fork, transfer) as "isolate".
   StageTimes worker;
-  auto outs = decode(msg, g, &worker);
+  auto outs = decode(r.out, g, &worker);
+  double total = std::chrono::duration<double>(Clock::now() - start).count();
   if (options.times) {
     for (const auto &[stage, seconds] : worker) {
       (*options.times)[stage] += seconds;
@@ -270,7 +208,7 @@ Error saveTorchScript(const Graph &g, const Inputs &inputs,
   return api->saveScripted(g, inputs, modelPath, inputsPath);
 }
 
-Expected<std::vector<std::string>> torchOps() {
+Expected<std::vector<OpId>> torchOps() {
   CC_ASSIGN(api, torchApi());
   return api->lowerableOps();
 }

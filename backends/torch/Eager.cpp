@@ -26,15 +26,24 @@ using T = at::Tensor;
 
 c10::ScalarType scalarType(DType d) {
   switch (d) {
-  case DType::i1: return at::kBool;
-  case DType::i8: return at::kChar;
-  case DType::i16: return at::kShort;
-  case DType::i32: return at::kInt;
-  case DType::i64: return at::kLong;
-  case DType::f16: return at::kHalf;
-  case DType::bf16: return at::kBFloat16;
-  case DType::f32: return at::kFloat;
-  case DType::f64: return at::kDouble;
+  case DType::i1:
+    return at::kBool;
+  case DType::i8:
+    return at::kChar;
+  case DType::i16:
+    return at::kShort;
+  case DType::i32:
+    return at::kInt;
+  case DType::i64:
+    return at::kLong;
+  case DType::f16:
+    return at::kHalf;
+  case DType::bf16:
+    return at::kBFloat16;
+  case DType::f32:
+    return at::kFloat;
+  case DType::f64:
+    return at::kDouble;
   }
   return at::kFloat;
 }
@@ -50,9 +59,7 @@ struct Ctx {
 
   const Attrs &attrs() const { return node.attrs; }
   DType inType(size_t i = 0) const { return inTypes.at(i).dtype; }
-  bool ignoreNaN() const {
-    return attrs().getString("nan_mode") == "IGNORE";
-  }
+  bool ignoreNaN() const { return attrs().getString("nan_mode") == "IGNORE"; }
 };
 
 using Lowering = std::function<T(const Ctx &)>;
@@ -131,8 +138,8 @@ T castTo(const T &x, DType from, DType to) {
     T q = a.__rshift__(drop);
     T rem = a - q.__lshift__(drop);
     T half = at::ones_like(a).__lshift__((drop - 1).clamp_min(0));
-    T up = drop.gt(0).logical_and(
-        rem.gt(half).logical_or(rem.eq(half).logical_and(q.remainder(2).eq(1))));
+    T up = drop.gt(0).logical_and(rem.gt(half).logical_or(
+        rem.eq(half).logical_and(q.remainder(2).eq(1))));
     T r = (q + up.to(at::kLong)).__lshift__(drop) * v.sign();
     return r.to(at::kDouble).to(at::kBFloat16);
   }
@@ -156,10 +163,14 @@ T windowMax(const T &x, const std::vector<int64_t> &k,
   T w = widened(x);
   T isNan = w.isnan();
   T clean = at::where(isNan, at::full_like(w, -INFINITY), w);
-  T m = at::max_pool2d(at::constant_pad_nd(clean, padLastTwo(p), -INFINITY), k, s);
+  T m = at::max_pool2d(at::constant_pad_nd(clean, padLastTwo(p), -INFINITY), k,
+                       s);
   T nanF = isNan.to(w.scalar_type());
-  T anyNaN = at::max_pool2d(at::constant_pad_nd(nanF, padLastTwo(p), 0), k, s).gt(0);
-  T anyNum = at::max_pool2d(at::constant_pad_nd(1 - nanF, padLastTwo(p), 0), k, s).gt(0);
+  T anyNaN =
+      at::max_pool2d(at::constant_pad_nd(nanF, padLastTwo(p), 0), k, s).gt(0);
+  T anyNum =
+      at::max_pool2d(at::constant_pad_nd(1 - nanF, padLastTwo(p), 0), k, s)
+          .gt(0);
   T nan = ignore ? anyNum.logical_not() : anyNaN;
   return at::where(nan, nanLike(m), m).to(x.scalar_type());
 }
@@ -203,7 +214,11 @@ T lowerNegate(const Ctx &c) {
   if (isFloat(d) || d == DType::i32)
     return c.in[0].neg();
   // The i32 accumulator's negation, clipped to the narrow type.
-  return c.in[0].to(at::kInt).neg().clamp(intMin(d), intMax(d)).to(scalarType(d));
+  return c.in[0]
+      .to(at::kInt)
+      .neg()
+      .clamp(intMin(d), intMax(d))
+      .to(scalarType(d));
 }
 
 T lowerClamp(const Ctx &c) {
@@ -242,7 +257,8 @@ T lowerRescale(const Ctx &c) {
   if (!a.getBool("per_channel"))
     mult = mult.reshape({}), shift = shift.reshape({});
   // INEXACT_ROUND is defined only where it equals the single rounding.
-  T r = applyScale(v, mult, shift, a.getString("rounding_mode") == "DOUBLE_ROUND");
+  T r = applyScale(v, mult, shift,
+                   a.getString("rounding_mode") == "DOUBLE_ROUND");
   r = r + a.getInt("output_zp");
   int64_t lo = outU ? 0 : intMin(out);
   int64_t hi = outU ? (int64_t(1) << bitWidth(out)) - 1 : intMax(out);
@@ -304,7 +320,8 @@ T lowerConv(const Ctx &c, ConvKind kind) {
   if (kind == ConvKind::Transpose) {
     // [O,KH,KW,I] -> [I,O,KH,KW]; TOSA's out_pad shifts and crops (negative)
     // or extends (positive) the full transposed result.
-    r = at::conv_transpose2d(x, w.permute({3, 0, 1, 2}).contiguous(), {}, stride);
+    r = at::conv_transpose2d(x, w.permute({3, 0, 1, 2}).contiguous(), {},
+                             stride);
     r = at::constant_pad_nd(r, padLastTwo(a.getInts("out_pad")), 0);
   } else {
     x = at::constant_pad_nd(x, padLastTwo(a.getInts("pad")), 0);
@@ -330,7 +347,8 @@ T lowerConv(const Ctx &c, ConvKind kind) {
 
 T lowerPool(const Ctx &c, bool avg) {
   const Attrs &a = c.attrs();
-  const auto &k = a.getInts("kernel"), &s = a.getInts("stride"), &p = a.getInts("pad");
+  const auto &k = a.getInts("kernel"), &s = a.getInts("stride"),
+             &p = a.getInts("pad");
   T x = toNCHW(c.in[0]);
   DType d = c.inType();
   if (!avg)
@@ -350,8 +368,8 @@ T lowerPool(const Ctx &c, bool avg) {
   T kBits = at::zeros_like(n);
   for (int j = 0; j < 32; ++j) // smallest k with 2^k >= count
     kBits = kBits + n.gt(int64_t(1) << j).to(at::kLong);
-  T mult = at::div(at::full_like(n, (int64_t(1) << 30) + 1).__lshift__(kBits), n,
-                   "floor");
+  T mult = at::div(at::full_like(n, (int64_t(1) << 30) + 1).__lshift__(kBits),
+                   n, "floor");
   T r = applyScale(acc, mult, kBits + 30, false) + a.getInt("output_zp");
   return toNHWC(r.clamp(intMin(d), intMax(d)).to(scalarType(d)));
 }
@@ -371,7 +389,8 @@ T lowerPad(const Ctx &c) {
 }
 
 T lowerSlice(const Ctx &c) {
-  const auto &start = c.attrs().getInts("start"), &size = c.attrs().getInts("size");
+  const auto &start = c.attrs().getInts("start"),
+             &size = c.attrs().getInts("size");
   T r = c.in[0];
   for (size_t d = 0; d < start.size(); ++d)
     r = r.narrow(int64_t(d), start[d], size[d]);
@@ -394,7 +413,7 @@ std::string typeText(const T &t) {
   return std::string(c10::toString(t.scalar_type())) + c10::str(t.sizes());
 }
 
-const std::map<std::string, Lowering> &table() {
+const std::map<OpId, Lowering> &table() {
   using Fn = std::function<T(const T &)>;
   auto unaryF32 = [](Fn f) {
     return Lowering([f](const Ctx &c) { return viaF32ForF16(c.in[0], f); });
@@ -402,100 +421,115 @@ const std::map<std::string, Lowering> &table() {
   auto maxMin = [](bool isMax) {
     return Lowering([isMax](const Ctx &c) {
       if (!c.in[0].is_floating_point())
-        return isMax ? at::maximum(c.in[0], c.in[1]) : at::minimum(c.in[0], c.in[1]);
+        return isMax ? at::maximum(c.in[0], c.in[1])
+                     : at::minimum(c.in[0], c.in[1]);
       return maxMinNaN(c.in[0], c.in[1], isMax, c.ignoreNaN());
     });
   };
-  static const std::map<std::string, Lowering> t = {
-      {"add", [](const Ctx &c) { return c.in[0] + c.in[1]; }},
-      {"sub", [](const Ctx &c) { return c.in[0] - c.in[1]; }},
-      {"mul", lowerMul},
-      {"intdiv", [](const Ctx &c) { return at::div(c.in[0], c.in[1], "trunc"); }},
-      {"maximum", maxMin(true)},
-      {"minimum", maxMin(false)},
-      {"pow", [](const Ctx &c) { return c.in[0].pow(c.in[1]); }},
-      {"abs", [](const Ctx &c) { return c.in[0].abs(); }},
-      {"negate", lowerNegate},
-      {"exp", unaryF32([](const T &x) { return x.exp(); })},
-      {"log", unaryF32([](const T &x) { return x.log(); })},
-      {"tanh", unaryF32([](const T &x) { return x.tanh(); })},
-      {"sigmoid", unaryF32([](const T &x) { return x.sigmoid(); })},
-      {"erf", unaryF32([](const T &x) { return x.erf(); })},
-      {"rsqrt", unaryF32([](const T &x) { return x.rsqrt(); })},
-      {"reciprocal", unaryF32([](const T &x) { return x.reciprocal(); })},
-      {"floor", unaryF32([](const T &x) { return x.floor(); })},
-      {"ceil", unaryF32([](const T &x) { return x.ceil(); })},
-      {"clamp", lowerClamp},
-      {"select", [](const Ctx &c) { return at::where(c.in[0], c.in[1], c.in[2]); }},
-      {"equal", [](const Ctx &c) { return c.in[0].eq(c.in[1]); }},
-      {"greater", [](const Ctx &c) { return c.in[0].gt(c.in[1]); }},
-      {"greater_equal", [](const Ctx &c) { return c.in[0].ge(c.in[1]); }},
-      {"logical_and", [](const Ctx &c) { return c.in[0].logical_and(c.in[1]); }},
-      {"logical_or", [](const Ctx &c) { return c.in[0].logical_or(c.in[1]); }},
-      {"logical_not", [](const Ctx &c) { return c.in[0].logical_not(); }},
-      {"bitwise_and", [](const Ctx &c) { return c.in[0].bitwise_and(c.in[1]); }},
-      {"bitwise_or", [](const Ctx &c) { return c.in[0].bitwise_or(c.in[1]); }},
-      {"bitwise_xor", [](const Ctx &c) { return c.in[0].bitwise_xor(c.in[1]); }},
-      {"arithmetic_right_shift", lowerShiftRight},
-      {"logical_left_shift", [](const Ctx &c) { return c.in[0].__lshift__(c.in[1]); }},
-      {"const",
+  static const std::map<OpId, Lowering> t = {
+      {OpId::Add, [](const Ctx &c) { return c.in[0] + c.in[1]; }},
+      {OpId::Sub, [](const Ctx &c) { return c.in[0] - c.in[1]; }},
+      {OpId::Mul, lowerMul},
+      {OpId::IntDiv,
+       [](const Ctx &c) { return at::div(c.in[0], c.in[1], "trunc"); }},
+      {OpId::Maximum, maxMin(true)},
+      {OpId::Minimum, maxMin(false)},
+      {OpId::Pow, [](const Ctx &c) { return c.in[0].pow(c.in[1]); }},
+      {OpId::Abs, [](const Ctx &c) { return c.in[0].abs(); }},
+      {OpId::Negate, lowerNegate},
+      {OpId::Exp, unaryF32([](const T &x) { return x.exp(); })},
+      {OpId::Log, unaryF32([](const T &x) { return x.log(); })},
+      {OpId::Tanh, unaryF32([](const T &x) { return x.tanh(); })},
+      {OpId::Sigmoid, unaryF32([](const T &x) { return x.sigmoid(); })},
+      {OpId::Erf, unaryF32([](const T &x) { return x.erf(); })},
+      {OpId::Rsqrt, unaryF32([](const T &x) { return x.rsqrt(); })},
+      {OpId::Reciprocal, unaryF32([](const T &x) { return x.reciprocal(); })},
+      {OpId::Floor, unaryF32([](const T &x) { return x.floor(); })},
+      {OpId::Ceil, unaryF32([](const T &x) { return x.ceil(); })},
+      {OpId::Clamp, lowerClamp},
+      {OpId::Select,
+       [](const Ctx &c) { return at::where(c.in[0], c.in[1], c.in[2]); }},
+      {OpId::Equal, [](const Ctx &c) { return c.in[0].eq(c.in[1]); }},
+      {OpId::Greater, [](const Ctx &c) { return c.in[0].gt(c.in[1]); }},
+      {OpId::GreaterEqual, [](const Ctx &c) { return c.in[0].ge(c.in[1]); }},
+      {OpId::LogicalAnd,
+       [](const Ctx &c) { return c.in[0].logical_and(c.in[1]); }},
+      {OpId::LogicalOr,
+       [](const Ctx &c) { return c.in[0].logical_or(c.in[1]); }},
+      {OpId::LogicalNot, [](const Ctx &c) { return c.in[0].logical_not(); }},
+      {OpId::BitwiseAnd,
+       [](const Ctx &c) { return c.in[0].bitwise_and(c.in[1]); }},
+      {OpId::BitwiseOr,
+       [](const Ctx &c) { return c.in[0].bitwise_or(c.in[1]); }},
+      {OpId::BitwiseXor,
+       [](const Ctx &c) { return c.in[0].bitwise_xor(c.in[1]); }},
+      {OpId::ArithmeticRightShift, lowerShiftRight},
+      {OpId::LogicalLeftShift,
+       [](const Ctx &c) { return c.in[0].__lshift__(c.in[1]); }},
+      {OpId::Const,
        [](const Ctx &c) {
          const Tensor &v = c.attrs().getTensor("value");
-         return toTorch(v.dtype() == c.out.dtype ? v : v.convertTo(c.out.dtype));
+         return toTorch(v.dtype() == c.out.dtype ? v
+                                                 : v.convertTo(c.out.dtype));
        }},
-      {"cast",
+      {OpId::Cast,
        [](const Ctx &c) {
          return castTo(c.in[0], c.inType(), c.attrs().getType("to"));
        }},
-      {"rescale", lowerRescale},
-      {"reduce_sum",
+      {OpId::Rescale, lowerRescale},
+      {OpId::ReduceSum,
        [](const Ctx &c) {
-         return c.in[0].sum(c.attrs().getInt("axis"), true, c.in[0].scalar_type());
+         return c.in[0].sum(c.attrs().getInt("axis"), true,
+                            c.in[0].scalar_type());
        }},
-      {"reduce_product",
+      {OpId::ReduceProduct,
        [](const Ctx &c) {
          int64_t axis = c.attrs().getInt("axis");
-         return viaF32(c.in[0], [axis](const T &x) { return x.prod(axis, true); });
+         return viaF32(c.in[0],
+                       [axis](const T &x) { return x.prod(axis, true); });
        }},
-      {"reduce_max", [](const Ctx &c) { return reduceMaxMin(c, true); }},
-      {"reduce_min", [](const Ctx &c) { return reduceMaxMin(c, false); }},
-      {"argmax", lowerArgmax},
-      {"matmul", lowerMatmul},
-      {"conv2d", [](const Ctx &c) { return lowerConv(c, ConvKind::Plain); }},
-      {"depthwise_conv2d",
+      {OpId::ReduceMax, [](const Ctx &c) { return reduceMaxMin(c, true); }},
+      {OpId::ReduceMin, [](const Ctx &c) { return reduceMaxMin(c, false); }},
+      {OpId::ArgMax, lowerArgmax},
+      {OpId::MatMul, lowerMatmul},
+      {OpId::Conv2d,
+       [](const Ctx &c) { return lowerConv(c, ConvKind::Plain); }},
+      {OpId::DepthwiseConv2d,
        [](const Ctx &c) { return lowerConv(c, ConvKind::Depthwise); }},
-      {"transpose_conv2d",
+      {OpId::TransposeConv2d,
        [](const Ctx &c) { return lowerConv(c, ConvKind::Transpose); }},
-      {"avg_pool2d", [](const Ctx &c) { return lowerPool(c, true); }},
-      {"max_pool2d", [](const Ctx &c) { return lowerPool(c, false); }},
-      {"reshape",
+      {OpId::AvgPool2d, [](const Ctx &c) { return lowerPool(c, true); }},
+      {OpId::MaxPool2d, [](const Ctx &c) { return lowerPool(c, false); }},
+      {OpId::Reshape,
        [](const Ctx &c) { return c.in[0].reshape(dims(c.out.shape)); }},
-      {"transpose",
+      {OpId::Transpose,
        [](const Ctx &c) {
          return c.in[0].permute(c.attrs().getInts("perms")).contiguous();
        }},
-      {"slice", lowerSlice},
-      {"concat",
+      {OpId::Slice, lowerSlice},
+      {OpId::Concat,
        [](const Ctx &c) { return at::cat(c.in, c.attrs().getInt("axis")); }},
-      {"pad", lowerPad},
-      {"tile",
-       [](const Ctx &c) { return c.in[0].repeat(c.attrs().getInts("multiples")); }},
-      {"reverse",
+      {OpId::Pad, lowerPad},
+      {OpId::Tile,
+       [](const Ctx &c) {
+         return c.in[0].repeat(c.attrs().getInts("multiples"));
+       }},
+      {OpId::Reverse,
        [](const Ctx &c) { return c.in[0].flip(c.attrs().getInt("axis")); }},
-      {"gather", lowerGather},
+      {OpId::Gather, lowerGather},
   };
   return t;
 }
 
 } // namespace
 
-bool canLower(const std::string &op) { return table().count(op) != 0; }
+bool canLower(OpId op) { return table().count(op) != 0; }
 
-std::vector<std::string> lowerableOps() {
-  std::vector<std::string> names;
-  for (const auto &[name, fn] : table())
-    names.push_back(name);
-  return names;
+std::vector<OpId> lowerableOps() {
+  std::vector<OpId> ops;
+  for (const auto &[op, fn] : table())
+    ops.push_back(op);
+  return ops;
 }
 
 at::Tensor toTorch(const Tensor &t) {
@@ -518,8 +552,8 @@ Expected<Tensor> fromTorch(const at::Tensor &t, const TensorType &declared) {
   return out;
 }
 
-Expected<std::vector<at::Tensor>> lowerGraph(const Graph &g,
-                                             const std::vector<at::Tensor> &inputs) {
+Expected<std::vector<at::Tensor>>
+lowerGraph(const Graph &g, const std::vector<at::Tensor> &inputs) {
   std::vector<T> values(g.values.size());
   for (size_t i = 0; i < g.inputs.size(); ++i)
     values[size_t(g.inputs[i])] = inputs.at(i);
@@ -527,12 +561,11 @@ Expected<std::vector<at::Tensor>> lowerGraph(const Graph &g,
     const Node &node = g.nodes[n];
     auto it = table().find(node.op);
     if (it == table().end())
-      return Error::failure("LibTorch cannot express op '" + node.op + "'",
+      return Error::failure("LibTorch cannot express op '" +
+                                std::string(opName(node.op)) + "'",
                             ErrorCode::Unsupported);
-    const OpDef *def = findOp(node.op);
     Node withAttrs = node;
-    if (def)
-      withAttrs.attrs = withDefaults(*def, node.attrs);
+    withAttrs.attrs = withDefaults(opDef(node.op), node.attrs);
     Ctx full{withAttrs, {}, {}, g.typeOf(node.results.at(0))};
     for (ValueId v : node.operands) {
       full.in.push_back(values[size_t(v)]);
@@ -540,7 +573,8 @@ Expected<std::vector<at::Tensor>> lowerGraph(const Graph &g,
     }
     T r = it->second(full);
     if (!hasType(r, full.out))
-      return makeError("node " + std::to_string(n) + " (" + node.op +
+      return makeError("node " + std::to_string(n) + " (" +
+                       std::string(opName(node.op)) +
                        "): the LibTorch lowering gave " + typeText(r) +
                        " instead of " + full.out.str());
     values[size_t(node.results[0])] = r;

@@ -18,8 +18,8 @@ namespace cc::torchbackend {
 // --- in the plugin (Eager.cpp, Script.cpp)
 
 // Whether the lowering table has an entry for `op`.
-bool canLower(const std::string &op);
-std::vector<std::string> lowerableOps();
+bool canLower(OpId op);
+std::vector<OpId> lowerableOps();
 
 // Converts between our buffers and LibTorch tensors (same dtype, copied).
 at::Tensor toTorch(const Tensor &t);
@@ -60,8 +60,8 @@ Error saveScripted(const Graph &g, const Inputs &inputs,
 // catches a stale plugin from another.
 struct TorchApi {
   int version;
-  bool (*canLower)(const std::string &op);
-  std::vector<std::string> (*lowerableOps)();
+  bool (*canLower)(OpId op);
+  std::vector<OpId> (*lowerableOps)();
   Expected<Outputs> (*runEager)(const Graph &, const Inputs &, StageTimes *);
   Expected<Outputs> (*runScripted)(const Graph &, const Inputs &, StageTimes *,
                                    void (*)(const char *));
@@ -70,7 +70,7 @@ struct TorchApi {
   Error (*saveScripted)(const Graph &, const Inputs &, const std::string &,
                         const std::string &);
 };
-inline constexpr int kTorchApiVersion = 1;
+inline constexpr int kTorchApiVersion = 2;
 
 // The host side (Loader.cpp): loads the plugin on first use, once.
 Expected<const TorchApi *> torchApi();

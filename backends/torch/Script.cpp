@@ -48,7 +48,7 @@ void warmUpScripting() {
     Graph g;
     TensorType t{DType::f32, {2}};
     ValueId a = g.addInput("a", t), b = g.addInput("b", t);
-    if (auto s = g.add("add", {a, b}))
+    if (auto s = g.add(OpId::Add, {a, b}))
       g.addOutput(*s);
     (void)runScripted(g, {Tensor(t), Tensor(t)}, nullptr, nullptr);
     return true;

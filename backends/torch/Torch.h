@@ -32,7 +32,7 @@ Error saveTorchScript(const Graph &g, const Inputs &inputs,
                       const std::string &modelPath,
                       const std::string &inputsPath);
 
-// Op-table ops the LibTorch lowering covers (sorted).
-Expected<std::vector<std::string>> torchOps();
+// Op-table ops the LibTorch lowering covers, in OpId order.
+Expected<std::vector<OpId>> torchOps();
 
 } // namespace cc

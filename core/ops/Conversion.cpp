@@ -289,7 +289,7 @@ Tensor sampleConstTensor(Rng &rng) {
 
 void addConversionOps(std::vector<OpDef> &ops) {
   OpDef c;
-  c.name = "const";
+  c.id = OpId::Const;
   c.summary = "a constant tensor (tosa.const)";
   c.minOperands = c.maxOperands = 0;
   c.dtypes = kAll;
@@ -338,7 +338,7 @@ void addConversionOps(std::vector<OpDef> &ops) {
   ops.push_back(std::move(c));
 
   OpDef cast;
-  cast.name = "cast";
+  cast.id = OpId::Cast;
   cast.elementwise = true;
   cast.summary = "converts the element type (TOSA CAST: round to nearest even, "
                  "saturating float-to-int)";
@@ -394,10 +394,11 @@ void addConversionOps(std::vector<OpDef> &ops) {
     at.set("to", rng.pick(targets));
     return at;
   };
+  cast.notes = "TOSA CAST rules: round to nearest even, saturation, bool";
   ops.push_back(std::move(cast));
 
   OpDef r;
-  r.name = "rescale";
+  r.id = OpId::Rescale;
   r.summary = "integer requantization: (x - input_zp) * multiplier >> shift + "
               "output_zp, saturated (TOSA RESCALE)";
   r.dtypes = kRescaleTypes;
@@ -418,6 +419,9 @@ void addConversionOps(std::vector<OpDef> &ops) {
   r.eval = evalRescale;
   r.emit = emitRescale;
   r.sampleAttrs = sampleRescale;
+  r.notes = "per_channel: one multiplier and shift per last-dim channel; "
+            "INEXACT_ROUND is defined only where its error bound admits a "
+            "single integer (not at ties)";
   ops.push_back(std::move(r));
 }
 

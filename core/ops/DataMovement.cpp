@@ -331,11 +331,10 @@ Out evalGather(const EvalArgs &a) {
 } // namespace
 
 void addDataMovementOps(std::vector<OpDef> &ops) {
-  auto add = [&](const char *name, const char *summary,
-                 std::vector<DType> dtypes,
+  auto add = [&](OpId id, const char *summary, std::vector<DType> dtypes,
                  std::vector<AttrSpec> attrs) -> OpDef & {
     OpDef d;
-    d.name = name;
+    d.id = id;
     d.summary = summary;
     d.dtypes = std::move(dtypes);
     d.attrs = std::move(attrs);
@@ -355,7 +354,7 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
   };
 
   OpDef &reshape =
-      add("reshape", "same elements, new shape", kAll,
+      add(OpId::Reshape, "same elements, new shape", kAll,
           {{"shape", AttrKind::Ints, std::nullopt, "result shape"}});
   reshape.infer = inferReshape;
   reshape.eval = [](const EvalArgs &a) -> Out {
@@ -371,7 +370,7 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
   };
 
   OpDef &transpose =
-      add("transpose",
+      add(OpId::Transpose,
           "permutes dimensions: out.shape[i] = "
           "in.shape[perms[i]]",
           kAll, {{"perms", AttrKind::Ints, std::nullopt, "permutation"}});
@@ -394,7 +393,7 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
     return at;
   };
 
-  OpDef &slice = add("slice", "a static window [start, start + size)", kAll,
+  OpDef &slice = add(OpId::Slice, "a static window [start, start + size)", kAll,
                      {{"start", AttrKind::Ints, std::nullopt, "first index"},
                       {"size", AttrKind::Ints, std::nullopt, "extent"}});
   slice.infer = inferSlice;
@@ -416,8 +415,12 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
   };
 
   OpDef &concat =
-      add("concat", "joins operands along an axis", kAll, {axisAttr});
+      add(OpId::Concat, "joins operands along an axis", kAll, {axisAttr});
   concat.maxOperands = -1;
+  concat.operandDoc = "x1, x2, ...";
+  concat.example = [](DType d) {
+    return std::vector<TensorType>{{d, {2, 3}}, {d, {1, 3}}};
+  };
   concat.keepsQuantScale = false; // the operands' scales differ
   concat.infer = inferConcat;
   concat.eval = evalConcat;
@@ -453,7 +456,7 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
   };
 
   OpDef &pad =
-      add("pad", "pads with pad_const (integer value for ints)", kAll,
+      add(OpId::Pad, "pads with pad_const (integer value for ints)", kAll,
           {{"padding", AttrKind::Ints, std::nullopt, "[lo0,hi0,lo1,hi1,...]"},
            {"pad_const", AttrKind::Float, 0.0, "pad value"}});
   pad.infer = inferPad;
@@ -500,8 +503,8 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
   };
 
   OpDef &tile =
-      add("tile", "repeats the input multiples[d] times per dimension", kAll,
-          {{"multiples", AttrKind::Ints, std::nullopt, "repeats"}});
+      add(OpId::Tile, "repeats the input multiples[d] times per dimension",
+          kAll, {{"multiples", AttrKind::Ints, std::nullopt, "repeats"}});
   tile.infer = inferTile;
   tile.eval = evalTile;
   tile.emit = [](EmitContext &ctx, const Node &node) {
@@ -517,7 +520,7 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
   };
 
   OpDef &reverse =
-      add("reverse", "reverses the order along an axis", kAll, {axisAttr});
+      add(OpId::Reverse, "reverses the order along an axis", kAll, {axisAttr});
   reverse.infer = inferReverse;
   reverse.eval = evalReverse;
   reverse.emit = [](EmitContext &ctx, const Node &node) {
@@ -526,10 +529,15 @@ void addDataMovementOps(std::vector<OpDef> &ops) {
   reverse.sampleAttrs = sampleAxis;
 
   OpDef &gather = add(
-      "gather", "out[n,w,c] = values[n, indices[n,w], c]",
+      OpId::Gather, "out[n,w,c] = values[n, indices[n,w], c]",
       {DType::f32, DType::f16, DType::bf16, DType::i8, DType::i16, DType::i32},
       {});
   gather.minOperands = gather.maxOperands = 2;
+  gather.operandDoc = "values [N,K,C], indices [N,W] (i32)";
+  gather.notes = "result [N,W,C]; indices in [0,K)";
+  gather.example = [](DType d) {
+    return std::vector<TensorType>{{d, {2, 4, 3}}, {DType::i32, {2, 5}}};
+  };
   gather.domains = {Domain::Any, Domain::Index};
   gather.intExtremes = IntExtremes::FirstOperand; // the values, not the indices
   gather.range = identityRange();                 // the values, not the indices

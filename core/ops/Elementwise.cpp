@@ -82,10 +82,11 @@ OpDef addOrSub(bool isAdd) {
                             "integer overflow");
         });
   };
-  OpDef op = elementwiseOp(isAdd ? "add" : "sub",
+  OpDef op = elementwiseOp(isAdd ? OpId::Add : OpId::Sub,
                            isAdd ? "elementwise sum (broadcasting)"
                                  : "elementwise difference (broadcasting)",
                            2, kFloatI32, eval);
+  op.notes = "broadcast; i32 overflow is undefined";
   // i32 overflow is undefined: only bounded (leaf) values are summed.
   op.sampleOperands = elementwiseOperands(2, 0b11, {i32});
   op.magnitude = isAdd ? Magnitude::OfOperands : Magnitude::AsAdd;
@@ -98,10 +99,12 @@ OpDef addOrSub(bool isAdd) {
 
 OpDef mulOp() {
   OpDef op =
-      elementwiseOp("mul", "elementwise product; i32 may round-shift right", 2,
-                    kFloatInt, nullptr);
+      elementwiseOp(OpId::Mul, "elementwise product; i32 may round-shift right",
+                    2, kFloatInt, nullptr);
   op.rounding = Rounding::fixed(1, {1, 1});
   op.magnitude = Magnitude::OfOperands;
+  op.notes = "shift only for i32 (rounding right shift, exact in 128 bits); "
+             "unshifted i32 keeps the low 32 bits; i8 and i16 give i32";
   // A shifted i32 product may overflow: bounded (leaf) factors only.
   op.sampleOperands = elementwiseOperands(2, 0b11, {i32});
   op.attrs = {{"shift", AttrKind::Int, AttrValue(int64_t(0)),
@@ -174,7 +177,7 @@ OpDef mulOp() {
 
 OpDef intdivOp() {
   OpDef op = elementwiseOp(
-      "intdiv", "integer division truncating toward zero", 2, {i32},
+      OpId::IntDiv, "integer division truncating toward zero", 2, {i32},
       [](const EvalArgs &args) {
         return mapElements<int64_t>(args, [](const int64_t *x) -> IntElem {
           if (x[1] == 0)
@@ -203,13 +206,15 @@ OpDef intdivOp() {
     emitOp(ctx, node, ctx.syntaxVersion <= 19 ? "tosa.int_div" : "tosa.intdiv");
     return Error();
   };
+  op.notes = "divisor != 0, no INT_MIN / -1 (both undefined)";
   return op;
 }
 
 OpDef maxOrMin(bool isMax) {
-  std::string name = isMax ? "maximum" : "minimum";
+  OpId id = isMax ? OpId::Maximum : OpId::Minimum;
+  std::string name(opName(id));
   OpDef op = elementwiseOp(
-      name,
+      id,
       std::string("elementwise ") + (isMax ? "maximum" : "minimum") +
           " with TOSA nan_mode",
       2, kFloatI32, [isMax](const EvalArgs &args) {
@@ -248,11 +253,13 @@ OpDef maxOrMin(bool isMax) {
   op.sampleAttrs = [](Rng &rng, const std::vector<TensorType> &) {
     return sampleNanMode(rng);
   };
+  op.notes = isMax ? "a >= b ? a : b: of -0 and +0 returns a"
+                   : "a < b ? a : b: of -0 and +0 returns b";
   return op;
 }
 
 OpDef powOp() {
-  OpDef op = elementwiseOp("pow", "elementwise power input1 ** input2", 2,
+  OpDef op = elementwiseOp(OpId::Pow, "elementwise power input1 ** input2", 2,
                            kFloat, [](const EvalArgs &args) {
                              return mapElements<double>(
                                  args, [](const double *x) -> FloatElem {
@@ -278,6 +285,8 @@ OpDef powOp() {
     Interval e = mulRange(b, {std::log(a.lo), std::log(a.hi), false});
     return Interval{std::exp(e.lo), std::exp(e.hi), a.mayBeNaN || e.mayBeNaN};
   };
+  op.notes = "undefined for a NaN operand, a negative base, or a zero base "
+             "with an exponent <= 0";
   return op;
 }
 
@@ -285,7 +294,7 @@ OpDef powOp() {
 
 OpDef absOp() {
   OpDef op = elementwiseOp(
-      "abs", "absolute value", 1, kFloatI32, [](const EvalArgs &args) {
+      OpId::Abs, "absolute value", 1, kFloatI32, [](const EvalArgs &args) {
         return floatOrInt(
             args, [](const double *x) { return std::fabs(x[0]); },
             [](const int64_t *x, DType t) {
@@ -310,7 +319,7 @@ OpDef absOp() {
 
 OpDef negateOp() {
   OpDef op = elementwiseOp(
-      "negate", "negation", 1, kFloatInt, [](const EvalArgs &args) {
+      OpId::Negate, "negation", 1, kFloatInt, [](const EvalArgs &args) {
         return floatOrInt(
             args,
             // IEEE negation (sign flip); the spec's 0 - x would differ only
@@ -351,11 +360,12 @@ OpDef negateOp() {
     emitOp(ctx, node, "tosa.negate", operands);
     return Error();
   };
+  op.notes = "integers with input_zp = output_zp = 0";
   return op;
 }
 
 struct FloatUnary {
-  const char *name;
+  OpId id;
   const char *summary;
   double (*fn)(double);
   Domain domain; // what the generator should draw to stay in the useful range
@@ -367,36 +377,36 @@ struct FloatUnary {
 // values are TOSA 1.0's: log(0) = -inf, log(x < 0) = NaN, rsqrt(x < 0) =
 // NaN, reciprocal(±0) = ±inf; none is undefined.
 const FloatUnary kFloatUnary[] = {
-    {"exp", "e to the power x", [](double x) { return std::exp(x); },
+    {OpId::Exp, "e to the power x", [](double x) { return std::exp(x); },
      Domain::Any, kApproxUlps, [](double, double fx) { return fx; }},
-    {"log", "natural logarithm", [](double x) { return std::log(x); },
+    {OpId::Log, "natural logarithm", [](double x) { return std::log(x); },
      Domain::Positive, kApproxUlps, [](double x, double) { return 1 / x; }},
-    {"tanh", "hyperbolic tangent", [](double x) { return std::tanh(x); },
+    {OpId::Tanh, "hyperbolic tangent", [](double x) { return std::tanh(x); },
      Domain::Any, kApproxUlps, [](double, double fx) { return 1 - fx * fx; }},
-    {"sigmoid", "logistic function 1 / (1 + exp(-x))",
+    {OpId::Sigmoid, "logistic function 1 / (1 + exp(-x))",
      [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, Domain::Any,
      kApproxUlps, [](double, double fx) { return fx * (1 - fx); }},
-    {"erf", "error function", [](double x) { return std::erf(x); }, Domain::Any,
-     kApproxUlps,
+    {OpId::Erf, "error function", [](double x) { return std::erf(x); },
+     Domain::Any, kApproxUlps,
      [](double x, double) { return 2 / std::sqrt(M_PI) * std::exp(-x * x); }},
-    {"rsqrt", "reciprocal square root",
+    {OpId::Rsqrt, "reciprocal square root",
      [](double x) { return x < 0 ? kNaN : 1.0 / std::sqrt(x); },
      Domain::Positive, kApproxUlps,
      [](double, double fx) { return -0.5 * fx * fx * fx; }},
-    {"reciprocal", "1 / x", [](double x) { return 1.0 / x; }, Domain::NonZero,
-     kApproxUlps, [](double, double fx) { return -fx * fx; }},
+    {OpId::Reciprocal, "1 / x", [](double x) { return 1.0 / x; },
+     Domain::NonZero, kApproxUlps, [](double, double fx) { return -fx * fx; }},
     // Steps: an error in x moves the result by a whole step or not at all
     // (not modelled).
-    {"floor", "round toward -inf", [](double x) { return std::floor(x); },
+    {OpId::Floor, "round toward -inf", [](double x) { return std::floor(x); },
      Domain::Any, 0, nullptr},
-    {"ceil", "round toward +inf", [](double x) { return std::ceil(x); },
+    {OpId::Ceil, "round toward +inf", [](double x) { return std::ceil(x); },
      Domain::Any, 0, nullptr},
 };
 
 OpDef floatUnaryOp(const FloatUnary &u) {
   auto fn = u.fn;
   OpDef op =
-      elementwiseOp(u.name, u.summary, 1, kFloat, [fn](const EvalArgs &args) {
+      elementwiseOp(u.id, u.summary, 1, kFloat, [fn](const EvalArgs &args) {
         return mapElements<double>(args,
                                    [fn](const double *x) { return fn(x[0]); });
       });
@@ -406,8 +416,8 @@ OpDef floatUnaryOp(const FloatUnary &u) {
     op.magnitude = Magnitude::BySlope;
     op.slope = u.slope;
   }
-  if (std::string(u.name) == "rsqrt" || std::string(u.name) == "reciprocal") {
-    bool rsqrt = std::string(u.name) == "rsqrt";
+  if (u.id == OpId::Rsqrt || u.id == OpId::Reciprocal) {
+    bool rsqrt = u.id == OpId::Rsqrt;
     // Decreasing on each side of zero; a range touching zero reaches +-Inf.
     op.range = [fn, rsqrt](const std::vector<Interval> &x,
                            const std::vector<TensorType> &, const Attrs &) {
@@ -479,7 +489,7 @@ Error emitClamp(EmitContext &ctx, const Node &node) {
 
 OpDef clampOp() {
   OpDef op;
-  op.name = "clamp";
+  op.id = OpId::Clamp;
   op.elementwise = true;
   op.summary = "clamps to [min, max] with TOSA nan_mode";
   op.dtypes = kClampTypes;
@@ -531,6 +541,7 @@ OpDef clampOp() {
     a.set("max", hi);
     return a;
   };
+  op.notes = "integers use the integer values of min and max";
   return op;
 }
 
@@ -540,7 +551,7 @@ OpDef selectOp() {
   // The dtypes are those of the selected values; the condition is i1.
   const std::vector<DType> dtypes = {i1, i8, i16, i32, f32, f16, bf16};
   OpDef op = elementwiseOp(
-      "select", "cond ? a : b, elementwise (broadcasting)", 3, dtypes,
+      OpId::Select, "cond ? a : b, elementwise (broadcasting)", 3, dtypes,
       [](const EvalArgs &args) {
         return floatOrInt(
             args, [](const double *x) { return x[0] != 0 ? x[1] : x[2]; },
@@ -553,6 +564,9 @@ OpDef selectOp() {
     return inferBroadcastOp(ops, 3, dtypes, std::nullopt, 1);
   };
   auto values = elementwiseOperands(3);
+  op.example = [](DType d) {
+    return std::vector<TensorType>{{i1, {2, 3}}, {d, {2, 3}}, {d, {1, 3}}};
+  };
   op.sampleOperands = [values](Rng &rng, DType d, const Shape &hint) {
     auto s = values(rng, d, hint);
     s->types[0].dtype = i1; // the condition
@@ -562,6 +576,8 @@ OpDef selectOp() {
   op.intExtremes = IntExtremes::AllOperands;
   op.magnitude = Magnitude::OfOperands;
   op.range = hullRange(1);
+  op.operandDoc = "cond (i1), a, b";
+  op.notes = "broadcast";
   return op;
 }
 

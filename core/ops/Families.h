@@ -14,8 +14,12 @@ void addLogicalOps(std::vector<OpDef> &ops);
 void addConversionOps(std::vector<OpDef> &ops);
 // reduce_sum reduce_max reduce_min reduce_product argmax
 void addReductionOps(std::vector<OpDef> &ops);
-// matmul conv2d depthwise_conv2d transpose_conv2d avg_pool2d max_pool2d
-void addMatmulConvPoolOps(std::vector<OpDef> &ops);
+// matmul (Matmul.cpp)
+void addMatmulOps(std::vector<OpDef> &ops);
+// conv2d depthwise_conv2d transpose_conv2d (Conv.cpp)
+void addConvOps(std::vector<OpDef> &ops);
+// avg_pool2d max_pool2d (Pool.cpp)
+void addPoolOps(std::vector<OpDef> &ops);
 // reshape transpose slice concat pad tile reverse gather
 void addDataMovementOps(std::vector<OpDef> &ops);
 } // namespace cc

@@ -30,15 +30,15 @@ std::string listStr(const std::vector<int64_t> &v) {
 
 Error checkAxis(int64_t axis, int64_t rank) {
   if (axis < 0 || axis >= rank)
-    return makeError("axis " + std::to_string(axis) + " is out of range for rank " +
-                     std::to_string(rank));
+    return makeError("axis " + std::to_string(axis) +
+                     " is out of range for rank " + std::to_string(rank));
   return Error();
 }
 
 Error checkRank(const TensorType &t, int64_t rank, const char *what) {
   if (t.rank() != rank)
-    return makeError(std::string(what) + " must have rank " + std::to_string(rank) +
-                     ", got " + t.str());
+    return makeError(std::string(what) + " must have rank " +
+                     std::to_string(rank) + ", got " + t.str());
   return Error();
 }
 
@@ -85,8 +85,8 @@ Expected<int64_t> applyScale(int64_t value, int64_t mult, int64_t shift,
 }
 
 Expected<int64_t> windowExtent(int64_t in, int64_t padLo, int64_t padHi,
-                               int64_t kernel, int64_t stride,
-                               int64_t dilation, const std::string &dim) {
+                               int64_t kernel, int64_t stride, int64_t dilation,
+                               const std::string &dim) {
   int64_t span = in - 1 + padLo + padHi - (kernel - 1) * dilation;
   if (span < 0)
     return makeError("output " + dim + " is non-positive: input " +
@@ -95,9 +95,11 @@ Expected<int64_t> windowExtent(int64_t in, int64_t padLo, int64_t padHi,
                      " is smaller than the kernel extent " +
                      std::to_string((kernel - 1) * dilation + 1));
   if (span % stride != 0)
-    return makeError("output " + dim + ": (input - 1 + padding - (kernel - 1) * "
-                     "dilation) = " + std::to_string(span) +
-                     " is not divisible by stride " + std::to_string(stride) +
+    return makeError("output " + dim +
+                     ": (input - 1 + padding - (kernel - 1) * "
+                     "dilation) = " +
+                     std::to_string(span) + " is not divisible by stride " +
+                     std::to_string(stride) +
                      " (TOSA requires exact division)");
   return span / stride + 1;
 }
@@ -136,7 +138,8 @@ std::string shapeConst(EmitContext &ctx, const std::vector<int64_t> &v) {
     elems += (i ? ", " : "") + std::to_string(v[i]);
   ctx.line(n + " = \"tosa.const_shape\"() <{values = dense<" +
            (v.empty() ? "" : "[" + elems + "]") + "> : tensor<" +
-           std::to_string(v.size()) + "xindex>}> : () -> " + shapeType(v.size()));
+           std::to_string(v.size()) + "xindex>}> : () -> " +
+           shapeType(v.size()));
   return n;
 }
 

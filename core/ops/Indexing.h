@@ -98,8 +98,8 @@ Expected<int64_t> applyScale(int64_t value, int64_t mult, int64_t shift,
 // Output extent of a sliding window; errors name `dim` and say why the
 // attributes are invalid (non-positive size, stride not dividing evenly).
 Expected<int64_t> windowExtent(int64_t in, int64_t padLo, int64_t padHi,
-                               int64_t kernel, int64_t stride,
-                               int64_t dilation, const std::string &dim);
+                               int64_t kernel, int64_t stride, int64_t dilation,
+                               const std::string &dim);
 
 // Attribute checks shared by the window and shape ops: `n` values, each at
 // least `min` and within +-kMaxTensorElements (core/Limits.h).

@@ -160,12 +160,12 @@ std::function<Error(EmitContext &, const Node &)> simpleEmit(std::string op) {
 }
 
 OpDef elementwiseOp(
-    std::string name, std::string summary, int arity, std::vector<DType> dtypes,
+    OpId id, std::string summary, int arity, std::vector<DType> dtypes,
     std::function<Expected<std::vector<Tensor>>(const EvalArgs &)> eval,
     std::optional<DType> resultDType) {
   OpDef op;
-  op.emit = simpleEmit("tosa." + name);
-  op.name = std::move(name);
+  op.emit = simpleEmit("tosa." + std::string(opName(id)));
+  op.id = id;
   op.summary = std::move(summary);
   op.minOperands = op.maxOperands = arity;
   op.elementwise = true;
@@ -222,7 +222,8 @@ Expected<std::string> nanModeAttr(const EmitContext &ctx, const Node &node) {
   if (!mode || *mode == "PROPAGATE")
     return std::string();
   if (ctx.syntaxVersion <= 19)
-    return Error::failure("nan_mode " + *mode + " of " + node.op +
+    return Error::failure("nan_mode " + *mode + " of " +
+                              std::string(opName(node.op)) +
                               " cannot be expressed in MLIR " +
                               std::to_string(ctx.syntaxVersion) + "'s TOSA",
                           ErrorCode::Unsupported);

@@ -166,18 +166,18 @@ std::function<Error(EmitContext &, const Node &)> simpleEmit(std::string op);
 // An entry for a broadcasting elementwise op: `arity` operands of one dtype
 // from `dtypes`, result of the broadcast shape and `resultDType` (default:
 // the operands' dtype), emitted as tosa.<name> unless emit is replaced.
-OpDef elementwiseOp(std::string name, std::string summary, int arity,
-                    std::vector<DType> dtypes,
-                    std::function<Expected<std::vector<Tensor>>(const EvalArgs &)> eval,
-                    std::optional<DType> resultDType = std::nullopt);
+OpDef elementwiseOp(
+    OpId id, std::string summary, int arity, std::vector<DType> dtypes,
+    std::function<Expected<std::vector<Tensor>>(const EvalArgs &)> eval,
+    std::optional<DType> resultDType = std::nullopt);
 
 // OpDef::sampleOperands of a broadcasting elementwise op: `arity` operands
 // of dtype d, operand 0 shaped `hint` and the others broadcastable to it
 // (some dimensions 1). Operands in `leaves` are forced leaves (see
 // OperandSample::leafMask) when d is one of `leafDTypes` (all dtypes when
 // that is empty).
-using OperandSampler = std::function<std::optional<OperandSample>(
-    Rng &, DType, const Shape &)>;
+using OperandSampler =
+    std::function<std::optional<OperandSample>(Rng &, DType, const Shape &)>;
 OperandSampler elementwiseOperands(int arity, uint32_t leaves = 0,
                                    std::vector<DType> leafDTypes = {});
 

@@ -17,9 +17,9 @@ const std::vector<DType> kInt = {i8, i16, i32};
 
 // EQUAL, GREATER, GREATER_EQUAL: i1 results; a NaN operand compares false,
 // as C++'s ==, > and >= on doubles do.
-template <typename Cmp> OpDef compareOp(const char *name, const char *summary) {
+template <typename Cmp> OpDef compareOp(OpId id, const char *summary) {
   OpDef op = elementwiseOp(
-      name, summary, 2, {DType::f32, DType::f16, DType::bf16, i32},
+      id, summary, 2, {DType::f32, DType::f16, DType::bf16, i32},
       [](const EvalArgs &args) {
         return floatOrInt(
             args, [](const double *x) { return double(Cmp{}(x[0], x[1])); },
@@ -29,15 +29,16 @@ template <typename Cmp> OpDef compareOp(const char *name, const char *summary) {
   op.rounding = Rounding::fixed(0);
   op.intExtremes = IntExtremes::AllOperands;
   op.range = fixedRange(0, 1);
+  op.notes = "result i1; a NaN operand compares false";
   return op;
 }
 
 // Integer ops whose result is exact in int64 and wraps to the dtype when
 // written (bitwise ops on sign-extended values stay sign-extended).
 template <typename Fn>
-OpDef intOp(const char *name, const char *summary, int arity,
-            std::vector<DType> dtypes, Fn fn) {
-  OpDef op = elementwiseOp(name, summary, arity, std::move(dtypes),
+OpDef intOp(OpId id, const char *summary, int arity, std::vector<DType> dtypes,
+            Fn fn) {
+  OpDef op = elementwiseOp(id, summary, arity, std::move(dtypes),
                            [fn](const EvalArgs &args) {
                              return mapElements<int64_t>(
                                  args, [&](const int64_t *x) { return fn(x); });
@@ -54,7 +55,7 @@ bool badShift(int64_t amount, DType t) {
 
 OpDef arithmeticRightShiftOp() {
   OpDef op = elementwiseOp(
-      "arithmetic_right_shift",
+      OpId::ArithmeticRightShift,
       "arithmetic right shift, optionally rounding to nearest (ties up)", 2,
       kInt, [](const EvalArgs &args) {
         bool round = args.attrs().getBool("round");
@@ -90,12 +91,13 @@ OpDef arithmeticRightShiftOp() {
     a.set("round", rng.chance(0.5));
     return a;
   };
+  op.notes = "shift amount in [0, width)";
   return op;
 }
 
 OpDef logicalLeftShiftOp() {
   OpDef op = elementwiseOp(
-      "logical_left_shift", "left shift (bits shifted out are lost)", 2, kInt,
+      OpId::LogicalLeftShift, "left shift (bits shifted out are lost)", 2, kInt,
       [](const EvalArgs &args) {
         DType t = args.in(0).dtype();
         return mapElements<int64_t>(args, [t](const int64_t *x) -> IntElem {
@@ -110,27 +112,30 @@ OpDef logicalLeftShiftOp() {
   op.intExtremes = IntExtremes::FirstOperand;       // the shifted value
   op.sampleOperands = elementwiseOperands(2, 0b10); // amounts from the inputs
   op.rounding = Rounding::fixed(0);
+  op.notes = "shift amount in [0, width)";
   return op;
 }
 
 } // namespace
 
 void addLogicalOps(std::vector<OpDef> &ops) {
-  ops.push_back(compareOp<std::equal_to<>>("equal", "elementwise a == b (i1)"));
-  ops.push_back(compareOp<std::greater<>>("greater", "elementwise a > b (i1)"));
-  ops.push_back(compareOp<std::greater_equal<>>("greater_equal",
+  ops.push_back(
+      compareOp<std::equal_to<>>(OpId::Equal, "elementwise a == b (i1)"));
+  ops.push_back(
+      compareOp<std::greater<>>(OpId::Greater, "elementwise a > b (i1)"));
+  ops.push_back(compareOp<std::greater_equal<>>(OpId::GreaterEqual,
                                                 "elementwise a >= b (i1)"));
-  ops.push_back(intOp("logical_and", "boolean and", 2, {i1},
+  ops.push_back(intOp(OpId::LogicalAnd, "boolean and", 2, {i1},
                       [](const int64_t *x) { return x[0] & x[1]; }));
-  ops.push_back(intOp("logical_or", "boolean or", 2, {i1},
+  ops.push_back(intOp(OpId::LogicalOr, "boolean or", 2, {i1},
                       [](const int64_t *x) { return x[0] | x[1]; }));
-  ops.push_back(intOp("logical_not", "boolean not", 1, {i1},
+  ops.push_back(intOp(OpId::LogicalNot, "boolean not", 1, {i1},
                       [](const int64_t *x) { return int64_t(!x[0]); }));
-  ops.push_back(intOp("bitwise_and", "bitwise and", 2, kInt,
+  ops.push_back(intOp(OpId::BitwiseAnd, "bitwise and", 2, kInt,
                       [](const int64_t *x) { return x[0] & x[1]; }));
-  ops.push_back(intOp("bitwise_or", "bitwise or", 2, kInt,
+  ops.push_back(intOp(OpId::BitwiseOr, "bitwise or", 2, kInt,
                       [](const int64_t *x) { return x[0] | x[1]; }));
-  ops.push_back(intOp("bitwise_xor", "bitwise xor", 2, kInt,
+  ops.push_back(intOp(OpId::BitwiseXor, "bitwise xor", 2, kInt,
                       [](const int64_t *x) { return x[0] ^ x[1]; }));
   ops.push_back(arithmeticRightShiftOp());
   ops.push_back(logicalLeftShiftOp());

@@ -9,8 +9,8 @@ namespace {
 enum class Fold { Sum, Product, Max, Min, ArgMax };
 
 struct ReduceSpec {
-  const char *name;
-  const char *summary;
+  OpId id;
+  const char *summary, *notes;
   Fold fold;
   std::vector<DType> dtypes;
 };
@@ -118,32 +118,41 @@ void addReductionOps(std::vector<OpDef> &ops) {
               i8 = DType::i8, i16 = DType::i16, i32 = DType::i32;
   // dtypes: TOSA 1.0 PRO-INT, PRO-FP, EXT-INT16 and EXT-BF16.
   const ReduceSpec specs[] = {
-      {"reduce_sum",
+      {OpId::ReduceSum,
        "sum along an axis (kept with size 1)",
+       "accumulates the axis size",
        Fold::Sum,
        {f32, f16, bf16, i32}},
-      {"reduce_product",
+      {OpId::ReduceProduct,
        "product along an axis (kept with size 1)",
+       "accumulates the axis size",
        Fold::Product,
        {f32, f16, bf16}},
-      {"reduce_max",
+      {OpId::ReduceMax,
        "maximum along an axis (kept with size 1)",
+       "folds in order as acc = apply_max_s(acc, x): of -0 and +0 the first "
+       "stays; IGNORE with all NaN gives NaN",
        Fold::Max,
        {f32, f16, bf16, i8, i16, i32}},
-      {"reduce_min",
+      {OpId::ReduceMin,
        "minimum along an axis (kept with size 1)",
+       "folds in order as acc = apply_min_s(acc, x): of -0 and +0 the last "
+       "wins; IGNORE with all NaN gives NaN",
        Fold::Min,
        {f32, f16, bf16, i8, i16, i32}},
-      {"argmax",
+      {OpId::ArgMax,
        "index of the maximum along an axis (axis removed; i32)",
+       "PROPAGATE: the first NaN; IGNORE skips NaNs (0 when all are NaN); "
+       "ties: the first index",
        Fold::ArgMax,
        {f32, f16, bf16, i8, i16}},
   };
   for (const ReduceSpec &spec : specs) {
     Fold fold = spec.fold;
     OpDef d;
-    d.name = spec.name;
+    d.id = spec.id;
     d.summary = spec.summary;
+    d.notes = spec.notes;
     d.dtypes = spec.dtypes;
     d.attrs = {{"axis", AttrKind::Int, std::nullopt, "reduced axis"}};
     if (hasNanMode(fold))
@@ -186,7 +195,7 @@ void addReductionOps(std::vector<OpDef> &ops) {
         return x[0]; // max, min
       }
     };
-    std::string tosaName = spec.name;
+    std::string tosaName(opName(spec.id));
     d.emit = [fold, tosaName](EmitContext &ctx, const Node &node) -> Error {
       std::string props =
           "axis = " + std::to_string(node.attrs.getInt("axis")) + " : i32";

@@ -20,7 +20,7 @@ std::optional<Graph> splice(const Graph &a, const Graph &gb,
   std::vector<bool> anyValue(gb.values.size(), true);
   for (size_t k : window)
     for (size_t i = 0; i < gb.nodes[k].operands.size(); ++i)
-      if (findOp(gb.nodes[k].op)->domain(i) != Domain::Any)
+      if (opDef(gb.nodes[k].op).domain(i) != Domain::Any)
         anyValue[size_t(gb.nodes[k].operands[i])] = false;
   Graph e = a;
   std::vector<ValueId> map(gb.values.size(), -1);
@@ -29,7 +29,7 @@ std::optional<Graph> splice(const Graph &a, const Graph &gb,
       return map[size_t(v)];
     const TensorType &t = gb.typeOf(v);
     int32_t p = gb.values[size_t(v)].producer;
-    if (p >= 0 && gb.nodes[size_t(p)].op == "const") {
+    if (p >= 0 && gb.nodes[size_t(p)].op == OpId::Const) {
       // Constants come along: folds and canonical forms need them.
       Node c = gb.nodes[size_t(p)];
       c.results = {freshResult(e)};

@@ -62,7 +62,7 @@ int placeConstOp(Graph &e, Rng &rng, ValueId v) {
     chosen = findOp(rng.chance(0.5) ? "add" : "sub");
   else if (prod >= 0 && rng.chance(0.5))
     for (const OpDef *op : fits)
-      if (op->name == e.nodes[size_t(prod)].op)
+      if (op->id == e.nodes[size_t(prod)].op)
         chosen = op;
   if (!chosen->allows(t.dtype))
     return -1;
@@ -89,9 +89,9 @@ int placeConstOp(Graph &e, Rng &rng, ValueId v) {
     return -1;
   Attrs ca;
   ca.set("value", Tensor::splat(ct, rng.pick(values)));
-  Node c{"const", {}, {freshResult(e)}, ca};
+  Node c{OpId::Const, {}, {freshResult(e)}, ca};
   Node n;
-  n.op = op.name;
+  n.op = op.id;
   n.operands = {v, v};
   n.operands[at] = c.results[0];
   if (op.sampleAttrs)
@@ -179,7 +179,7 @@ bool edgeAttr(Graph &e, Rng &rng) {
 bool splatConst(Graph &e, Rng &rng) {
   std::vector<ValueId> leaves = e.inputs;
   for (const Node &n : e.nodes)
-    if (n.op == "const")
+    if (n.op == OpId::Const)
       leaves.push_back(n.results[0]);
   if (leaves.empty())
     return false;
@@ -189,9 +189,9 @@ bool splatConst(Graph &e, Rng &rng) {
   for (double x : edgeValues(t.dtype, EdgeUse::Splat)) {
     bool ok = true;
     for (const Node &n : e.nodes) {
-      const OpDef *op = findOp(n.op);
+      const OpDef *op = &opDef(n.op);
       for (size_t k = 0; k < n.operands.size(); ++k)
-        if (n.operands[k] == v && op &&
+        if (n.operands[k] == v &&
             !inDomain(Interval{x, x, false}, op->domain(k), typesOf(e, n)))
           ok = false;
     }
@@ -203,7 +203,7 @@ bool splatConst(Graph &e, Rng &rng) {
   double x = rng.pick(fits);
   Tensor value = Tensor::splat(t, x);
   for (Node &n : e.nodes)
-    if (n.op == "const" && n.results[0] == v) {
+    if (n.op == OpId::Const && n.results[0] == v) {
       if (n.attrs.getTensor("value") == value)
         return false; // already this splat
       n.attrs.set("value", value);
@@ -211,7 +211,7 @@ bool splatConst(Graph &e, Rng &rng) {
     }
   Attrs a;
   a.set("value", value);
-  replaceInput(e, v, Node{"const", {}, {}, a});
+  replaceInput(e, v, Node{OpId::Const, {}, {}, a});
   return true;
 }
 

@@ -25,7 +25,7 @@ Graph fallbackGraph() {
   g.name = "fuzz";
   TensorType t{DType::f32, {2, 3}};
   ValueId a = g.addInput("a", t), b = g.addInput("b", t);
-  g.addOutput(*g.add("add", {a, b}));
+  g.addOutput(*g.add(OpId::Add, {a, b}));
   return g;
 }
 } // namespace

@@ -97,16 +97,16 @@ void replaceInput(Graph &e, ValueId x, Node n) {
 
 void intoChain(Graph &e, ValueId v, ValueId r, size_t first) {
   for (size_t i = first; i < e.nodes.size(); ++i) {
-    const OpDef *user = findOp(e.nodes[i].op);
+    const OpDef *user = &opDef(e.nodes[i].op);
     for (size_t k = 0; k < e.nodes[i].operands.size(); ++k)
-      if (e.nodes[i].operands[k] == v && user && user->domain(k) == Domain::Any)
+      if (e.nodes[i].operands[k] == v && user->domain(k) == Domain::Any)
         e.nodes[i].operands[k] = r;
   }
 }
 
 bool isLeaf(const Graph &g, ValueId v) {
   int32_t p = g.values[size_t(v)].producer;
-  return p < 0 || g.nodes[size_t(p)].op == "const";
+  return p < 0 || g.nodes[size_t(p)].op == OpId::Const;
 }
 
 int producerIndex(const Graph &e, ValueId v) {
@@ -120,7 +120,7 @@ int producerIndex(const Graph &e, ValueId v) {
 std::vector<size_t> opNodes(const Graph &g) {
   std::vector<size_t> idx;
   for (size_t i = 0; i < g.nodes.size(); ++i)
-    if (g.nodes[i].op != "const")
+    if (g.nodes[i].op != OpId::Const)
       idx.push_back(i);
   return idx;
 }

@@ -71,7 +71,7 @@ bool insertOp(Graph &e, Rng &rng) {
   // of reshape), pairs a uniform choice rarely makes.
   if (prod >= 0 && rng.chance(kRepeatChance))
     for (const OpDef *op : fits)
-      if (op->name == e.nodes[size_t(prod)].op)
+      if (op->id == e.nodes[size_t(prod)].op)
         chosen = op;
   const OpDef &op = *chosen;
   std::vector<TensorType> types(size_t(op.minOperands), t);
@@ -106,7 +106,7 @@ bool insertOp(Graph &e, Rng &rng) {
     operands.push_back(w);
   }
   Node n;
-  n.op = op.name;
+  n.op = op.id;
   n.operands = operands;
   if (op.sampleAttrs)
     n.attrs = op.sampleAttrs(rng, types);
@@ -126,7 +126,7 @@ bool replaceOp(Graph &e, Rng &rng) {
   std::vector<TensorType> types = typesOf(e, n);
   std::vector<const OpDef *> fits;
   for (const OpDef *op : placeableOps())
-    if (op->name != n.op && op->allows(types[0].dtype) &&
+    if (op->id != n.op && op->allows(types[0].dtype) &&
         int(types.size()) >= op->minOperands &&
         (op->maxOperands < 0 || int(types.size()) <= op->maxOperands) &&
         op->numResults == int(n.results.size()))
@@ -146,7 +146,7 @@ bool replaceOp(Graph &e, Rng &rng) {
              })) {
     return false;
   }
-  n.op = op.name;
+  n.op = op.id;
   n.attrs = op.sampleAttrs ? op.sampleAttrs(rng, types) : Attrs{};
   return true;
 }
@@ -154,14 +154,14 @@ bool replaceOp(Graph &e, Rng &rng) {
 bool changeAttrs(Graph &e, Rng &rng) {
   std::vector<size_t> withAttrs;
   for (size_t i : opNodes(e)) {
-    const OpDef *op = findOp(e.nodes[i].op);
-    if (op && op->sampleAttrs)
+    const OpDef *op = &opDef(e.nodes[i].op);
+    if (op->sampleAttrs)
       withAttrs.push_back(i);
   }
   if (withAttrs.empty())
     return false;
   Node &n = e.nodes[rng.pick(withAttrs)];
-  n.attrs = findOp(n.op)->sampleAttrs(rng, typesOf(e, n));
+  n.attrs = opDef(n.op).sampleAttrs(rng, typesOf(e, n));
   return true;
 }
 
@@ -188,10 +188,10 @@ bool castInput(Graph &e, Rng &rng) {
     return false;
   Attrs a;
   a.set("to", t.dtype);
-  if (!findOp("cast")->infer({from}, a))
+  if (!opDef(OpId::Cast).infer({from}, a))
     return false;
   ValueId nx = freshInput(e, from);
-  replaceInput(e, x, Node{"cast", {nx}, {}, a});
+  replaceInput(e, x, Node{OpId::Cast, {nx}, {}, a});
   return true;
 }
 
@@ -203,7 +203,7 @@ bool resizeDim(Graph &e, Rng &rng) {
     for (int64_t d : e.values[size_t(v)].type.shape)
       sizes.push_back(d);
   for (const Node &n : e.nodes)
-    if (n.op == "const")
+    if (n.op == OpId::Const)
       for (int64_t d : n.attrs.getTensor("value").shape())
         sizes.push_back(d);
   if (sizes.empty())
@@ -220,7 +220,7 @@ bool resizeDim(Graph &e, Rng &rng) {
   for (ValueId v : e.inputs)
     e.values[size_t(v)].type.shape = resize(e.values[size_t(v)].type.shape);
   for (Node &n : e.nodes)
-    if (n.op == "const") {
+    if (n.op == OpId::Const) {
       const Tensor &old = n.attrs.getTensor("value");
       n.attrs.set("value", Tensor(old.dtype(), resize(old.shape())));
     }
@@ -233,7 +233,7 @@ bool resizeDim(Graph &e, Rng &rng) {
 bool swapConstInput(Graph &e, Rng &rng) {
   std::vector<size_t> consts;
   for (size_t i = 0; i < e.nodes.size(); ++i)
-    if (e.nodes[i].op == "const")
+    if (e.nodes[i].op == OpId::Const)
       consts.push_back(i);
   if (!consts.empty() && (e.inputs.empty() || rng.chance(0.5))) {
     size_t at = rng.pick(consts);
@@ -253,7 +253,7 @@ bool swapConstInput(Graph &e, Rng &rng) {
   ValueId x = e.inputs[k];
   Attrs a;
   a.set("value", values.at(k));
-  replaceInput(e, x, Node{"const", {}, {}, a});
+  replaceInput(e, x, Node{OpId::Const, {}, {}, a});
   return true;
 }
 // Another operand of an op gets a twin of the unary op that feeds one:
@@ -268,10 +268,10 @@ bool twinOperands(Graph &e, Rng &rng) {
   std::vector<Site> sites;
   for (size_t i : opNodes(e)) {
     const Node &n = e.nodes[i];
-    const OpDef *op = findOp(n.op);
+    const OpDef *op = &opDef(n.op);
     for (size_t j = 0; j < n.operands.size(); ++j) {
       int p = producerIndex(e, n.operands[j]);
-      if (p < 0 || e.nodes[size_t(p)].op == "const" ||
+      if (p < 0 || e.nodes[size_t(p)].op == OpId::Const ||
           e.nodes[size_t(p)].operands.size() != 1 ||
           e.nodes[size_t(p)].results.size() != 1)
         continue;
@@ -289,7 +289,7 @@ bool twinOperands(Graph &e, Rng &rng) {
       e.nodes[size_t(producerIndex(e, e.nodes[s.node].operands[s.from]))];
   const TensorType in = e.values[size_t(twin.operands[0])].type;
   std::vector<ValueId> earlier = valuesBefore(e, s.node, in);
-  bool leaf = findOp(twin.op)->domain(0) != Domain::Any;
+  bool leaf = opDef(twin.op).domain(0) != Domain::Any;
   twin.operands = {!leaf && !earlier.empty() && rng.chance(0.5)
                        ? rng.pick(earlier)
                        : freshInput(e, in)};
@@ -311,10 +311,10 @@ bool shareOperand(Graph &e, Rng &rng) {
   std::vector<Site> sites, samePosition;
   for (size_t i : opNodes(e)) {
     const Node &n = e.nodes[i];
-    const OpDef *op = findOp(n.op);
+    const OpDef *op = &opDef(n.op);
     for (ValueId v : n.operands) {
       int p = producerIndex(e, v);
-      if (p < 0 || e.nodes[size_t(p)].op == "const")
+      if (p < 0 || e.nodes[size_t(p)].op == OpId::Const)
         continue;
       const Node &m = e.nodes[size_t(p)];
       for (size_t k = 0; k < n.operands.size(); ++k)

@@ -54,8 +54,8 @@ Expected<TargetConfig> configFromEnv() {
   std::string timeout = env("CC_FUZZ_TIMEOUT");
   if (!timeout.empty()) {
     char *end = nullptr;
-    c.timeoutSeconds = std::strtod(timeout.c_str(), &end);
-    if (*end || c.timeoutSeconds <= 0)
+    c.limits.timeoutSeconds = std::strtod(timeout.c_str(), &end);
+    if (*end || c.limits.timeoutSeconds <= 0)
       return makeError("CC_FUZZ_TIMEOUT must be a positive number of "
                        "seconds, got '" +
                        timeout + "'");
@@ -87,18 +87,20 @@ Execution Target::run(const FuzzCase &c) {
   for (const Node &n : c.graph.nodes) {
     DType d = n.operands.empty() ? c.graph.typeOf(n.results.at(0)).dtype
                                  : c.graph.typeOf(n.operands[0]).dtype;
-    e.opCoverage[{n.op, std::string(dtypeName(d))}]++;
+    e.opCoverage[{std::string(opName(n.op)), std::string(dtypeName(d))}]++;
     for (ValueId v : n.operands) {
       int32_t p = c.graph.values[size_t(v)].producer;
       e.edgeCoverage.insert(
-          (p < 0 ? std::string("input") : c.graph.nodes[size_t(p)].op) + ":" +
-          std::string(dtypeName(c.graph.typeOf(v).dtype)) + ">" + n.op);
+          (p < 0 ? std::string("input")
+                 : std::string(opName(c.graph.nodes[size_t(p)].op))) +
+          ":" + std::string(dtypeName(c.graph.typeOf(v).dtype)) + ">" +
+          std::string(opName(n.op)));
     }
   }
   TestCase tc;
   tc.graph = c.graph;
   tc.cut = e.cut;
-  tc.timeoutSeconds = cfg.timeoutSeconds;
+  tc.limits = cfg.limits;
   tc.seed = c.inputSeed;
   InputReport report;
   tc.inputs = makeInputs(c.graph, c.inputSeed, {}, &report);
@@ -108,8 +110,7 @@ Execution Target::run(const FuzzCase &c) {
     return e;
   }
   ConsensusOptions co;
-  co.timeoutSeconds = cfg.timeoutSeconds;
-  co.memoryLimitBytes = cfg.memoryLimitBytes;
+  co.limits = cfg.limits;
   co.isolate = cfg.isolate;
   CoverageTap tap(cut, e.passCoverage);
   auto r = judgeConsensus(tc, {&tap}, {}, co);

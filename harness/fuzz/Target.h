@@ -27,8 +27,7 @@ struct TargetConfig {
   // aborts; empty: not written.
   std::string findingsDir;
   bool isolate = true;
-  double timeoutSeconds = 30;
-  uint64_t memoryLimitBytes = uint64_t(4) << 30;
+  RunLimits limits;
 };
 
 // From the environment: CC_FUZZ_CUTS (specs separated by ';', default every

@@ -1,9 +1,10 @@
-// Deliberately wrong passes over TOSA IR (tests only). Each one matches TOSA
+// Deliberately wrong passes over TOSA IR (tests only; those of mid-level
+// programs are in ProgramMutants.cpp). Each one matches TOSA
 // ops by name and rebuilds them generically, so this file needs no TOSA
 // headers and follows the MLIR 22 TOSA 1.0 operand layout:
 //   mul(a, b, shift), slice(x, start, size) with tosa.const_shape operands,
 //   rescale(x, multiplier, shift, input_zp, output_zp), const {values}.
-#include "tests/mutants/Mutants.h"
+#include "tests/mutants/Internal.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,59 +26,7 @@ namespace cc {
 
 namespace {
 using namespace mlir;
-
-Operation *definedBy(Value v, StringRef opName) {
-  Operation *def = v.getDefiningOp();
-  return def && def->getName().getStringRef() == opName ? def : nullptr;
-}
-
-// The elements of a tosa.const / tosa.const_shape operand, or null.
-DenseElementsAttr constantOf(Value v, StringRef opName = "tosa.const") {
-  Operation *def = definedBy(v, opName);
-  return def ? dyn_cast_or_null<DenseElementsAttr>(def->getAttr("values"))
-             : DenseElementsAttr();
-}
-
-Value build(OpBuilder &b, Location loc, StringRef opName, ValueRange operands,
-            Type type, DenseElementsAttr values = {}) {
-  OperationState state(loc, opName);
-  state.addOperands(operands);
-  state.addTypes(type);
-  if (values)
-    state.addAttribute("values", values);
-  return b.create(state)->getResult(0);
-}
-
-Value constant(OpBuilder &b, Location loc, DenseElementsAttr values) {
-  return build(b, loc, "tosa.const", {}, values.getType(), values);
-}
-
-// A splat of zero in `type` (float or integer elements).
-DenseElementsAttr zeros(ShapedType type) {
-  Type e = type.getElementType();
-  Attribute zero = isa<FloatType>(e) ? Attribute(FloatAttr::get(e, 0.0))
-                                     : Attribute(IntegerAttr::get(e, 0));
-  return DenseElementsAttr::get(type, ArrayRef<Attribute>(zero));
-}
-
-SmallVector<Operation *> opsNamed(Operation *root, StringRef opName) {
-  SmallVector<Operation *> ops;
-  root->walk([&](Operation *op) {
-    if (op->getName().getStringRef() == opName)
-      ops.push_back(op);
-  });
-  return ops;
-}
-
-RankedTensorType floatTensor(Value v) {
-  auto t = dyn_cast<RankedTensorType>(v.getType());
-  return t && isa<FloatType>(t.getElementType()) ? t : RankedTensorType();
-}
-
-void replace(Operation *op, Value with) {
-  op->getResult(0).replaceAllUsesWith(with);
-  op->erase();
-}
+using namespace mutants;
 
 // x * 0 -> 0 on floats: wrong for x = NaN or +-Inf (and loses -0).
 void mulByZero(Operation *root) {
@@ -215,15 +164,6 @@ void dropRescaleZeroPoint(Operation *root) {
       break;
     }
   }
-}
-
-Value build(OpBuilder &b, Location loc, StringRef opName, ValueRange operands,
-            Type type, ArrayRef<NamedAttribute> attrs) {
-  OperationState state(loc, opName);
-  state.addOperands(operands);
-  state.addTypes(type);
-  state.addAttributes(attrs);
-  return b.create(state)->getResult(0);
 }
 
 // A tosa.const_shape holding `values` (a !tosa.shape<N>).
@@ -607,66 +547,6 @@ void selectInvert(Operation *root) {
   }
 }
 
-struct Mutant {
-  const char *name;
-  const char *description;
-  void (*apply)(Operation *);
-};
-
-// ---- Mutants of mid-level programs (arith, scf, vector) ----
-
-// An arith fold that loses the signedness of an integer min or max:
-// maxsi as maxui, minsi as minui (loop bounds and guards never use them,
-// so the wrong program stays defined).
-void minMaxUnsigned(Operation *root) {
-  root->walk([](Operation *op) {
-    OpBuilder b(op);
-    Value r;
-    if (auto max = dyn_cast<arith::MaxSIOp>(op))
-      r = arith::MaxUIOp::create(b, op->getLoc(), max.getLhs(), max.getRhs());
-    else if (auto min = dyn_cast<arith::MinSIOp>(op))
-      r = arith::MinUIOp::create(b, op->getLoc(), min.getLhs(), min.getRhs());
-    if (!r)
-      return;
-    op->getResult(0).replaceAllUsesWith(r);
-    op->erase();
-  });
-}
-
-// An scf loop canonicalization off by one: the last iteration is dropped.
-void forDropLast(Operation *root) {
-  root->walk([](scf::ForOp loop) {
-    OpBuilder b(loop);
-    Value ub = arith::SubIOp::create(b, loop.getLoc(), loop.getUpperBound(),
-                                     loop.getStep());
-    loop.setUpperBound(ub);
-  });
-}
-
-// A vector lowering that ignores the mask of a transfer read (the padding
-// is never used).
-void transferUnmask(Operation *root) {
-  root->walk([](vector::TransferReadOp read) {
-    Value mask = read.getMask();
-    if (!mask)
-      return;
-    OpBuilder b(read);
-    auto type = cast<VectorType>(mask.getType());
-    Value all = arith::ConstantOp::create(b, read.getLoc(), type,
-                                          DenseElementsAttr::get(type, true));
-    read.getMaskMutable().assign(all);
-  });
-}
-
-constexpr Mutant kProgramMutants[] = {
-    {"cc-mutant-minmax-unsigned", "folds arith.maxsi/minsi as maxui/minui",
-     minMaxUnsigned},
-    {"cc-mutant-for-drop-last", "drops the last iteration of scf.for",
-     forDropLast},
-    {"cc-mutant-transfer-unmask", "ignores the mask of vector.transfer_read",
-     transferUnmask},
-};
-
 constexpr Mutant kMutants[] = {
     {"cc-mutant-mul-zero", "folds float x * 0 to 0 (NaN/Inf-unsafe)",
      mulByZero},
@@ -716,25 +596,9 @@ public:
   StringRef getDescription() const override { return kMutants[I].description; }
   void runOnOperation() override { kMutants[I].apply(this->getOperation()); }
 };
-template <size_t I>
-class ProgramMutantPass
-    : public PassWrapper<ProgramMutantPass<I>, OperationPass<>> {
-public:
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ProgramMutantPass)
-  StringRef getArgument() const override { return kProgramMutants[I].name; }
-  StringRef getDescription() const override {
-    return kProgramMutants[I].description;
-  }
-  void runOnOperation() override {
-    kProgramMutants[I].apply(this->getOperation());
-  }
-};
 
 template <size_t... I> void registerAll(std::index_sequence<I...>) {
   (PassRegistration<MutantPass<I>>(), ...);
-}
-template <size_t... I> void registerPrograms(std::index_sequence<I...>) {
-  (PassRegistration<ProgramMutantPass<I>>(), ...);
 }
 
 // Dies of SIGSEGV when the IR holds a tosa.transpose: a compiler crash that
@@ -756,7 +620,7 @@ public:
 void registerMutantPasses() {
   static const bool done = [] {
     registerAll(std::make_index_sequence<kNumMutants>());
-    registerPrograms(std::make_index_sequence<std::size(kProgramMutants)>());
+    registerProgramMutantPasses();
     PassRegistration<CrashPass>();
     return true;
   }();
@@ -767,16 +631,6 @@ const std::vector<MutantInfo> &mutantPasses() {
   static const std::vector<MutantInfo> infos = [] {
     std::vector<MutantInfo> v;
     for (const Mutant &m : kMutants)
-      v.push_back({m.name, m.description});
-    return v;
-  }();
-  return infos;
-}
-
-const std::vector<MutantInfo> &programMutantPasses() {
-  static const std::vector<MutantInfo> infos = [] {
-    std::vector<MutantInfo> v;
-    for (const Mutant &m : kProgramMutants)
       v.push_back({m.name, m.description});
     return v;
   }();

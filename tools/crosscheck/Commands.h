@@ -96,5 +96,6 @@ int tvCommand(const Argv &args);              // crosscheck tv
 int verifyPassCommand(const Argv &args);      // crosscheck verify-pass
 int reduceCommand(const Argv &args);
 int reportCommand(const Argv &args); // crosscheck report
+int opsCommand(const Argv &args);    // crosscheck ops
 
 } // namespace cc::cli

@@ -1,6 +1,7 @@
 // crosscheck emit-mlir: the TOSA module of a graph.
 #include "backends/mlir/MlirBackend.h"
 #include "backends/onnx/Onnx.h"
+#include "core/File.h"
 #include "core/Json.h"
 #include "tools/crosscheck/Commands.h"
 #include "tools/crosscheck/Options.h"

@@ -1,7 +1,8 @@
 // crosscheck fuzz: the campaign (the nightly CI job), and crosscheck merge.
+#include "core/File.h"
 #include "core/Json.h"
 #include "harness/Campaign.h"
-#include "harness/fuzz/Engine.h"
+#include "harness/LibFuzzerEngine.h"
 #include "tools/crosscheck/Commands.h"
 #include "tools/crosscheck/GenFlags.h"
 
@@ -147,11 +148,11 @@ const FlagTable<F> kFuzzFlags = {
     {"--timeout", "", "S",
      "seconds one compiler run may take before it counts as hung "
      "(default {})",
-     positive(&F::caseTimeoutSeconds)},
+     within(&F::caseLimits, positive(&RunLimits::timeoutSeconds))},
     {"--memory-limit", "", "SIZE",
      "address space of one compiler run: 4G, 512M (default {}); more "
      "is a finding",
-     memoryLimit(&F::memoryLimitBytes)},
+     within(&F::caseLimits, memoryLimit(&RunLimits::memoryBytes))},
     {"--triage-calls", "", "N",
      "as the cases run, reduce each new miscompile on an idle worker with "
      "at most N case runs, so that findings group by root cause as the "
@@ -265,7 +266,7 @@ int finish(const std::string &dir, const CampaignSummary &s) {
   return s.newRootCauses ? kExitFinding : kExitPass;
 }
 
-// --engine libfuzzer (harness/fuzz/Engine.h).
+// --engine libfuzzer (harness/LibFuzzerEngine.h).
 int libFuzzerEngine(FuzzFlags o) {
   std::error_code ec;
   auto fuzzer = fuzz::findFuzzer(

@@ -1,4 +1,5 @@
 // crosscheck gen: random valid graphs with their inputs.
+#include "core/File.h"
 #include "core/Json.h"
 #include "core/Npy.h"
 #include "generators/Inputs.h"

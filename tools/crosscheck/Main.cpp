@@ -69,6 +69,8 @@ const Subcommand kSubcommands[] = {
      reduceCommand},
     {"report", "write the campaign dashboard and a bug bundle per finding",
      reportCommand},
+    {"ops", "list the ops of the graph IR (--markdown: docs/OPS.md's)",
+     opsCommand},
 };
 
 // Output that never reached its file (a full disk, a closed pipe) must not

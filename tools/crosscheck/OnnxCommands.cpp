@@ -58,7 +58,7 @@ const Command<C> kConformance{
          text(&C::filter)},
         {"--json", "", "", "print a JSON report", on(&C::json)},
         {"--timeout", "", "S", "seconds per compiled test (default {})",
-         number(&C::timeoutSeconds)},
+         within(&C::limits, number(&RunLimits::timeoutSeconds))},
     },
     "Exit status: 0 no test fails on either path, 1 some test fails, 2 an "
     "error."};

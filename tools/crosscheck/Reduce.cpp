@@ -1,12 +1,14 @@
 // crosscheck reduce: shrinks a finding (or a failing graph) to a minimal
 // case that shows the same failure.
 #include "backends/onnx/Onnx.h"
+#include "core/File.h"
 #include "core/Json.h"
 #ifdef CC_HAVE_SMT
 #include "oracles/Tv.h"
 #include "smt/Validate.h"
 #endif
 #include "generators/Inputs.h"
+#include "process/Process.h"
 #include "reducers/Reduce.h"
 #include "tools/crosscheck/Commands.h"
 #include "tools/crosscheck/Options.h"
@@ -17,7 +19,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <sys/wait.h>
 
 namespace cc::cli {
 
@@ -27,7 +28,7 @@ namespace {
 struct ReduceFlags : ReduceOptions {
   std::string cut = kDefaultCut;
   uint64_t seed = 0;
-  double timeout = TestCase().timeoutSeconds;
+  double timeout = RunLimits().timeoutSeconds;
   std::string pipeline, test;
   bool perRewrite = false, verbose = false;
 };
@@ -134,7 +135,7 @@ Expected<FindingRecord> loadInput(const ReduceFlags &o, const Args &args) {
     if (args.has("--cut"))
       f.testCase.cut = o.cut;
     if (args.has("--timeout"))
-      f.testCase.timeoutSeconds = o.timeout;
+      f.testCase.limits.timeoutSeconds = o.timeout;
     return f;
   }
   CC_ASSIGN(g, loadAnyGraph(path));
@@ -142,7 +143,7 @@ Expected<FindingRecord> loadInput(const ReduceFlags &o, const Args &args) {
   c.inputs = makeInputs(g, o.seed);
   c.graph = std::move(g);
   c.cut = o.cut;
-  c.timeoutSeconds = o.timeout;
+  c.limits.timeoutSeconds = o.timeout;
   c.seed = o.seed;
   return judgeCase(c);
 }
@@ -155,20 +156,15 @@ std::string joined(const std::vector<std::string> &v) {
 }
 
 // The exit status of `CMD FILE` within the time limit; -1 when it was
-// killed or died of a signal.
+// killed or died of a signal. The file comes to the shell as $0, never as
+// text of the command line.
 int testStatus(const std::string &cmd, const std::string &file,
                double timeoutSeconds) {
-  auto quote = [](const std::string &s) {
-    std::string q = "'";
-    for (char c : s)
-      q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-  };
-  std::string line = "timeout -s KILL " + std::to_string(timeoutSeconds) +
-                     " sh -c " + quote(cmd + " \"$0\"") + " " + quote(file) +
-                     " >/dev/null 2>&1";
-  int status = std::system(line.c_str());
-  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  process::ChildOptions o;
+  o.outputPath = "/dev/null";
+  o.limits = RunLimits::timeOnly(timeoutSeconds);
+  auto r = process::runProgram({"/bin/sh", "-c", cmd + " \"$0\"", file}, o);
+  return r && !r->timedOut && !r->signal ? r->exitCode : -1;
 }
 
 // The test command must run on the input itself: a shell that cannot find

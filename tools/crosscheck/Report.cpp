@@ -1,4 +1,5 @@
 // crosscheck report: the campaign dashboard and bug bundles.
+#include "core/File.h"
 #include "core/Json.h"
 #include "harness/Store.h"
 #include "reports/Bundle.h"

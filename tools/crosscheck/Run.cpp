@@ -17,12 +17,10 @@ namespace cc::cli {
 namespace {
 
 struct RunFlags {
-  // A case runs within a campaign's limits.
-  RunFlags() { limits.memoryLimitBytes = CampaignOptions().memoryLimitBytes; }
   std::string cut = kDefaultCut, pipeline, ref = "ref", inputs;
   uint64_t seed = 0;
   InputOptions generated;
-  DifferentialOptions limits;
+  RunLimits limits;
   bool json = false;
 };
 using F = RunFlags;
@@ -74,12 +72,11 @@ const Command<F> kRun{
         {"--timeout", "", "S",
          "seconds the compiler under test may take before it counts as hung "
          "(default {})",
-         within(&F::limits, positive(&DifferentialOptions::timeoutSeconds))},
+         within(&F::limits, positive(&RunLimits::timeoutSeconds))},
         {"--memory-limit", "", "SIZE",
          "address space of the compiler under test, in-process (isolated) or "
          "external: 512M, 4G (default {}); exceeding it is a finding",
-         within(&F::limits,
-                memoryLimit(&DifferentialOptions::memoryLimitBytes))},
+         within(&F::limits, memoryLimit(&RunLimits::memoryBytes))},
         {"--load-mutants", "", "",
          "testing only: register the deliberately wrong cc-mutant-* passes so "
          "that a pipeline can name them",
@@ -155,7 +152,9 @@ int runGraph(RunFlags &o, const Args &args) {
                     : Expected<Inputs>(makeInputs(*graph, o.seed, o.generated));
   if (!inputs)
     return fail(inputs.error());
-  auto result = runDifferential(*graph, *inputs, **backend, o.limits);
+  DifferentialOptions differential;
+  differential.limits = o.limits;
+  auto result = runDifferential(*graph, *inputs, **backend, differential);
   if (!result)
     return fail(result.error());
   return report(*graph, cut, o.ref, *result, o.json);

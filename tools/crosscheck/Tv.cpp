@@ -1,4 +1,5 @@
 // crosscheck tv and crosscheck verify-pass: translation validation with Z3.
+#include "core/File.h"
 #include "core/Json.h"
 #include "smt/Validate.h"
 #include "tools/crosscheck/Commands.h"

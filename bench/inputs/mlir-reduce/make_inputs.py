@@ -12,7 +12,7 @@ older repro.sh).
   bench/inputs/mlir-reduce/make_inputs.py BUNDLE_DIR... [NAME=OP...]
 
 NAME=OP names the op that input NAME (the bundle folder's name) must keep
-(the bug's). The committed inputs come from reports/found/* (among them
+(the bug's). The committed inputs come from corpus/found/* (among them
 tosa-argmax-lowest-finite-init=tosa.argmax and
 tosa-mul-by-zero-fold=tosa.mul), corpus/regressions/tosa-pow-one-to-nan and
 two findings of one campaign, `crosscheck fuzz --cut mlir:tosa-O3 --ref ref

@@ -8,7 +8,8 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  auto g = cc::parseGraph(std::string(reinterpret_cast<const char *>(data), size));
+  auto g =
+      cc::parseGraph(std::string(reinterpret_cast<const char *>(data), size));
   if (!g)
     return 0;
   std::string text = cc::printGraph(*g);

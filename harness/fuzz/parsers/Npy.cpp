@@ -8,7 +8,8 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  auto t = cc::parseNpy(std::string(reinterpret_cast<const char *>(data), size));
+  auto t =
+      cc::parseNpy(std::string(reinterpret_cast<const char *>(data), size));
   if (!t)
     return 0;
   auto again = cc::parseNpy(cc::npyBytes(*t));

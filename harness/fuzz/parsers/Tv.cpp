@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const std::string split = "\n// -----\n";
   size_t cut = text.find(split);
   std::string src = text.substr(0, cut);
-  std::string tgt = cut == std::string::npos ? src : text.substr(cut + split.size());
+  std::string tgt =
+      cut == std::string::npos ? src : text.substr(cut + split.size());
   cc::smt::TvOptions options;
   options.timeoutMs = 200;
   options.confirm = false;

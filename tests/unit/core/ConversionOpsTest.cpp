@@ -23,7 +23,8 @@ Attrs rescaleAttrs(DType to, int64_t mult, int64_t shift,
   return a;
 }
 
-std::vector<double> rescale(const std::string &type, std::vector<double> in, Attrs a) {
+std::vector<double> rescale(const std::string &type, std::vector<double> in,
+                            Attrs a) {
   auto r = runOp("rescale", {tensorOf(type, in)}, std::move(a));
   EXPECT_TRUE(bool(r)) << (r ? "" : r.error().message());
   return r ? valuesOf(*r) : std::vector<double>{};
@@ -37,7 +38,8 @@ TEST(ConversionOps, CastFloatToIntRoundsToEvenAndSaturates) {
                                       -INFINITY, -0.0, -128.5})},
                  castTo(DType::i8));
   ASSERT_TRUE(bool(r)) << r.error().message();
-  EXPECT_EQ(valuesOf(*r), (std::vector<double>{2, 4, -2, 0, 127, 127, -128, 0, -128}));
+  EXPECT_EQ(valuesOf(*r),
+            (std::vector<double>{2, 4, -2, 0, 127, 127, -128, 0, -128}));
 }
 
 TEST(ConversionOps, CastNaNToIntIsUndefined) {
@@ -48,8 +50,9 @@ TEST(ConversionOps, CastNaNToIntIsUndefined) {
 
 TEST(ConversionOps, CastFloatToNarrowFloatTiesToEven) {
   // 1 + 2^-8 lies halfway between bf16 neighbours 1 and 1 + 2^-7.
-  auto bf = runOp("cast", {tensorOf("f32[3]", {1 + 0x1p-8, 1 + 3 * 0x1p-8, NAN})},
-                  castTo(DType::bf16));
+  auto bf =
+      runOp("cast", {tensorOf("f32[3]", {1 + 0x1p-8, 1 + 3 * 0x1p-8, NAN})},
+            castTo(DType::bf16));
   ASSERT_TRUE(bool(bf));
   EXPECT_EQ(bf->dtype(), DType::f64); // the reference keeps floats in f64
   EXPECT_EQ(bf->getF(0), 1.0);
@@ -65,7 +68,8 @@ TEST(ConversionOps, CastFloatToNarrowFloatTiesToEven) {
 }
 
 TEST(ConversionOps, CastIntegersWrapAndBooleans) {
-  auto w = runOp("cast", {tensorOf("i32[3]", {300, -129, 16777217})}, castTo(DType::i8));
+  auto w = runOp("cast", {tensorOf("i32[3]", {300, -129, 16777217})},
+                 castTo(DType::i8));
   ASSERT_TRUE(bool(w));
   EXPECT_EQ(valuesOf(*w), (std::vector<double>{44, 127, 1}));
   auto f = runOp("cast", {tensorOf("i32[1]", {16777217})}, castTo(DType::f32));
@@ -92,11 +96,13 @@ TEST(ConversionOps, RescaleSingleVersusDoubleRound) {
   std::vector<double> in = {3, -4, 4, 12, -12};
   EXPECT_EQ(rescale("i32[5]", in, rescaleAttrs(DType::i32, 1 << 30, 33)),
             (std::vector<double>{0, 0, 1, 2, -1}));
-  EXPECT_EQ(rescale("i32[5]", in, rescaleAttrs(DType::i32, 1 << 30, 33, "DOUBLE_ROUND")),
+  EXPECT_EQ(rescale("i32[5]", in,
+                    rescaleAttrs(DType::i32, 1 << 30, 33, "DOUBLE_ROUND")),
             (std::vector<double>{1, -1, 1, 2, -2}));
   // Ties round up (towards +inf) with shift <= 31: 0.5 -> 1, -0.5 -> 0.
-  EXPECT_EQ(rescale("i32[4]", {1, -1, 3, -3}, rescaleAttrs(DType::i32, 1 << 30, 31)),
-            (std::vector<double>{1, 0, 2, -1}));
+  EXPECT_EQ(
+      rescale("i32[4]", {1, -1, 3, -3}, rescaleAttrs(DType::i32, 1 << 30, 31)),
+      (std::vector<double>{1, 0, 2, -1}));
 }
 
 TEST(ConversionOps, RescaleInexactRoundIsDefinedOnlyWhereTheBoundIsOneValue) {
@@ -126,7 +132,8 @@ TEST(ConversionOps, RescaleZeroPointsSaturationAndUnsigned) {
   Attrs a = rescaleAttrs(DType::i8, 1 << 30, 30); // scale 1
   a.set("input_zp", int64_t(-128));
   a.set("output_zp", int64_t(10));
-  EXPECT_EQ(rescale("i8[3]", {-128, 0, -118}, a), (std::vector<double>{10, 127, 20}));
+  EXPECT_EQ(rescale("i8[3]", {-128, 0, -118}, a),
+            (std::vector<double>{10, 127, 20}));
 
   Attrs u = rescaleAttrs(DType::i16, 1 << 30, 30);
   u.set("input_unsigned", true);
@@ -135,11 +142,13 @@ TEST(ConversionOps, RescaleZeroPointsSaturationAndUnsigned) {
   Attrs o = rescaleAttrs(DType::i8, 1 << 30, 30);
   o.set("output_unsigned", true);
   // Clipped to [0, 255], then stored in signless i8 bits.
-  EXPECT_EQ(rescale("i16[3]", {200, 300, -5}, o), (std::vector<double>{-56, -1, 0}));
+  EXPECT_EQ(rescale("i16[3]", {200, 300, -5}, o),
+            (std::vector<double>{-56, -1, 0}));
 
   Attrs s16 = rescaleAttrs(DType::i16, 1 << 14, 14);
   s16.set("scale32", false);
-  EXPECT_EQ(rescale("i32[2]", {70000, -40000}, s16), (std::vector<double>{32767, -32768}));
+  EXPECT_EQ(rescale("i32[2]", {70000, -40000}, s16),
+            (std::vector<double>{32767, -32768}));
 }
 
 TEST(ConversionOps, RescalePerChannel) {
@@ -148,12 +157,14 @@ TEST(ConversionOps, RescalePerChannel) {
   a.set("multiplier", std::vector<int64_t>{1 << 30, 1 << 30});
   a.set("shift", std::vector<int64_t>{30, 31});
   a.set("per_channel", true);
-  EXPECT_EQ(rescale("i32[2,2]", {4, 4, 6, 6}, a), (std::vector<double>{4, 2, 6, 3}));
+  EXPECT_EQ(rescale("i32[2,2]", {4, 4, 6, 6}, a),
+            (std::vector<double>{4, 2, 6, 3}));
 }
 
 TEST(ConversionOps, RescaleRequireViolationsAreUndefined) {
-  for (Attrs a : {rescaleAttrs(DType::i32, -5, 30), rescaleAttrs(DType::i32, 1 << 30, 1),
-                  rescaleAttrs(DType::i32, 1 << 30, 30)}) {
+  for (Attrs a :
+       {rescaleAttrs(DType::i32, -5, 30), rescaleAttrs(DType::i32, 1 << 30, 1),
+        rescaleAttrs(DType::i32, 1 << 30, 30)}) {
     // The last case fails the value range check: 2^29 needs shift > 30.
     auto r = runOp("rescale", {tensorOf("i32[1]", {double(1 << 29)})}, a);
     ASSERT_FALSE(bool(r));
@@ -164,23 +175,27 @@ TEST(ConversionOps, RescaleRequireViolationsAreUndefined) {
 TEST(ConversionOps, RescaleTypeRule) {
   Attrs a = rescaleAttrs(DType::i8, 1 << 30, 30, "DOUBLE_ROUND");
   a.set("scale32", false);
-  EXPECT_NE(inferError("rescale", {"i8[2]"}, a).find("DOUBLE_ROUND requires scale32"),
-            std::string::npos);
+  EXPECT_NE(
+      inferError("rescale", {"i8[2]"}, a).find("DOUBLE_ROUND requires scale32"),
+      std::string::npos);
   Attrs zp = rescaleAttrs(DType::i8, 1 << 30, 30);
   zp.set("input_zp", int64_t(3));
   EXPECT_NE(inferError("rescale", {"i16[2]"}, zp).find("input_zp must be 0"),
             std::string::npos);
   Attrs pc = rescaleAttrs(DType::i8, 1 << 30, 30);
   pc.set("per_channel", true);
-  EXPECT_NE(inferError("rescale", {"i8[2,3]"}, pc).find("need 3 value"), std::string::npos);
-  EXPECT_NE(inferError("rescale", {"i8[2]"}, rescaleAttrs(DType::f32, 1, 2)), "");
+  EXPECT_NE(inferError("rescale", {"i8[2,3]"}, pc).find("need 3 value"),
+            std::string::npos);
+  EXPECT_NE(inferError("rescale", {"i8[2]"}, rescaleAttrs(DType::f32, 1, 2)),
+            "");
 }
 
 TEST(ConversionOps, RescaleEmission) {
   Attrs a = rescaleAttrs(DType::i8, 1 << 30, 33, "DOUBLE_ROUND");
   auto t22 = emitOp("rescale", {"i32[4]"}, a, 22);
   ASSERT_TRUE(bool(t22));
-  EXPECT_NE(t22->find("rounding_mode = #tosa.rounding_mode<DOUBLE_ROUND>"), std::string::npos);
+  EXPECT_NE(t22->find("rounding_mode = #tosa.rounding_mode<DOUBLE_ROUND>"),
+            std::string::npos);
   EXPECT_NE(t22->find("dense<1073741824> : tensor<1xi32>"), std::string::npos);
   auto t19 = emitOp("rescale", {"i32[4]"}, a, 19);
   ASSERT_TRUE(bool(t19));
@@ -201,5 +216,6 @@ TEST(ConversionOps, ConstEvaluatesAndEmits) {
   EXPECT_EQ(r->getF(1), -INFINITY);
   auto text = emitOp("const", {}, a);
   ASSERT_TRUE(bool(text));
-  EXPECT_NE(text->find("\"tosa.const\"() <{values = dense<"), std::string::npos);
+  EXPECT_NE(text->find("\"tosa.const\"() <{values = dense<"),
+            std::string::npos);
 }

@@ -35,7 +35,8 @@ TEST(DType, F16RoundingTiesToEven) {
   EXPECT_TRUE(std::isinf(roundToFloat(DType::f16, 65520.0))); // at it: Inf
   // Smallest denormal 2^-24; half of it ties to even zero.
   EXPECT_EQ(roundToFloat(DType::f16, std::ldexp(1.0, -25)), 0.0);
-  EXPECT_EQ(roundToFloat(DType::f16, std::ldexp(1.5, -25)), std::ldexp(1.0, -24));
+  EXPECT_EQ(roundToFloat(DType::f16, std::ldexp(1.5, -25)),
+            std::ldexp(1.0, -24));
   EXPECT_TRUE(std::signbit(roundToFloat(DType::f16, -1e-30)));
 }
 
@@ -72,7 +73,8 @@ TEST(DType, BF16RoundsOnceFromF64) {
 TEST(DType, F32MatchesHardware) {
   Rng rng(7);
   for (int i = 0; i < 10000; ++i) {
-    double v = rng.uniform(-1e6, 1e6) * std::ldexp(1.0, int(rng.uniformInt(-60, 60)));
+    double v =
+        rng.uniform(-1e6, 1e6) * std::ldexp(1.0, int(rng.uniformInt(-60, 60)));
     EXPECT_EQ(roundToFloat(DType::f32, v), double(float(v)));
   }
 }

@@ -1,3 +1,4 @@
+#include "core/File.h"
 #include "core/Json.h"
 #include "core/OpTable.h"
 
@@ -26,7 +27,8 @@ std::string errorOf(const std::string &text) {
   return g ? "" : g.error().message();
 }
 
-std::string replaced(std::string s, const std::string &from, const std::string &to) {
+std::string replaced(std::string s, const std::string &from,
+                     const std::string &to) {
   size_t p = s.find(from);
   EXPECT_NE(p, std::string::npos) << from;
   return p == std::string::npos ? s : s.replace(p, from.size(), to);
@@ -51,9 +53,11 @@ TEST(GraphJson, ParsesAndRoundTrips) {
 
 TEST(GraphJson, ClearErrors) {
   EXPECT_EQ(errorOf("{"), "malformed JSON at byte 2");
-  EXPECT_NE(errorOf(replaced(kMlp, "\"add\"", "\"addd\"")).find("unknown op 'addd'"),
-            std::string::npos);
-  EXPECT_NE(errorOf(replaced(kMlp, "\"version\": 1", "\"version\": 9")).find("version 9"),
+  EXPECT_NE(
+      errorOf(replaced(kMlp, "\"add\"", "\"addd\"")).find("unknown op 'addd'"),
+      std::string::npos);
+  EXPECT_NE(errorOf(replaced(kMlp, "\"version\": 1", "\"version\": 9"))
+                .find("version 9"),
             std::string::npos);
   EXPECT_NE(errorOf(replaced(kMlp, "f32[1,3]\", \"data\": [1.5, \"nan\", -0.0]",
                              "f32[1,4]\", \"data\": [1.5, \"nan\", -0.0, 1]"))
@@ -70,9 +74,10 @@ TEST(GraphJson, ClearErrors) {
   EXPECT_NE(errorOf(replaced(kMlp, "\"max\": \"inf\"", "\"maxx\": 1"))
                 .find("unknown attribute 'maxx'"),
             std::string::npos);
-  EXPECT_NE(errorOf(replaced(kMlp, "\"outputs\": [\"z\", \"y\"]", "\"outputs\": []"))
-                .find("no outputs"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(replaced(kMlp, "\"outputs\": [\"z\", \"y\"]", "\"outputs\": []"))
+          .find("no outputs"),
+      std::string::npos);
   EXPECT_NE(errorOf(replaced(replaced(kMlp, "\"results\": [\"z\"]",
                                       "\"results\": [\"y\"]"),
                              "[\"z\", \"y\"]", "[\"y\"]"))
@@ -83,7 +88,8 @@ TEST(GraphJson, ClearErrors) {
 TEST(GraphJson, LoadGraphNamesTheFile) {
   auto g = loadGraph("/nonexistent/graph.json");
   ASSERT_FALSE(g);
-  EXPECT_NE(g.error().message().find("/nonexistent/graph.json"), std::string::npos);
+  EXPECT_NE(g.error().message().find("/nonexistent/graph.json"),
+            std::string::npos);
 }
 
 TEST(GraphJson, JsonExceptionsAreErrors) {
@@ -135,7 +141,8 @@ TEST(OpTable, EveryOpIsComplete) {
     EXPECT_TRUE(op.emit);
     EXPECT_EQ(findOp(op.name), &op);
     if (!op.attrs.empty()) {
-      EXPECT_TRUE(op.sampleAttrs) << "ops with attributes say how to sample them";
+      EXPECT_TRUE(op.sampleAttrs)
+          << "ops with attributes say how to sample them";
     }
   }
 }

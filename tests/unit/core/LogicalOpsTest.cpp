@@ -8,7 +8,9 @@ using namespace cc::test;
 namespace {
 
 Tensor i8s(Shape s, std::vector<double> v) { return tensorOf(DType::i8, s, v); }
-Tensor bools(Shape s, std::vector<double> v) { return tensorOf(DType::i1, s, v); }
+Tensor bools(Shape s, std::vector<double> v) {
+  return tensorOf(DType::i1, s, v);
+}
 
 TEST(LogicalOps, ComparisonsAreFalseOnNaN) {
   Tensor a = f32s({5}, {1, kNaN, -0.0, kInf, 2});
@@ -16,13 +18,16 @@ TEST(LogicalOps, ComparisonsAreFalseOnNaN) {
   expectValues("equal", {a, b}, {1, 0, 1, 1, 0});
   expectValues("greater", {a, b}, {0, 0, 0, 0, 0});
   expectValues("greater_equal", {a, b}, {1, 0, 1, 1, 0});
-  expectValues("greater", {i32s({2, 1}, {kI32Min, 5}), i32s({1, 2}, {kI32Max, 4})},
+  expectValues("greater",
+               {i32s({2, 1}, {kI32Min, 5}), i32s({1, 2}, {kI32Max, 4})},
                {0, 0, 0, 1});
   auto g = singleOpGraph("equal", {{DType::bf16, {2}}, {DType::bf16, {1}}});
   ASSERT_TRUE(bool(g)) << g.error().message();
   EXPECT_EQ(g->typeOf(g->outputs[0]), (TensorType{DType::i1, {2}}));
-  expectTypeError("equal", {{DType::i8, {2}}, {DType::i8, {2}}}, "expected one of");
-  expectTypeError("greater", {{DType::f32, {3}}, {DType::f32, {2}}}, "does not broadcast");
+  expectTypeError("equal", {{DType::i8, {2}}, {DType::i8, {2}}},
+                  "expected one of");
+  expectTypeError("greater", {{DType::f32, {3}}, {DType::f32, {2}}},
+                  "does not broadcast");
 }
 
 TEST(LogicalOps, BooleanOps) {
@@ -43,7 +48,8 @@ TEST(LogicalOps, BitwiseOpsKeepTheSign) {
   expectValues("bitwise_and", {a, b}, {-128, 0x05, 0x7F});
   expectValues("bitwise_or", {a, b}, {-1, 0x5F, -1});
   expectValues("bitwise_xor", {a, b}, {0x7F, 0x5A, -128});
-  expectValues("bitwise_xor", {i32s({1}, {kI32Min}), i32s({1}, {-1})}, {kI32Max});
+  expectValues("bitwise_xor", {i32s({1}, {kI32Min}), i32s({1}, {-1})},
+               {kI32Max});
   expectTypeError("bitwise_and", {{DType::f32, {1}}, {DType::f32, {1}}},
                   "expected one of");
 }
@@ -63,11 +69,12 @@ TEST(LogicalOps, ArithmeticRightShiftRounding) {
 }
 
 TEST(LogicalOps, ShiftAmountsOutOfRangeAreUndefined) {
-  expectUndefined("arithmetic_right_shift", {i8s({2}, {1, 1}), i8s({2}, {7, 8})},
-                  "[1]");
-  expectUndefined("arithmetic_right_shift", {i32s({1}, {1}), i32s({1}, {-1})}, "[0]");
-  expectUndefined("logical_left_shift", {i32s({2}, {1, 1}), i32s({2}, {31, 32})},
-                  "[1]");
+  expectUndefined("arithmetic_right_shift",
+                  {i8s({2}, {1, 1}), i8s({2}, {7, 8})}, "[1]");
+  expectUndefined("arithmetic_right_shift", {i32s({1}, {1}), i32s({1}, {-1})},
+                  "[0]");
+  expectUndefined("logical_left_shift",
+                  {i32s({2}, {1, 1}), i32s({2}, {31, 32})}, "[1]");
   expectUndefined("logical_left_shift",
                   {tensorOf(DType::i16, {1, 2}, {1, 1}),
                    tensorOf(DType::i16, {1, 2}, {15, 16})},
@@ -76,23 +83,34 @@ TEST(LogicalOps, ShiftAmountsOutOfRangeAreUndefined) {
 }
 
 TEST(LogicalOps, LogicalLeftShiftWraps) {
-  expectValues("logical_left_shift", {i8s({3}, {1, 3, -1}), i8s({3}, {7, 7, 1})},
-               {-128, -128, -2});
+  expectValues("logical_left_shift",
+               {i8s({3}, {1, 3, -1}), i8s({3}, {7, 7, 1})}, {-128, -128, -2});
   expectValues("logical_left_shift", {i32s({2}, {1, kI32Max}), i32s({1}, {31})},
                {kI32Min, kI32Min});
 }
 
-const std::vector<std::string> kLogicalOps = {
-    "equal",       "greater",     "greater_equal", "logical_and",
-    "logical_or",  "logical_not", "bitwise_and",   "bitwise_or",
-    "bitwise_xor", "arithmetic_right_shift", "logical_left_shift"};
+const std::vector<std::string> kLogicalOps = {"equal",
+                                              "greater",
+                                              "greater_equal",
+                                              "logical_and",
+                                              "logical_or",
+                                              "logical_not",
+                                              "bitwise_and",
+                                              "bitwise_or",
+                                              "bitwise_xor",
+                                              "arithmetic_right_shift",
+                                              "logical_left_shift"};
 
 TEST(LogicalOps, EveryOpHasACompleteEntry) {
   expectCompleteEntries(kLogicalOps);
 }
 
-TEST(LogicalOps, EmissionParsesWithMlir22) { expectEmissionParses(kLogicalOps, 22); }
+TEST(LogicalOps, EmissionParsesWithMlir22) {
+  expectEmissionParses(kLogicalOps, 22);
+}
 
-TEST(LogicalOps, EmissionParsesWithMlir19) { expectEmissionParses(kLogicalOps, 19); }
+TEST(LogicalOps, EmissionParsesWithMlir19) {
+  expectEmissionParses(kLogicalOps, 19);
+}
 
 } // namespace

@@ -5,6 +5,7 @@
 
 #include "backends/ref/Interpreter.h"
 #include "core/OpTable.h"
+#include "process/Process.h"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +23,8 @@ namespace cc::test {
 
 // A tensor of the given type holding `values` (row-major); ints are
 // truncated, floats rounded to the dtype.
-inline Tensor tensorOf(DType dtype, Shape shape, const std::vector<double> &values) {
+inline Tensor tensorOf(DType dtype, Shape shape,
+                       const std::vector<double> &values) {
   Tensor t(dtype, std::move(shape));
   EXPECT_EQ(int64_t(values.size()), t.size());
   for (int64_t i = 0; i < t.size() && i < int64_t(values.size()); ++i) {
@@ -35,7 +37,8 @@ inline Tensor tensorOf(DType dtype, Shape shape, const std::vector<double> &valu
 }
 
 // Same from a type string ("f32[2,2]").
-inline Tensor tensorOf(const std::string &type, const std::vector<double> &values) {
+inline Tensor tensorOf(const std::string &type,
+                       const std::vector<double> &values) {
   auto t = parseTensorType(type);
   EXPECT_TRUE(bool(t)) << type;
   return t ? tensorOf(t->dtype, t->shape, values) : Tensor();
@@ -88,15 +91,20 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kI32Min = -2147483648.0, kI32Max = 2147483647.0;
 
-inline Attrs attrsOf(std::initializer_list<std::pair<std::string, AttrValue>> list) {
+inline Attrs
+attrsOf(std::initializer_list<std::pair<std::string, AttrValue>> list) {
   Attrs a;
   for (const auto &[name, value] : list)
     a.set(name, value);
   return a;
 }
 
-inline Tensor f32s(Shape s, std::vector<double> v) { return tensorOf(DType::f32, s, v); }
-inline Tensor i32s(Shape s, std::vector<double> v) { return tensorOf(DType::i32, s, v); }
+inline Tensor f32s(Shape s, std::vector<double> v) {
+  return tensorOf(DType::f32, s, v);
+}
+inline Tensor i32s(Shape s, std::vector<double> v) {
+  return tensorOf(DType::i32, s, v);
+}
 
 // Every named op has a table entry with all its parts.
 inline void expectCompleteEntries(const std::vector<std::string> &ops) {
@@ -113,16 +121,18 @@ inline void expectCompleteEntries(const std::vector<std::string> &ops) {
 }
 
 // Runs op and expects the values (NaN matches NaN; the sign of zero counts).
-inline void expectValues(const std::string &op, const std::vector<Tensor> &inputs,
-                  const std::vector<double> &expected, Attrs attrs = {},
-                  Precision precision = Precision::F64) {
+inline void expectValues(const std::string &op,
+                         const std::vector<Tensor> &inputs,
+                         const std::vector<double> &expected, Attrs attrs = {},
+                         Precision precision = Precision::F64) {
   auto out = runOp(op, inputs, std::move(attrs), precision);
   ASSERT_TRUE(bool(out)) << op << ": " << out.error().message();
   std::vector<double> got = valuesOf(*out);
   ASSERT_EQ(got.size(), expected.size()) << op;
   for (size_t i = 0; i < got.size(); ++i) {
     if (std::isnan(expected[i])) {
-      EXPECT_TRUE(std::isnan(got[i])) << op << " element " << i << ": " << got[i];
+      EXPECT_TRUE(std::isnan(got[i]))
+          << op << " element " << i << ": " << got[i];
       continue;
     }
     EXPECT_EQ(got[i], expected[i]) << op << " element " << i;
@@ -132,8 +142,9 @@ inline void expectValues(const std::string &op, const std::vector<Tensor> &input
 }
 
 // Expects op to be undefined at the element `index` ("[0,1]").
-inline void expectUndefined(const std::string &op, const std::vector<Tensor> &inputs,
-                     const std::string &index, Attrs attrs = {}) {
+inline void expectUndefined(const std::string &op,
+                            const std::vector<Tensor> &inputs,
+                            const std::string &index, Attrs attrs = {}) {
   auto out = runOp(op, inputs, std::move(attrs));
   ASSERT_FALSE(bool(out)) << op << " should be undefined";
   EXPECT_EQ(out.error().code(), ErrorCode::Undefined) << out.error().message();
@@ -142,8 +153,9 @@ inline void expectUndefined(const std::string &op, const std::vector<Tensor> &in
 }
 
 // Expects the type rule to reject op on these operand types.
-inline void expectTypeError(const std::string &op, const std::vector<TensorType> &types,
-                     const std::string &fragment, Attrs attrs = {}) {
+inline void expectTypeError(const std::string &op,
+                            const std::vector<TensorType> &types,
+                            const std::string &fragment, Attrs attrs = {}) {
   auto g = singleOpGraph(op, types, std::move(attrs));
   ASSERT_FALSE(bool(g)) << op << " should be rejected";
   EXPECT_NE(g.error().message().find(fragment), std::string::npos)
@@ -187,9 +199,10 @@ inline Expected<std::string> emitFunction(const Graph &g, int syntaxVersion,
   EmitContext ctx(g, syntaxVersion);
   std::string args;
   for (size_t i = 0; i < g.inputs.size(); ++i)
-    args += (i ? ", " : "") + ctx.name(g.inputs[i]) + ": " + ctx.type(g.inputs[i]);
+    args +=
+        (i ? ", " : "") + ctx.name(g.inputs[i]) + ": " + ctx.type(g.inputs[i]);
   for (const Node &n : g.nodes)
-    if (Error e = findOp(n.op)->emit(ctx, n))
+    if (Error e = opDef(n.op).emit(ctx, n))
       return e;
   ValueId out = g.outputs.at(0);
   return "func.func @" + name + "(" + args + ") -> " + ctx.type(out) + " {\n" +
@@ -198,7 +211,10 @@ inline Expected<std::string> emitFunction(const Graph &g, int syntaxVersion,
 }
 
 inline bool haveTool(const std::string &tool) {
-  return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
+  process::ChildOptions o;
+  o.outputPath = "/dev/null";
+  auto r = process::runProgram({"/bin/sh", "-c", "command -v \"$0\"", tool}, o);
+  return r && r->succeeded();
 }
 
 struct ToolRun {
@@ -217,7 +233,8 @@ inline ToolRun runMlirOpt(const std::string &tool, const std::string &mlir,
                      std::to_string(counter++) + ".mlir";
   std::ofstream(path) << mlir;
   ToolRun run;
-  if (FILE *p = popen((tool + " " + passes + " " + path + " 2>&1").c_str(), "r")) {
+  if (FILE *p =
+          popen((tool + " " + passes + " " + path + " 2>&1").c_str(), "r")) {
     char buf[512];
     while (fgets(buf, sizeof buf, p))
       run.output += buf;
@@ -230,8 +247,8 @@ inline ToolRun runMlirOpt(const std::string &tool, const std::string &mlir,
 // Emits each op for every dtype it allows (attributes from its sampler,
 // fixed seed; the second operand broadcast) into one module and checks that
 // mlir-opt-<version> accepts it; MLIR 22 also checks the dtypes against
-// TOSA 1.0's profiles and extensions (tosa-validate). Under MLIR 19 an op may refuse with
-// ErrorCode::Unsupported instead.
+// TOSA 1.0's profiles and extensions (tosa-validate). Under MLIR 19 an op may
+// refuse with ErrorCode::Unsupported instead.
 inline void expectEmissionParses(const std::vector<std::string> &ops,
                                  int version) {
   std::string tool = "mlir-opt-" + std::to_string(version);
@@ -261,11 +278,11 @@ inline void expectEmissionParses(const std::vector<std::string> &ops,
       module += *text;
     }
   }
-  std::string validate =
-      version >= 22 ? "--tosa-attach-target=\"profiles=pro_int,pro_fp "
-                      "extensions=int16,bf16\" --tosa-validate="
-                      "strict-op-spec-alignment"
-                    : "";
+  std::string validate = version >= 22
+                             ? "--tosa-attach-target=\"profiles=pro_int,pro_fp "
+                               "extensions=int16,bf16\" --tosa-validate="
+                               "strict-op-spec-alignment"
+                             : "";
   ToolRun run = runMlirOpt(tool, module, validate);
   EXPECT_TRUE(run.ok) << run.output << "\n--- input ---\n" << module;
 }

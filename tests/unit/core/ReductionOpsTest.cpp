@@ -25,16 +25,19 @@ Tensor run(const std::string &op, const Tensor &in, Attrs a,
 } // namespace
 
 TEST(ReductionOps, SumKeepsAxis) {
-  Tensor r = run("reduce_sum", tensorOf("f32[2,3]", {1, 2, 3, 4, 5, 6}), axisAttrs(1));
+  Tensor r =
+      run("reduce_sum", tensorOf("f32[2,3]", {1, 2, 3, 4, 5, 6}), axisAttrs(1));
   EXPECT_EQ(r.shape(), (Shape{2, 1}));
   EXPECT_EQ(valuesOf(r), (std::vector<double>{6, 15}));
-  Tensor c = run("reduce_sum", tensorOf("i32[2,3]", {1, 2, 3, 4, 5, 6}), axisAttrs(0));
+  Tensor c =
+      run("reduce_sum", tensorOf("i32[2,3]", {1, 2, 3, 4, 5, 6}), axisAttrs(0));
   EXPECT_EQ(c.shape(), (Shape{1, 3}));
   EXPECT_EQ(valuesOf(c), (std::vector<double>{5, 7, 9}));
 }
 
 TEST(ReductionOps, SumIntegerOverflowIsUndefined) {
-  auto r = runOp("reduce_sum", {tensorOf("i32[2]", {2147483647, 1})}, axisAttrs(0));
+  auto r =
+      runOp("reduce_sum", {tensorOf("i32[2]", {2147483647, 1})}, axisAttrs(0));
   ASSERT_FALSE(bool(r));
   EXPECT_EQ(r.error().code(), ErrorCode::Undefined);
 }
@@ -43,14 +46,17 @@ TEST(ReductionOps, SumInTargetPrecisionRoundsEachStep) {
   Tensor in = tensorOf("f16[3]", {2048, 1, 1});
   EXPECT_EQ(run("reduce_sum", in, axisAttrs(0)).getF(0), 2050.0);
   // In f16, 2048 + 1 is a tie that rounds back to 2048, twice.
-  EXPECT_EQ(run("reduce_sum", in, axisAttrs(0), Precision::Target).getF(0), 2048.0);
+  EXPECT_EQ(run("reduce_sum", in, axisAttrs(0), Precision::Target).getF(0),
+            2048.0);
 }
 
 TEST(ReductionOps, ProductWithInfinity) {
-  Tensor r = run("reduce_product", tensorOf("f32[3]", {2, -3, INFINITY}), axisAttrs(0));
+  Tensor r = run("reduce_product", tensorOf("f32[3]", {2, -3, INFINITY}),
+                 axisAttrs(0));
   EXPECT_EQ(r.getF(0), -INFINITY);
   EXPECT_TRUE(std::isnan(
-      run("reduce_product", tensorOf("f32[2]", {0, INFINITY}), axisAttrs(0)).getF(0)));
+      run("reduce_product", tensorOf("f32[2]", {0, INFINITY}), axisAttrs(0))
+          .getF(0)));
 }
 
 TEST(ReductionOps, MaxMinNanMode) {
@@ -68,8 +74,10 @@ TEST(ReductionOps, MaxMinSignedZeroAndIntegers) {
   EXPECT_TRUE(std::signbit(run("reduce_min", z, axisAttrs(0)).getF(0)));
   EXPECT_FALSE(std::signbit(run("reduce_max", z, axisAttrs(0)).getF(0)));
   Tensor i = tensorOf("i8[3]", {-128, 127, 0});
-  EXPECT_EQ(valuesOf(run("reduce_min", i, axisAttrs(0))), (std::vector<double>{-128}));
-  EXPECT_EQ(valuesOf(run("reduce_max", i, axisAttrs(0))), (std::vector<double>{127}));
+  EXPECT_EQ(valuesOf(run("reduce_min", i, axisAttrs(0))),
+            (std::vector<double>{-128}));
+  EXPECT_EQ(valuesOf(run("reduce_max", i, axisAttrs(0))),
+            (std::vector<double>{127}));
 }
 
 TEST(ReductionOps, MaxMinSignedZeroFollowTheFoldOrder) {
@@ -77,8 +85,10 @@ TEST(ReductionOps, MaxMinSignedZeroFollowTheFoldOrder) {
   // -0 and +0 are equal, so max keeps the first zero and min takes the last.
   Tensor z = tensorOf("f32[2]", {-0.0, 0.0});
   for (const char *mode : {"PROPAGATE", "IGNORE"}) {
-    EXPECT_TRUE(std::signbit(run("reduce_max", z, axisAttrs(0, mode)).getF(0))) << mode;
-    EXPECT_FALSE(std::signbit(run("reduce_min", z, axisAttrs(0, mode)).getF(0))) << mode;
+    EXPECT_TRUE(std::signbit(run("reduce_max", z, axisAttrs(0, mode)).getF(0)))
+        << mode;
+    EXPECT_FALSE(std::signbit(run("reduce_min", z, axisAttrs(0, mode)).getF(0)))
+        << mode;
   }
 }
 
@@ -96,8 +106,9 @@ TEST(ReductionOps, ArgMaxFirstMaximumAndNan) {
 }
 
 TEST(ReductionOps, TypeRuleErrors) {
-  EXPECT_NE(inferError("reduce_sum", {"f32[2,3]"}, axisAttrs(2)).find("out of range"),
-            std::string::npos);
+  EXPECT_NE(
+      inferError("reduce_sum", {"f32[2,3]"}, axisAttrs(2)).find("out of range"),
+      std::string::npos);
   EXPECT_NE(inferError("reduce_max", {"f32[2]"}, axisAttrs(0, "MAYBE")), "");
   // TOSA 1.0 has no integer reduce_product: the verifier rejects the dtype.
   auto r = runOp("reduce_product", {tensorOf("i32[2]", {1, 2})}, axisAttrs(0));

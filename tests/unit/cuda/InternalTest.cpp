@@ -71,10 +71,9 @@ TEST(GpuLauncher, PicksACubinOfTheDevicesMajorArchitectureElsePtx) {
 
 TEST(GpuLauncher, ADriverThatCannotLoadTheToolkitsOutputIsUnsupported) {
   for (CUresult r : {209, 221, 222}) // no binary, no JIT, PTX too new
-    EXPECT_EQ(std::string(moduleLoadErrorCode(r)), ErrorCode::Unsupported) << r;
+    EXPECT_EQ(moduleLoadErrorCode(r), ErrorCode::Unsupported) << r;
   for (CUresult r : {200, 218}) // invalid image, invalid PTX
-    EXPECT_EQ(std::string(moduleLoadErrorCode(r)), ErrorCode::CompilerFailure)
-        << r;
+    EXPECT_EQ(moduleLoadErrorCode(r), ErrorCode::CompilerFailure) << r;
 }
 
 // One f32[3] input, one f32[1] output.
@@ -98,7 +97,7 @@ void expectPlanError(const GpuPlan &plan, const Inputs &inputs,
                      const std::string &message) {
   Error e = checkPlanArguments(plan, inputs, outputs);
   ASSERT_TRUE(e) << message;
-  EXPECT_EQ(e.code(), "");
+  EXPECT_EQ(e.code(), ErrorCode::None);
   EXPECT_NE(e.message().find(message), std::string::npos) << e.message();
 }
 
@@ -162,18 +161,18 @@ TEST(GpuLauncher, LaunchesOverCudasLimitsAreCompilerFindings) {
 
 TEST(CudnnReference, NotSupportedStatusesAreUnsupported) {
   auto dnn = [](int status, size_t version) {
-    return std::string(cudnnErrorCode(status, version));
+    return cudnnErrorCode(status, version);
   };
   constexpr size_t kCudnn9 = 90100, kCudnn8 = 8907;
   for (int status : {3000, 3001, 3007, 3014})
     EXPECT_EQ(dnn(status, kCudnn9), ErrorCode::Unsupported) << status;
   for (int status : {9, 2000, 2002, 4000, 5000})
-    EXPECT_EQ(dnn(status, kCudnn9), "") << status;
+    EXPECT_EQ(dnn(status, kCudnn9), ErrorCode::None) << status;
   EXPECT_EQ(dnn(9, kCudnn8), ErrorCode::Unsupported);
-  EXPECT_EQ(dnn(3000, kCudnn8), "");
-  EXPECT_EQ(std::string(cublasErrorCode(15)), ErrorCode::Unsupported);
+  EXPECT_EQ(dnn(3000, kCudnn8), ErrorCode::None);
+  EXPECT_EQ(cublasErrorCode(15), ErrorCode::Unsupported);
   for (int status : {1, 7, 13, 14})
-    EXPECT_EQ(std::string(cublasErrorCode(status)), "") << status;
+    EXPECT_EQ(cublasErrorCode(status), ErrorCode::None) << status;
 }
 
 } // namespace

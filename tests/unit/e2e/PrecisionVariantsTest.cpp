@@ -53,7 +53,8 @@ TEST_P(FloatSeed, PrecisionVariantsVerifyInMlirAndAgreeOnTosaO0) {
     ASSERT_TRUE(r) << r.error().message();
     const auto &f = r->verdict.finding();
     EXPECT_TRUE(r->verdict.passed())
-        << (f ? f->signature.str() + ": " + f->message : r->verdict.skipReason())
+        << (f ? f->signature.str() + ": " + f->message
+              : r->verdict.skipReason())
         << "\n"
         << printGraph(*v);
   }

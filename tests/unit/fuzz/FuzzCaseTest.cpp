@@ -16,14 +16,15 @@ namespace {
 std::string opsOf(const Graph &g) {
   std::string s;
   for (const Node &n : g.nodes)
-    s += n.op + ":" + g.typeOf(n.results.at(0)).mlir() + " ";
+    s += std::string(opName(n.op)) + ":" + g.typeOf(n.results.at(0)).mlir() +
+         " ";
   return s;
 }
 
 size_t opCount(const Graph &g) {
   size_t n = 0;
   for (const Node &node : g.nodes)
-    n += node.op != "const";
+    n += node.op != OpId::Const;
   return n;
 }
 
@@ -31,7 +32,7 @@ size_t opCount(const Graph &g) {
 size_t splatConsts(const Graph &g) {
   size_t n = 0;
   for (const Node &node : g.nodes)
-    if (node.op == "const") {
+    if (node.op == OpId::Const) {
       const Tensor &t = node.attrs.getTensor("value");
       n += t.size() > 1 && t == Tensor::splat(t.type(), t.asDouble(0));
     }
@@ -135,7 +136,7 @@ TEST(FuzzCaseTest, EdgeAttributesReachNoOpForms) {
       FuzzCase m = mutateCase(c, seed, Strategy::Edit, nullptr, o);
       EXPECT_TRUE(acceptableGraph(m.graph));
       for (const Node &node : m.graph.nodes)
-        if (node.op == "clamp")
+        if (node.op == OpId::Clamp)
           for (const char *bound : {"min", "max"})
             n += std::fabs(node.attrs.getFloat(bound)) >= maxFinite(DType::f32);
     }
@@ -171,15 +172,15 @@ TEST(FuzzCaseTest, EditsMakeTwinAndSharedOperands) {
     FuzzCase m = mutateCase(c, seed, Strategy::Edit);
     ASSERT_TRUE(acceptableGraph(m.graph));
     for (const Node &n : m.graph.nodes) {
-      if (n.op == "add") {
+      if (n.op == OpId::Add) {
         const Node *l = producer(m.graph, n.operands[0]),
                    *r = producer(m.graph, n.operands[1]);
-        twins += l && r && l->op == "negate" && r->op == "negate";
+        twins += l && r && l->op == OpId::Negate && r->op == OpId::Negate;
       }
-      if (n.op == "select")
+      if (n.op == OpId::Select)
         if (const Node *inner = producer(m.graph, n.operands[1]))
           shared +=
-              inner->op == "select" && inner->operands[0] == n.operands[0];
+              inner->op == OpId::Select && inner->operands[0] == n.operands[0];
     }
   }
   EXPECT_GT(twins, 20);
@@ -200,12 +201,12 @@ TEST(FuzzCaseTest, EditsMakeConstantChains) {
   c.graph = *g;
   // An i32 add or sub with a splat constant operand.
   auto withSplat = [](const Graph &h, const Node *n) {
-    if (!n || (n->op != "add" && n->op != "sub") ||
+    if (!n || (n->op != OpId::Add && n->op != OpId::Sub) ||
         h.typeOf(n->results[0]).dtype != DType::i32)
       return false;
     for (ValueId v : n->operands) {
       int32_t p = h.values[size_t(v)].producer;
-      if (p < 0 || h.nodes[size_t(p)].op != "const")
+      if (p < 0 || h.nodes[size_t(p)].op != OpId::Const)
         continue;
       const Tensor &t = h.nodes[size_t(p)].attrs.getTensor("value");
       if (t == Tensor::splat(t.type(), t.asDouble(0)))

@@ -145,7 +145,7 @@ TEST(TargetTest, ExtraCountersChangeWithANewDefUsePair) {
 // reference and the compiler agree on every one of them.
 // tosa-O0 without buffer-results-to-out-params' hoist-static-allocs: with
 // it, MLIR 22 crashes on a function that returns one value twice
-// (reports/found/buffer-results-to-out-params-duplicate-result), which the
+// (corpus/found/buffer-results-to-out-params-duplicate-result), which the
 // mutator's fresh generator graphs reach.
 std::string correctPipeline() {
   std::string p = namedPipelines()[0].pipeline;

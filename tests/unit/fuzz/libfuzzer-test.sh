@@ -71,11 +71,11 @@ fi
 # docs/BUGS.md's semantic notes). The
 # mark is "double-negate" when an integer negate feeds a negate (the
 # negate(negate(x)) fold shows at whatever op consumes it),
-# "strided-tconv-nonfinite" when a strided transpose_conv2d reads an Inf or
-# NaN (its decomposition multiplies them by zero: the NaN shows at whatever
+# "strided-tconv-nonfinite" when a strided transpose_conv2d reads a value
+# computed from an Inf or NaN constant or input (its decomposition multiplies them by zero: the NaN shows at whatever
 # op consumes it), else "-".
 known_bugs=(
-  "pass-failure|tosa-optional-decompositions|'tosa.pad' op expect input and output to have same element type, got 'i#' and 'i#'|*|tosa-depthwise-conv2d-decomposition-pad-type"
+  "verifier|tosa-optional-decompositions|'tosa.pad' op expect input and output to have same element type, got 'i#' and 'i#'|*|tosa-depthwise-conv2d-decomposition-pad-type"
   "miscompile||pow:*:nan-inf|*|note:tosa-pow-nan-operand"
   "miscompile||*:i*:exact|double-negate|tosa-negate-double-negation-fold"
   "miscompile||*|strided-tconv-nonfinite|tosa-transpose-conv2d-decomposition-nan"
@@ -101,11 +101,13 @@ def int_negate(n):
     return isinstance(t, dict) and t["type"][0] == "i"
 inputs = dict(zip([i["name"] if isinstance(i, dict) else i
                    for i in g["inputs"]], f["case"]["inputs"]))
-def nonfinite(v):
-    n = producer.get(v, {"op": ""})
-    data = n["attrs"]["value"]["data"] if n["op"] == "const" else \
-        inputs.get(v, {}).get("data", [])
-    return any(isinstance(x, str) for x in data)  # "inf", "-inf", "nan"
+def nonfinite(v):  # v depends on an Inf or NaN constant or input
+    n = producer.get(v)
+    if n is None or n["op"] == "const":
+        data = n["attrs"]["value"]["data"] if n else \
+            inputs.get(v, {}).get("data", [])
+        return any(isinstance(x, str) for x in data)  # "inf", "-inf", "nan"
+    return any(nonfinite(o) for o in n["operands"])
 def strided_tconv(n):
     return n["op"] == "transpose_conv2d" and \
         any(s > 1 for s in n.get("attrs", {}).get("stride", [])) and \

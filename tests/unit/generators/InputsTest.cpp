@@ -1,8 +1,8 @@
 // Generated inputs: deterministic per seed, inside the value domains of the
 // ops that consume them, and mixed with edge values.
+#include "generators/Inputs.h"
 #include "backends/ref/Interpreter.h"
 #include "core/Json.h"
-#include "generators/Inputs.h"
 
 #include "tests/unit/SeedCorpus.h"
 
@@ -43,9 +43,9 @@ TEST(Inputs, RespectValueDomainsOfDirectConsumers) {
   ValueId s = g.addInput("s", {DType::i8, {64}});
   ValueId vals = g.addInput("vals", {DType::f32, {1, 5, 2}});
   ValueId idx = g.addInput("idx", {DType::i32, {1, 64}});
-  for (auto r : {g.add("log", {x}), g.add("intdiv", {d, d}),
-                 g.add("logical_left_shift", {s, s}),
-                 g.add("gather", {vals, idx})}) {
+  for (auto r :
+       {g.add("log", {x}), g.add("intdiv", {d, d}),
+        g.add("logical_left_shift", {s, s}), g.add("gather", {vals, idx})}) {
     ASSERT_TRUE(r) << r.error().message();
     g.addOutput(*r);
   }
@@ -101,8 +101,8 @@ TEST(Inputs, SeedCorpusCasesAreDefinedAndNonFiniteOnesMarked) {
         InputReport report;
         Inputs in = makeInputs(*g, seed, o, &report);
         ++cases;
-        EXPECT_FALSE(report.undefined) << f << " seed " << seed << ": "
-                                       << report.undefinedReason;
+        EXPECT_FALSE(report.undefined)
+            << f << " seed " << seed << ": " << report.undefinedReason;
         auto out = interpret(*g, in);
         ASSERT_TRUE(out) << f << ": " << out.error().message();
         bool nonFinite = false;
@@ -117,7 +117,8 @@ TEST(Inputs, SeedCorpusCasesAreDefinedAndNonFiniteOnesMarked) {
       }
     }
   }
-  EXPECT_GT(marked, 0) << "special inputs reach the outputs in some of " << cases;
+  EXPECT_GT(marked, 0) << "special inputs reach the outputs in some of "
+                       << cases;
 }
 
 TEST(Inputs, EdgeValuesAppear) {

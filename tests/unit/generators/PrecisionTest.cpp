@@ -1,11 +1,11 @@
 // Precision variants of the float seeds: valid by our verifier, in the
 // requested dtypes, quantized ones with valid rescales, and accepted by the
 // reference on generated inputs.
+#include "generators/Precision.h"
 #include "backends/ref/Interpreter.h"
 #include "core/Json.h"
 #include "core/OpTable.h"
 #include "generators/Inputs.h"
-#include "generators/Precision.h"
 
 #include "tests/unit/SeedCorpus.h"
 
@@ -30,7 +30,7 @@ std::vector<Graph> floatSeeds() {
 int countOp(const Graph &g, const std::string &op) {
   int n = 0;
   for (const Node &node : g.nodes)
-    n += node.op == op;
+    n += opName(node.op) == op;
   return n;
 }
 
@@ -90,11 +90,13 @@ TEST(Precision, FloatVariantsUseTheirDtype) {
         if (isFloat(v->typeOf(x).dtype)) {
           EXPECT_EQ(v->typeOf(x).dtype, want) << seed.name;
         }
-      // Only the accumulations TOSA widens (bf16 matmul -> f32) leave the dtype.
+      // Only the accumulations TOSA widens (bf16 matmul -> f32) leave the
+      // dtype.
       for (const Node &n : v->nodes)
         for (ValueId r : n.results)
           if (isFloat(v->typeOf(r).dtype) && v->typeOf(r).dtype != want) {
-            EXPECT_TRUE(n.op == "matmul" || n.op == "cast") << seed.name << " " << n.op;
+            EXPECT_TRUE(n.op == OpId::MatMul || n.op == OpId::Cast)
+                << seed.name << " " << n.op;
           }
     }
   }
@@ -113,7 +115,8 @@ TEST(Precision, MixedVariantsCastBetweenRegions) {
     withCasts += countOp(*v, "cast") > countOp(seed, "cast");
     // Accumulating ops stay in f32 where TOSA allows it.
     for (const Node &n : v->nodes)
-      if ((n.op == "matmul" || n.op == "conv2d" || n.op == "reduce_sum") &&
+      if ((n.op == OpId::MatMul || n.op == OpId::Conv2d ||
+           n.op == OpId::ReduceSum) &&
           isFloat(v->typeOf(n.operands[0]).dtype)) {
         EXPECT_EQ(v->typeOf(n.operands[0]).dtype, DType::f32) << seed.name;
       }
@@ -124,8 +127,8 @@ TEST(Precision, MixedVariantsCastBetweenRegions) {
 
 TEST(Precision, QuantizedVariantsUseIntegersAndValidRescales) {
   std::set<std::string> modes;
-  bool perChannel = false, zeroPoints = false, scale16 = false, intMatmul = false,
-       intConv = false;
+  bool perChannel = false, zeroPoints = false, scale16 = false,
+       intMatmul = false, intConv = false;
   for (const Graph &seed : floatSeeds()) {
     for (PrecisionKind k : {PrecisionKind::Int8, PrecisionKind::Int16}) {
       DType q = k == PrecisionKind::Int8 ? DType::i8 : DType::i16;
@@ -137,32 +140,39 @@ TEST(Precision, QuantizedVariantsUseIntegersAndValidRescales) {
         if (isFloat(seed.typeOf(seed.outputs[i]).dtype)) {
           EXPECT_EQ(v->typeOf(v->outputs[i]).dtype, q) << seed.name;
         }
-      bool onlyMovesData = true; // such graphs keep their scales without rescale
+      bool onlyMovesData =
+          true; // such graphs keep their scales without rescale
       for (const Node &n : seed.nodes)
-        onlyMovesData &= n.op == "const" || n.op == "gather" || n.op == "reshape" ||
-                         n.op == "transpose" || n.op == "slice";
+        onlyMovesData &= n.op == OpId::Const || n.op == OpId::Gather ||
+                         n.op == OpId::Reshape || n.op == OpId::Transpose ||
+                         n.op == OpId::Slice;
       if (!onlyMovesData) {
         EXPECT_GT(countOp(*v, "rescale"), 0) << seed.name;
       }
       for (const Node &n : v->nodes) {
-        if (n.op == "matmul" || n.op == "conv2d" || n.op == "depthwise_conv2d") {
-          intMatmul |= n.op == "matmul" && v->typeOf(n.operands[0]).dtype == DType::i8;
-          intConv |= n.op != "matmul" && v->typeOf(n.operands[0]).dtype == DType::i8;
+        if (n.op == OpId::MatMul || n.op == OpId::Conv2d ||
+            n.op == OpId::DepthwiseConv2d) {
+          intMatmul |= n.op == OpId::MatMul &&
+                       v->typeOf(n.operands[0]).dtype == DType::i8;
+          intConv |= n.op != OpId::MatMul &&
+                     v->typeOf(n.operands[0]).dtype == DType::i8;
         }
-        if (n.op != "rescale")
+        if (n.op != OpId::Rescale)
           continue;
         const OpDef *def = findOp("rescale");
         std::vector<TensorType> types;
         for (ValueId o : n.operands)
           types.push_back(v->typeOf(o));
-        EXPECT_TRUE(def->infer(types, n.attrs)) << "rescale attributes are valid";
+        EXPECT_TRUE(def->infer(types, n.attrs))
+            << "rescale attributes are valid";
         for (int64_t s : n.attrs.getInts("shift")) {
           EXPECT_GE(s, 2);
           EXPECT_LE(s, 62);
         }
         modes.insert(n.attrs.getString("rounding_mode"));
         perChannel |= n.attrs.getBool("per_channel");
-        zeroPoints |= n.attrs.getInt("input_zp") != 0 || n.attrs.getInt("output_zp") != 0;
+        zeroPoints |=
+            n.attrs.getInt("input_zp") != 0 || n.attrs.getInt("output_zp") != 0;
         scale16 |= !n.attrs.getBool("scale32");
       }
     }

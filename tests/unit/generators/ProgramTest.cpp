@@ -265,7 +265,7 @@ TEST(Program, InputsAreDeterministic) {
 TEST(Program, RunsOnTheStraightLowering) {
   const NamedPipeline straight = straightLowering();
   RunOptions run;
-  run.timeoutSeconds = 60;
+  run.limits.timeoutSeconds = 60;
   int first = 0, count = kSeeds, ops = ProgramOptions().ops;
   if (const char *env = std::getenv("CC_PROGRAM_RUN"))
     std::sscanf(env, "%d %d %d", &first, &count, &ops);

@@ -78,7 +78,7 @@ TEST(Ranges, ArithmeticAndIntegerRules) {
               double(intMax(DType::i32)), false);
   auto hazards = findHazards(g, {big, big});
   ASSERT_FALSE(hazards.empty());
-  EXPECT_EQ(g.nodes[hazards[0].node].op, "add");
+  EXPECT_EQ(g.nodes[hazards[0].node].op, OpId::Add);
   EXPECT_TRUE(findHazards(g, {{-8, 3, false}, {2, 5, false}}).empty());
   // A divisor range holding 0 is a domain hazard once it is computed.
   Graph h;
@@ -193,17 +193,18 @@ TEST(Ranges, GeneratorChainsOnComputedValuesAndStaysDefined) {
     auto g = generateGraph(o, seed);
     ASSERT_TRUE(g) << g.error().message();
     for (const Node &n : g->nodes) {
-      const OpDef *def = findOp(n.op);
+      const OpDef *def = &opDef(n.op);
       if (!def->sampleOperands || n.operands.empty())
         continue;
       for (size_t i = 0; i < n.operands.size(); ++i) {
         int32_t p = g->values[size_t(n.operands[i])].producer;
         bool isComputed = p >= 0 && !g->nodes[size_t(p)].operands.empty();
-        bool wantsLeaf = (n.op == "intdiv") ||
-                         (g->typeOf(n.operands[0]).dtype == DType::i32 &&
-                          (n.op == "add" || n.op == "sub" || n.op == "mul"));
+        bool wantsLeaf =
+            (n.op == OpId::IntDiv) ||
+            (g->typeOf(n.operands[0]).dtype == DType::i32 &&
+             (n.op == OpId::Add || n.op == OpId::Sub || n.op == OpId::Mul));
         if (isComputed && wantsLeaf) {
-          ++computed[n.op];
+          ++computed[std::string(opName(n.op))];
           break;
         }
       }

@@ -1,12 +1,12 @@
 // The topology generator: deterministic, valid by construction (our verifier,
 // MLIR's verifier, no undefined behaviour in the reference), knobs respected,
 // every op x dtype reached, and each family builds its structure.
+#include "generators/Topology.h"
 #include "backends/mlir/MlirBackend.h"
 #include "backends/ref/Interpreter.h"
 #include "core/Json.h"
 #include "core/OpTable.h"
 #include "generators/Inputs.h"
-#include "generators/Topology.h"
 
 #include <gtest/gtest.h>
 
@@ -26,7 +26,7 @@ Graph gen(const GenOptions &o, uint64_t seed) {
 std::set<std::string> opsOf(const Graph &g) {
   std::set<std::string> s;
   for (const Node &n : g.nodes)
-    s.insert(n.op);
+    s.insert(std::string(opName(n.op)));
   return s;
 }
 
@@ -69,7 +69,7 @@ TEST(Topology, OpCountRange) {
     Graph g = gen(o, seed);
     size_t ops = 0;
     for (const Node &n : g.nodes)
-      ops += n.op != "const";
+      ops += n.op != OpId::Const;
     EXPECT_GE(ops, 7u);
     EXPECT_LE(ops, 9u);
     seen.insert(ops);
@@ -106,7 +106,7 @@ TEST(Topology, ExtendGraphGrowsOnTheBase) {
     bool onBase = false;
     for (size_t i = g.nodes.size(); i < x->nodes.size(); ++i) {
       const Node &n = x->nodes[i];
-      added += n.op != "const";
+      added += n.op != OpId::Const;
       for (ValueId v : n.operands)
         onBase |= size_t(v) < g.values.size();
     }
@@ -117,8 +117,8 @@ TEST(Topology, ExtendGraphGrowsOnTheBase) {
     ASSERT_TRUE(text) << text.error().message();
     ASSERT_FALSE(verifyMlir(*text)) << *text;
     auto out = interpret(*x, makeInputs(*x, seed));
-    ASSERT_TRUE(out) << "seed " << seed << ": " << out.error().message()
-                     << "\n" << printGraph(*x);
+    ASSERT_TRUE(out) << "seed " << seed << ": " << out.error().message() << "\n"
+                     << printGraph(*x);
   }
   EXPECT_GT(usesBase, 100); // new ops mostly consume the base's values
 }
@@ -187,47 +187,65 @@ bool fansOut(const Graph &g) {
 }
 
 TEST(Topology, FamiliesBuildTheirStructure) {
-  EXPECT_GT(share(Family::Attention, [](const Graph &g) {
-              auto s = opsOf(g);
-              return s.count("matmul") && s.count("transpose") && s.count("exp") &&
-                     s.count("reduce_sum") && s.count("reciprocal");
-            }), 0.8);
-  EXPECT_GT(share(Family::ConvStack, [](const Graph &g) {
-              auto s = opsOf(g);
-              return s.count("conv2d") + s.count("depthwise_conv2d") +
-                         s.count("transpose_conv2d") > 0;
-            }), 0.8);
-  EXPECT_GT(share(Family::Mlp, [](const Graph &g) {
+  EXPECT_GT(share(Family::Attention,
+                  [](const Graph &g) {
+                    auto s = opsOf(g);
+                    return s.count("matmul") && s.count("transpose") &&
+                           s.count("exp") && s.count("reduce_sum") &&
+                           s.count("reciprocal");
+                  }),
+            0.8);
+  EXPECT_GT(share(Family::ConvStack,
+                  [](const Graph &g) {
+                    auto s = opsOf(g);
+                    return s.count("conv2d") + s.count("depthwise_conv2d") +
+                               s.count("transpose_conv2d") >
+                           0;
+                  }),
+            0.8);
+  EXPECT_GT(
+      share(Family::Mlp,
+            [](const Graph &g) {
               for (const Node &n : g.nodes) // a weight constant feeds a matmul
-                if (n.op == "matmul" && g.values[size_t(n.operands[1])].producer >= 0 &&
-                    g.nodes[size_t(g.values[size_t(n.operands[1])].producer)].op == "const")
+                if (n.op == OpId::MatMul &&
+                    g.values[size_t(n.operands[1])].producer >= 0 &&
+                    g.nodes[size_t(g.values[size_t(n.operands[1])].producer)]
+                            .op == OpId::Const)
                   return true;
               return false;
-            }), 0.5);
+            }),
+      0.5);
   // Chains: most ops consume the previous op's result.
-  EXPECT_GT(share(Family::Chain, [](const Graph &g) {
-              int linked = 0, ops = 0;
-              ValueId prev = -1;
-              for (const Node &n : g.nodes) {
-                if (n.op == "const")
-                  continue;
-                ++ops;
-                linked += prev >= 0 && !n.operands.empty() && n.operands[0] == prev;
-                prev = n.results[0];
-              }
-              return linked * 2 > ops;
-            }), 0.8);
+  EXPECT_GT(share(Family::Chain,
+                  [](const Graph &g) {
+                    int linked = 0, ops = 0;
+                    ValueId prev = -1;
+                    for (const Node &n : g.nodes) {
+                      if (n.op == OpId::Const)
+                        continue;
+                      ++ops;
+                      linked += prev >= 0 && !n.operands.empty() &&
+                                n.operands[0] == prev;
+                      prev = n.results[0];
+                    }
+                    return linked * 2 > ops;
+                  }),
+            0.8);
   EXPECT_GT(share(Family::Branch, fansOut), 0.8);
   // Residual: a node consumes an op result and a value computed from it.
-  EXPECT_GT(share(Family::Residual, [](const Graph &g) {
-              for (const Node &n : g.nodes)
-                if (n.operands.size() == 2 && g.values[size_t(n.operands[1])].producer >= 0 &&
-                    g.values[size_t(n.operands[0])].producer > g.values[size_t(n.operands[1])].producer &&
-                    n.operands[0] != n.operands[1] &&
-                    g.typeOf(n.operands[0]) == g.typeOf(n.operands[1]))
-                  return true;
-              return false;
-            }), 0.5);
+  EXPECT_GT(share(Family::Residual,
+                  [](const Graph &g) {
+                    for (const Node &n : g.nodes)
+                      if (n.operands.size() == 2 &&
+                          g.values[size_t(n.operands[1])].producer >= 0 &&
+                          g.values[size_t(n.operands[0])].producer >
+                              g.values[size_t(n.operands[1])].producer &&
+                          n.operands[0] != n.operands[1] &&
+                          g.typeOf(n.operands[0]) == g.typeOf(n.operands[1]))
+                        return true;
+                    return false;
+                  }),
+            0.5);
 }
 
 TEST(Topology, FamilyNames) {

@@ -4,9 +4,11 @@
 // target precision, deliberately wrong on graphs with a chosen op) so that
 // they exercise the harness, not the JIT.
 #include "backends/ref/Interpreter.h"
+#include "core/File.h"
 #include "core/Json.h"
 #include "harness/CaseStream.h"
 #include "harness/Store.h"
+#include "process/Process.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +22,6 @@
 #include <set>
 #include <sqlite3.h>
 #include <sys/ioctl.h>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -58,7 +59,7 @@ public:
   }
   static bool has(const Graph &g, const std::string &op) {
     for (const Node &n : g.nodes)
-      if (n.op == op)
+      if (opName(n.op) == op)
         return true;
     return false;
   }
@@ -85,7 +86,7 @@ CampaignOptions fakeCampaign(const std::string &dir,
   // Never the limit, however loaded the machine: maxCases ends a campaign,
   // and nothing here hangs.
   o.timeBudgetSeconds = 1e9;
-  o.caseTimeoutSeconds = 3600;
+  o.caseLimits.timeoutSeconds = 3600;
   o.jobs = 2;
   o.seed = 11;
   o.gen.minOps = 3;
@@ -254,26 +255,22 @@ TEST(Campaign, SigkillThenResumeLosesNothingAndCountsNothingTwice) {
     o.cutBackends = {std::make_shared<FakeCompiler>("fake", "add", "", 0.02)};
     return o;
   };
-  pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
+  auto child = process::Background::start([&] {
     CampaignOptions o = options();
     o.maxCases = 100000;
-    auto s = runCampaign(o);
-    _exit(s ? 0 : 3);
-  }
+    return runCampaign(o) ? 0 : 3;
+  });
+  ASSERT_TRUE(bool(child)) << child.error().message();
   // Kill it once it has recorded some cases and some findings, however
   // long that takes (no deadline: a loaded machine is only slower).
-  int status = 0;
   while (!(fs::exists(Store::dbPath(dir)) &&
            queryInt(dir, "SELECT COUNT(*) FROM cases") >= 15 &&
            queryInt(dir, "SELECT COUNT(*) FROM findings") >= 1)) {
-    ASSERT_EQ(waitpid(child, &status, WNOHANG), 0) << "the campaign ended";
+    ASSERT_TRUE(child->running()) << "the campaign ended";
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  kill(child, SIGKILL);
-  waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFSIGNALED(status));
+  child->kill(SIGKILL);
+  ASSERT_EQ(child->wait(), 128 + SIGKILL);
   std::vector<uint64_t> before = recordedIndices(dir);
   std::map<std::string, uint64_t> countsBefore = counts(dir);
   ASSERT_GE(before.size(), 15u);
@@ -468,8 +465,7 @@ TEST(Campaign, FailingExternalCompilersAreFindingsAndTheCampaignGoesOn) {
     o.maxCases = 3;
     o.timeBudgetSeconds = 1e9;
     o.jobs = 2;
-    o.caseTimeoutSeconds = timeout;
-    o.memoryLimitBytes = uint64_t(512) << 20;
+    o.caseLimits = {timeout, uint64_t(512) << 20};
     o.gen.minOps = 2;
     o.gen.maxOps = 4;
     auto s = runCampaign(o);
@@ -530,19 +526,17 @@ TEST(Campaign, ASecondWriterOfARunningCampaignIsRefused) {
     o.cutBackends = {std::make_shared<BlockingCompiler>(started, release)};
     return o;
   };
-  pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0)
-    _exit(runCampaign(options()) ? 0 : 3);
-  int status = 0;
+  auto child = process::Background::start(
+      [&] { return runCampaign(options()) ? 0 : 3; });
+  ASSERT_TRUE(bool(child)) << child.error().message();
   while (!fs::exists(started)) {
-    ASSERT_EQ(waitpid(child, &status, WNOHANG), 0) << "the campaign ended";
+    ASSERT_TRUE(child->running()) << "the campaign ended";
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   // A resume, a fresh campaign and a merge into the directory are refused
   // as such (not as "already holds a campaign"); reading it is fine.
   std::string inUse = "is in use by another crosscheck process (pid " +
-                      std::to_string(child) + ")";
+                      std::to_string(child->pid()) + ")";
   CampaignOptions fresh = options(), resume = options();
   // These would run (and fail) rather than block, were they let in.
   fresh.cutBackends = {std::make_shared<FakeCompiler>("blocking", "add")};
@@ -557,8 +551,7 @@ TEST(Campaign, ASecondWriterOfARunningCampaignIsRefused) {
   EXPECT_TRUE(bool(Store::open(Store::dbPath(dir))));
   // The running campaign is unaffected.
   std::ofstream(release).flush();
-  waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ASSERT_EQ(child->wait(), 0);
   EXPECT_EQ(recordedIndices(dir), iota(6));
   expectCountsMatchLinks(dir);
   // Its lock ended with it.

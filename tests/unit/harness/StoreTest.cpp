@@ -3,6 +3,7 @@
 // and added up by merge. A store opened to read writes nothing.
 #include "harness/Store.h"
 
+#include "core/File.h"
 #include "core/Json.h"
 
 #include <gtest/gtest.h>
@@ -29,7 +30,14 @@ CaseOutcome outcome(uint64_t index, int64_t fired) {
   o.graphName = "g" + std::to_string(index);
   o.passCoverage[{"pass", "canonicalize"}] = 1;
   o.passCoverage[{"pattern", "FoldMulByOne"}] = fired;
+  o.tvChecks["canonicalize"] = {1, 0, int64_t(index), 0};
   return o;
+}
+
+std::map<std::string, TvTally> tvChecks(Store &store) {
+  auto checks = store.tvChecks();
+  EXPECT_TRUE(bool(checks)) << checks.error().message();
+  return checks ? *checks : TvChecks{};
 }
 
 std::map<std::string, Store::PassCoverage> byName(Store &store) {
@@ -41,10 +49,16 @@ std::map<std::string, Store::PassCoverage> byName(Store &store) {
   return out;
 }
 
-TEST(Store, PassCoverageSurvivesTheWorkerPipeAndAddsUp) {
-  auto back = outcomeFromJson(outcomeToJson(outcome(7, 3)));
-  ASSERT_TRUE(bool(back)) << back.error().message();
+TEST(Store, CoverageSurvivesTheWorkerPipeAndAddsUp) {
+  auto sent = decodeOutcomes(encodeOutcomes({outcome(7, 3)}));
+  ASSERT_TRUE(bool(sent)) << sent.error().message();
+  ASSERT_EQ(sent->size(), 1u);
+  const CaseOutcome *back = &sent->front();
   EXPECT_EQ(back->passCoverage, outcome(7, 3).passCoverage);
+  EXPECT_EQ(back->tvChecks, outcome(7, 3).tvChecks);
+  // A reply cut short is no reply.
+  std::string bytes = encodeOutcomes({outcome(7, 3)});
+  EXPECT_FALSE(bool(decodeOutcomes(bytes.substr(0, bytes.size() - 1))));
 
   std::string a = freshDir("a"), b = freshDir("b");
   auto sa = Store::create(a, {{"seed", 1}});
@@ -57,12 +71,14 @@ TEST(Store, PassCoverageSurvivesTheWorkerPipeAndAddsUp) {
   EXPECT_EQ(cov["pass:canonicalize"].count, 2);
   EXPECT_EQ(cov["pattern:FoldMulByOne"].count, 8);
   EXPECT_EQ(cov["pattern:FoldMulByOne"].firstCase, 2u); // lowest index
+  EXPECT_EQ(tvChecks(**sa)["canonicalize"], (TvTally{2, 0, 9, 0}));
 
   ASSERT_FALSE((*sb)->record(outcome(1, 1), 1));
   ASSERT_FALSE((*sa)->mergeFrom(**sb));
   cov = byName(**sa);
   EXPECT_EQ(cov["pattern:FoldMulByOne"].count, 9);
   EXPECT_EQ(cov["pattern:FoldMulByOne"].firstCase, 1u);
+  EXPECT_EQ(tvChecks(**sa)["canonicalize"], (TvTally{3, 0, 10, 0}));
   fs::remove_all(a);
   fs::remove_all(b);
 }
@@ -83,7 +99,7 @@ TEST(Store, OpenIsReadOnly) {
     ASSERT_TRUE(bool(s)) << s.error().message();
     EXPECT_EQ(*(*s)->caseCount(), 1u);
     EXPECT_TRUE(bool((*s)->record(outcome(4, 1), 0)));
-    EXPECT_TRUE(bool((*s)->saveReduced({}, FindingRecord{}, 1)));
+    EXPECT_TRUE(bool((*s)->saveReduced({}, FindingRecord{})));
   }
   EXPECT_TRUE(bytes() == before) << "reading changed the store's file";
   fs::remove_all(dir);

@@ -113,10 +113,13 @@ Graph reductions() {
 }
 
 std::vector<GraphCase> cases() {
-  return {{"elementwise-f32", elementwiseF32}, {"math-f32", mathF32},
+  return {{"elementwise-f32", elementwiseF32},
+          {"math-f32", mathF32},
           {"integers", integerOps},
-          {"f16-bf16", lowPrecision},         {"matmul-const", matmulWithConst},
-          {"conv2d", conv},                   {"reductions", reductions}};
+          {"f16-bf16", lowPrecision},
+          {"matmul-const", matmulWithConst},
+          {"conv2d", conv},
+          {"reductions", reductions}};
 }
 
 Inputs randomInputs(const Graph &g, uint64_t seed) {
@@ -179,8 +182,7 @@ TEST(MlirRun, NamedPipelinesAgreeWithTheReference) {
       ASSERT_EQ(out->size(), ref->size());
       for (size_t i = 0; i < out->size(); ++i) {
         EXPECT_EQ((*out)[i].type(), g.typeOf(g.outputs[i]));
-        EXPECT_TRUE(closeTo((*out)[i], (*ref)[i],
-                            tolerance((*out)[i].dtype())))
+        EXPECT_TRUE(closeTo((*out)[i], (*ref)[i], tolerance((*out)[i].dtype())))
             << "output " << i;
       }
       for (const char *stage : {"emit", "lower", "jit", "execute"})
@@ -197,7 +199,7 @@ TEST(MlirRun, RejectsInputsOfTheWrongType) {
   inputs[0] = Tensor(DType::f32, {3, 4});
   auto out = (*backend)->run(g, inputs, {});
   ASSERT_FALSE(bool(out));
-  EXPECT_EQ(out.error().code(), "");
+  EXPECT_EQ(out.error().code(), ErrorCode::None);
   EXPECT_NE(out.error().message().find("tensor<3x4xi32>"), std::string::npos)
       << out.error().message();
 }

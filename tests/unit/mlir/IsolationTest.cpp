@@ -20,7 +20,7 @@ using Clock = std::chrono::steady_clock;
 
 const TensorType kI32x2{DType::i32, {2}};
 
-void expectFailure(const Expected<Outputs> &out, const std::string &code,
+void expectFailure(const Expected<Outputs> &out, ErrorCode code,
                    std::initializer_list<const char *> needles) {
   ASSERT_FALSE(bool(out));
   EXPECT_EQ(out.error().code(), code) << out.error().message();
@@ -54,7 +54,7 @@ TEST(MlirIsolation, AbortInCompiledCodeShowsASymbolizedStack) {
 
 TEST(MlirIsolation, EndlessLoopIsATimeoutNamingTheStage) {
   RunOptions options;
-  options.timeoutSeconds = 1;
+  options.limits.timeoutSeconds = 1;
   auto start = Clock::now();
   auto out = runFaultModule(test::kEndlessLoopModule, {{DType::i64, {1}}},
                             {tensorOf(DType::i64, {1}, {5})}, options);

@@ -35,7 +35,8 @@ const KnownBug *findKnownBug(const KnownBug (&bugs)[N],
 // The reproducer folder holds a README.md and a repro.* file.
 inline ::testing::AssertionResult hasReproducer(const KnownBug &bug) {
   namespace fs = std::filesystem;
-  fs::path dir = fs::path(CC_SOURCE_DIR) / "corpus/regressions" / bug.reproducer;
+  fs::path dir =
+      fs::path(CC_SOURCE_DIR) / "corpus/regressions" / bug.reproducer;
   bool readme = fs::exists(dir / "README.md"), repro = false;
   if (fs::is_directory(dir))
     for (const auto &e : fs::directory_iterator(dir))

@@ -37,12 +37,10 @@ inline Tensor tensorOf(DType dtype, Shape shape, std::vector<double> values) {
 // tolerance suited to the compiled dtype (the real oracle lives elsewhere).
 // With rtol 0 the sign of zero must match too.
 inline ::testing::AssertionResult closeTo(const Tensor &actual,
-                                          const Tensor &expected,
-                                          double rtol) {
+                                          const Tensor &expected, double rtol) {
   if (actual.shape() != expected.shape())
-    return ::testing::AssertionFailure()
-           << "shape " << actual.type().str() << " vs "
-           << expected.type().str();
+    return ::testing::AssertionFailure() << "shape " << actual.type().str()
+                                         << " vs " << expected.type().str();
   for (int64_t i = 0; i < actual.size(); ++i) {
     double a = actual.asDouble(i), e = expected.asDouble(i);
     bool same = isFloat(actual.dtype())

@@ -37,7 +37,7 @@ Expected<Outputs> runSpec(const std::string &spec, double timeout = 30) {
   if (!backend)
     return backend.error();
   RunOptions options;
-  options.timeoutSeconds = timeout;
+  options.limits.timeoutSeconds = timeout;
   return (*backend)->run(addMul(), addMulInputs(), options);
 }
 
@@ -49,7 +49,7 @@ void expectAddMulResult(const Expected<Outputs> &out) {
 }
 
 // The run fails with `code` and a message that contains `needle`.
-void expectFailure(const Expected<Outputs> &out, const std::string &code,
+void expectFailure(const Expected<Outputs> &out, ErrorCode code,
                    const std::string &needle) {
   ASSERT_FALSE(bool(out));
   EXPECT_EQ(out.error().code(), code) << out.error().message();
@@ -86,7 +86,8 @@ TEST(MlirSpec, InvalidPipelineIsAPlainErrorNamingThePass) {
   auto b = makeMlirBackend(
       "mlir:pipeline=builtin.module(func.func(no-such-pass),canonicalize)");
   ASSERT_FALSE(bool(b));
-  EXPECT_EQ(b.error().code(), ""); // the user's input, not a finding
+  EXPECT_EQ(b.error().code(),
+            ErrorCode::None); // the user's input, not a finding
   EXPECT_NE(b.error().message().find("no-such-pass"), std::string::npos)
       << b.error().message();
   auto unbalanced = makeMlirBackend("mlir:pipeline=func.func(canonicalize");
@@ -191,7 +192,7 @@ func.func @f(%x: tensor<3xi8>) -> tensor<3xi8> {
   auto bad = runMlirModule("func.func @f(", "f", {}, {},
                            namedPipelines()[0].pipeline, 0);
   ASSERT_FALSE(bool(bad));
-  EXPECT_EQ(bad.error().code(), "");
+  EXPECT_EQ(bad.error().code(), ErrorCode::None);
   EXPECT_NE(bad.error().message().find("cannot parse"), std::string::npos);
 }
 
@@ -236,9 +237,10 @@ TEST(MlirExternal, CommandThatCannotRunIsAPlainError) {
   // The shell's exit status 127 (not found) and 126 (not executable) mean a
   // wrong spec, not a compiler bug: no CompilerFailure code.
   auto missing = runSpec("mlir-ext:no-such-compiler-for-crosscheck --x");
-  expectFailure(missing, "", "command not found");
-  expectFailure(missing, "", "no-such-compiler-for-crosscheck");
-  expectFailure(runSpec("mlir-ext:/dev/null"), "", "not executable");
+  expectFailure(missing, ErrorCode::None, "command not found");
+  expectFailure(missing, ErrorCode::None, "no-such-compiler-for-crosscheck");
+  expectFailure(runSpec("mlir-ext:/dev/null"), ErrorCode::None,
+                "not executable");
 }
 
 TEST(MlirExternal, InvalidOutputIsAFinding) {

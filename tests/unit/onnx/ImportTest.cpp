@@ -5,6 +5,7 @@
 #include "backends/onnx/Onnx.h"
 #include "backends/onnx/Proto.h"
 #include "backends/ref/Interpreter.h"
+#include "core/File.h"
 #include "core/Json.h"
 #include "core/Limits.h"
 #include "core/Rng.h"
@@ -72,8 +73,8 @@ Expected<Graph> import(const ModelProto &m) {
 std::vector<std::string> opsOf(const Graph &g) {
   std::vector<std::string> ops;
   for (const Node &n : g.nodes)
-    if (n.op != "const")
-      ops.push_back(n.op);
+    if (n.op != OpId::Const)
+      ops.push_back(std::string(opName(n.op)));
   return ops;
 }
 

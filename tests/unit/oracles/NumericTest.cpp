@@ -233,17 +233,17 @@ TEST(ErrorModel, AccumulationComposesAlongTheGraph) {
   ValueId b = value("b", DType::f32, {1, 64, 8}, -1);
   g.inputs = {a, b};
   ValueId mm = value("mm", DType::f32, {1, 4, 8}, 0);
-  g.nodes.push_back({"matmul", {a, b}, {mm}, {}});
+  g.nodes.push_back({*parseOpId("matmul"), {a, b}, {mm}, {}});
   ValueId sum = value("sum", DType::f32, {1, 4, 1}, 1);
   Attrs axis;
   axis.set("axis", int64_t(2));
-  g.nodes.push_back({"reduce_sum", {mm}, {sum}, axis});
+  g.nodes.push_back({*parseOpId("reduce_sum"), {mm}, {sum}, axis});
   ValueId r = value("r", DType::f32, {1, 4, 1}, 2);
   Attrs shape;
   shape.set("shape", std::vector<int64_t>{1, 4, 1});
-  g.nodes.push_back({"reshape", {sum}, {r}, shape});
+  g.nodes.push_back({*parseOpId("reshape"), {sum}, {r}, shape});
   ValueId am = value("am", DType::i32, {1, 4}, 3);
-  g.nodes.push_back({"argmax", {mm}, {am}, axis});
+  g.nodes.push_back({*parseOpId("argmax"), {mm}, {am}, axis});
   g.outputs = {r, am, a};
 
   std::vector<ValueErrorModel> m = analyzeErrors(g);
@@ -280,21 +280,25 @@ TEST(Verdict, CompilerFailuresBecomeOneLineFindingsOfTheirKind) {
   Finding again =
       compilerFailureFinding("mlir-ext:opt", crashed("#0 0x77ab\n#1 0x12\n"));
   EXPECT_EQ(crash.signature, again.signature);
-  // A failure without a CompilerFault: its code and its words.
+  // A failure without a CompilerFault: its code alone, whatever its words
+  // say.
   EXPECT_EQ(
       compilerFailureFinding("x", Error::failure("hung", ErrorCode::Timeout))
           .signature.kind,
       Kind::Timeout);
+  for (const char *words : {"error: 'tosa.add' op failed to verify",
+                            "the pass crashed with signal 11"})
+    EXPECT_EQ(compilerFailureFinding(
+                  "x", Error::failure(words, ErrorCode::CompilerFailure))
+                  .signature.kind,
+              Kind::PassFailure)
+        << words;
+  // With one, its kind.
   EXPECT_EQ(compilerFailureFinding(
-                "x", Error::failure("error: 'tosa.add' op failed to verify",
-                                    ErrorCode::CompilerFailure))
+                "x", compilerFault("failed to legalize operation 'tosa.pad'",
+                                   CompilerFault::Kind::VerifierFailed))
                 .signature.kind,
             Kind::Verifier);
-  EXPECT_EQ(compilerFailureFinding(
-                "x", Error::failure("failed to legalize operation 'tosa.pad'",
-                                    ErrorCode::CompilerFailure))
-                .signature.kind,
-            Kind::PassFailure);
   for (Kind k : {Kind::Crash, Kind::Timeout, Kind::Verifier, Kind::PassFailure,
                  Kind::Miscompile, Kind::TvIncorrect})
     EXPECT_EQ(parseKind(kindName(k)), k);

@@ -1,6 +1,6 @@
 // What makes two compiler failures "the same bug": the signatures the crash,
 // timeout and verifier oracles derive from a backend's failure (the
-// CompilerFault it carries, the words of its message).
+// CompilerFault it carries; its message only for a diagnostic's template).
 #include "backends/Backend.h"
 #include "backends/mlir/MlirBackend.h"
 #include "oracles/Verdict.h"
@@ -63,8 +63,7 @@ TEST(Signature, LlvmStackDumpsOfExternalToolsAreRead) {
 }
 
 TEST(Signature, OutOfMemoryAndHangsHaveTheirOwnDetail) {
-  CompilerFault memory = fault(CompilerFault::Kind::Failed);
-  memory.outOfMemory = true;
+  CompilerFault memory = fault(CompilerFault::Kind::OutOfMemory);
   memory.diagnostic = "MemoryError";
   Finding oom = compilerFailureFinding(
       "mlir-ext:x",
@@ -93,7 +92,7 @@ TEST(Signature, VerifierFailuresAreThePassAndTheMessageTemplate) {
         compilerFault("pass tosa-optional-decompositions failed on the "
                       "emitted module: " +
                           diagnostic,
-                      fault(CompilerFault::Kind::Failed,
+                      fault(CompilerFault::Kind::VerifierFailed,
                             "tosa-optional-decompositions")));
   };
   Finding a = failure("%v3", "2x4"), b = failure("%v17", "8x1");
@@ -114,11 +113,12 @@ TEST(Signature, PassFailureNamesTheLastDiagnostic) {
       "broadcast dimensions note: see current operation: %11";
   Finding f = compilerFailureFinding(
       "mlir:tosa-O3",
-      compilerFault(
-          "pass affine-super-vectorize failed on the emitted "
-          "module: " +
-              diagnostic,
-          fault(CompilerFault::Kind::Failed, "affine-super-vectorize")));
+      compilerFault("pass affine-super-vectorize failed on the emitted "
+                    "module: " +
+                        diagnostic,
+                    fault(CompilerFault::Kind::VerifierFailed,
+                          "affine-super-vectorize")));
+  EXPECT_EQ(f.signature.kind, Kind::Verifier);
   EXPECT_EQ(f.signature.stage, "affine-super-vectorize");
   EXPECT_EQ(f.signature.detail,
             "'vector.transfer_write' op should not have broadcast dimensions");

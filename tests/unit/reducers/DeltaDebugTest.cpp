@@ -44,7 +44,8 @@ TEST(DeltaDebug, ResultIsOneMinimal) {
   // and any answer must lose the failure when one item is dropped.
   int calls = 0;
   auto fails = [](const std::set<int> &s) {
-    return std::count_if(s.begin(), s.end(), [](int x) { return x % 2 == 0; }) >= 3;
+    return std::count_if(s.begin(), s.end(),
+                         [](int x) { return x % 2 == 0; }) >= 3;
   };
   std::vector<int> out =
       ddmin(iota(25), predicate(fails, &calls), [] { return false; });
@@ -60,27 +61,25 @@ TEST(DeltaDebug, ResultIsOneMinimal) {
 
 TEST(DeltaDebug, EmptyResultWhenNothingIsNeeded) {
   int calls = 0;
-  std::vector<int> out = ddmin(iota(9), predicate([](const std::set<int> &) {
-                                 return true;
-                               }, &calls),
-                               [] { return false; });
+  std::vector<int> out = ddmin(
+      iota(9), predicate([](const std::set<int> &) { return true; }, &calls),
+      [] { return false; });
   EXPECT_TRUE(out.empty());
 }
 
 TEST(DeltaDebug, KeepsAtLeastMinKeep) {
   int calls = 0;
-  std::vector<int> out = ddmin(iota(9), predicate([](const std::set<int> &) {
-                                 return true;
-                               }, &calls),
-                               [] { return false; }, 1);
+  std::vector<int> out = ddmin(
+      iota(9), predicate([](const std::set<int> &) { return true; }, &calls),
+      [] { return false; }, 1);
   EXPECT_EQ(out.size(), 1u);
 }
 
 TEST(DeltaDebug, StopsWhenTheBudgetIsSpent) {
   int calls = 0;
   auto fails = [](const std::set<int> &s) { return s.count(5) != 0; };
-  std::vector<int> out = ddmin(iota(64), predicate(fails, &calls),
-                               [&] { return calls >= 4; });
+  std::vector<int> out =
+      ddmin(iota(64), predicate(fails, &calls), [&] { return calls >= 4; });
   EXPECT_LE(calls, 4 + 64); // one batch may finish after the limit
   EXPECT_TRUE(std::count(out.begin(), out.end(), 5));
   EXPECT_GT(out.size(), 1u); // not finished

@@ -5,9 +5,11 @@
 // culprit pass is found.
 #include "reducers/Reduce.h"
 #include "backends/mlir/MlirBackend.h"
+#include "core/File.h"
 #include "core/Json.h"
 #include "core/OpTable.h"
 #include "generators/Inputs.h"
+#include "process/Process.h"
 #include "tests/mutants/Mutants.h"
 #include "tests/unit/reducers/Graphs.h"
 
@@ -16,7 +18,6 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -165,7 +166,7 @@ TEST(Reduce, CrashKeepsItsSignature) {
   ASSERT_EQ(f.finding.signature.kind, Kind::Crash) << f.finding.message;
   ReduceResult r = reduceAndCheck(f, quick(), 1);
   EXPECT_EQ(r.reduced.testCase.graph.nodes.size(), 1u);
-  EXPECT_EQ(r.reduced.testCase.graph.nodes[0].op, "intdiv");
+  EXPECT_EQ(r.reduced.testCase.graph.nodes[0].op, OpId::IntDiv);
 }
 
 TEST(Reduce, PassFailureKeepsItsSignature) {
@@ -184,7 +185,7 @@ TEST(Reduce, PassFailureKeepsItsSignature) {
       << f.finding.signature.detail;
   ReduceResult r = reduceAndCheck(f, quick(), 1);
   ASSERT_EQ(r.reduced.testCase.graph.nodes.size(), 1u);
-  EXPECT_EQ(r.reduced.testCase.graph.nodes[0].op, "maximum");
+  EXPECT_EQ(r.reduced.testCase.graph.nodes[0].op, OpId::Maximum);
 }
 
 TEST(Reduce, VerifierFailureKeepsItsSignature) {
@@ -203,7 +204,7 @@ TEST(Reduce, VerifierFailureKeepsItsSignature) {
   EXPECT_EQ(f.finding.signature.kind, Kind::Verifier) << f.finding.message;
   ReduceResult r = reduceAndCheck(f, quick(), 1);
   ASSERT_EQ(r.reduced.testCase.graph.nodes.size(), 1u);
-  EXPECT_EQ(r.reduced.testCase.graph.nodes[0].op, "maximum");
+  EXPECT_EQ(r.reduced.testCase.graph.nodes[0].op, OpId::Maximum);
   std::filesystem::remove(script);
 }
 
@@ -241,8 +242,8 @@ TEST(Reduce, TwoBugsReduceToTheOneAskedFor) {
     ReduceResult r = reduceAndCheck(f);
     bool hasSub = false, hasClamp = false;
     for (const Node &n : r.reduced.testCase.graph.nodes) {
-      hasSub = hasSub || n.op == "sub";
-      hasClamp = hasClamp || n.op == "clamp";
+      hasSub = hasSub || n.op == OpId::Sub;
+      hasClamp = hasClamp || n.op == OpId::Clamp;
     }
     EXPECT_EQ(hasClamp, clampFirst);
     EXPECT_EQ(hasSub, !clampFirst);
@@ -261,7 +262,7 @@ TEST(Reduce, ResultIsOneMinimalAndParallelRunsAgree) {
   // No single op can be dropped: replacing it by its value loses the bug.
   const Graph &g = one.reduced.testCase.graph;
   for (const Node &n : g.nodes)
-    EXPECT_TRUE(n.operands.empty() || n.op == "clamp") << n.op;
+    EXPECT_TRUE(n.operands.empty() || n.op == OpId::Clamp) << n.op;
 }
 
 TEST(Reduce, PipelineShrinksAndNamesTheCulprit) {
@@ -314,16 +315,15 @@ TEST(Reduce, InterruptedReductionLeavesAValidBestSoFar) {
   ReduceOptions o = quick();
   o.outDir = dir;
   o.reducePipeline = true;
-  pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
+  auto child = process::Background::start([&] {
     (void)reduceFinding(f, o);
-    _exit(0);
-  }
+    return 0;
+  });
+  ASSERT_TRUE(bool(child)) << child.error().message();
   // Killed without warning at some point of the reduction (or after it).
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-  kill(pid, SIGKILL);
-  waitpid(pid, nullptr, 0);
+  child->kill(SIGKILL);
+  child->wait();
   auto best = loadFinding(dir);
   ASSERT_TRUE(best) << best.error().message();
   EXPECT_FALSE(verify(best->testCase.graph));

@@ -3,9 +3,11 @@
 #include "backends/mlir/PassPipeline.h"
 #include "backends/ref/Interpreter.h"
 #include "backends/torch/Torch.h"
+#include "core/File.h"
 #include "core/Json.h"
 #include "core/Npy.h"
 #include "oracles/Tv.h"
+#include "process/Process.h"
 #include "reducers/Reduce.h"
 #include "reports/Bundle.h"
 #include "reports/Dashboard.h"
@@ -17,7 +19,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace cc;
@@ -215,7 +216,7 @@ TEST(Bundle, InputsRoundTripAsRunReadsThem) {
 
 // The curated reproducers of corpus/regressions compare with the generator's
 // own compare.awk and expected.txt format, and every curated bundle of
-// reports/found has an ISSUE.md with the fields of an upstream issue, its
+// corpus/found has an ISSUE.md with the fields of an upstream issue, its
 // specification sentence filled in and its upstream status said.
 TEST(Bundle, CuratedBundlesMatchTheGenerator) {
   std::string root = CC_SOURCE_DIR;
@@ -235,7 +236,7 @@ TEST(Bundle, CuratedBundlesMatchTheGenerator) {
   }
   EXPECT_GT(compared, 0);
   int issues = 0;
-  for (const auto &e : fs::directory_iterator(root + "/reports/found")) {
+  for (const auto &e : fs::directory_iterator(root + "/corpus/found")) {
     if (!e.is_directory())
       continue;
     ++issues;
@@ -282,11 +283,13 @@ TEST(Bundle, OtherBackendsAreSaidToBeUnreproducible) {
 // Runs DIR/repro.sh with `env` in front; its exit status and output.
 std::pair<int, std::string> runScript(const std::string &dir,
                                       const std::string &env = "") {
-  std::string out = dir + "/test.out";
-  int st =
-      std::system((env + " sh " + dir + "/repro.sh >" + out + " 2>&1").c_str());
-  auto text = readFile(out);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, text ? *text : ""};
+  process::ChildOptions o;
+  o.outputPath = dir + "/test.out";
+  o.limits = RunLimits::timeOnly(1e9); // its tools have their own limits
+  auto r = process::runShell(env + " sh " + dir + "/repro.sh", o);
+  auto text = readFile(o.outputPath);
+  int status = r && !r->signal ? r->exitCode : -1;
+  return {status, text ? *text : ""};
 }
 
 // An external compiler that turns every subtraction into an addition: its

@@ -32,7 +32,9 @@ FindingRecord reducedTo(const FindingRecord &f, const std::string &op, DType t,
   auto y = g.add(op, {x});
   EXPECT_TRUE(bool(y)) << op << " on " << dtypeName(t);
   g.addOutput(y ? *y : x);
-  r.evidence["first_failing_pass"] = culprit;
+  r.reduction = Reduction{};
+  r.reduction->bisected = true;
+  r.reduction->culprit = culprit;
   return r;
 }
 
@@ -106,7 +108,7 @@ TEST(RootCause, ProgramFindingsMatchByCulpritAndProgramText) {
   // Not bisected yet: no culprit, no match.
   EXPECT_EQ(matchKnownBug(*known, f), nullptr);
   FindingRecord r = f;
-  r.evidence["first_failing_pass"] =
+  r.reduction.emplace().culprit =
       "arith-int-range-narrowing{int-bitwidths-supported=8,16,32}";
   ASSERT_NE(matchKnownBug(*known, f, &r), nullptr);
   EXPECT_EQ(matchKnownBug(*known, f, &r)->name, "narrowing");
@@ -114,7 +116,7 @@ TEST(RootCause, ProgramFindingsMatchByCulpritAndProgramText) {
   r.testCase.program->mlir = "%0 = arith.index_cast %x : i32 to index\n"
                              "%1 = arith.shrsi %0, %c9 : index\n";
   EXPECT_EQ(matchKnownBug(*known, f, &r), nullptr);
-  r.evidence["first_failing_pass"] = "canonicalize";
+  r.reduction.emplace().culprit = "canonicalize";
   r.testCase.program = f.testCase.program;
   EXPECT_EQ(matchKnownBug(*known, f, &r), nullptr);
 }

@@ -55,7 +55,7 @@ void check(int seed, const ProgramOptions &options, Tally &t) {
   EXPECT_EQ(ev->undefined, "") << "seed " << seed << "\n" << p.mlir;
   const NamedPipeline straight = straightLowering();
   RunOptions run;
-  run.timeoutSeconds = 60;
+  run.limits.timeoutSeconds = 60;
   Expected<Outputs> out =
       runMlirModule(p.mlir, p.name, p.results, {in}, straight.pipeline,
                     straight.llvmOptLevel, run);

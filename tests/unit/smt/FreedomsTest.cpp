@@ -1,6 +1,7 @@
 // What TOSA leaves open (the op table's freedoms) is never a finding of
 // translation validation: the sign of a zero maximum, the value of pow
 // where it is undefined. Genuine differences next to them still are.
+#include "core/File.h"
 #include "core/Json.h"
 #include "smt/Validate.h"
 #include "tests/unit/smt/Limits.h"

@@ -3,6 +3,7 @@
 // or one clear error, never a crash. Each check runs in a forked child so
 // that a crash names its mutant.
 #include "core/Rng.h"
+#include "process/Process.h"
 #include "smt/Validate.h"
 #include "tests/unit/smt/Limits.h"
 
@@ -11,8 +12,6 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace cc::smt {
 namespace {
@@ -110,21 +109,22 @@ std::string mutate(Rng &rng, std::string t) {
 // How a check in a child ended: "ok" (a verdict or an error) or the
 // signal that killed it.
 std::string checkInChild(const std::string &src, const std::string &tgt) {
-  pid_t pid = fork();
-  if (pid == 0) {
+  auto check = [&](int) {
     TvOptions o = deterministicOptions();
     o.rlimit = 200'000;
     o.confirm = false; // the replay runs in a child of its own anyway
     (void)checkRefinement(src, tgt, o);
-    _exit(0);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFSIGNALED(status))
-    return "signal " + std::to_string(WTERMSIG(status));
-  return WEXITSTATUS(status) == 0
-             ? "ok"
-             : "exit " + std::to_string(WEXITSTATUS(status));
+    return 0;
+  };
+  process::ChildOptions co;
+  co.keepStderr = true;
+  co.limits = RunLimits::timeOnly(1e9); // the solver's rlimit bounds it
+  auto r = process::runChild(check, co);
+  if (!r)
+    return r.error().message();
+  if (r->signal)
+    return "signal " + std::to_string(r->signal);
+  return r->exitCode == 0 ? "ok" : "exit " + std::to_string(r->exitCode);
 }
 
 TEST(TvFuzz, MutatedPeerPairsGiveAVerdictOrAnError) {

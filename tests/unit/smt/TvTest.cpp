@@ -3,6 +3,7 @@
 // counterexample), upstream passes on the seed corpus (never `incorrect`
 // unless a real bug), and bad input.
 #include "backends/mlir/MlirBackend.h"
+#include "core/File.h"
 #include "core/Json.h"
 #include "smt/Validate.h"
 #include "tests/mutants/Mutants.h"

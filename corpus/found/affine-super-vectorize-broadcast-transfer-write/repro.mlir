@@ -1,0 +1,1 @@
+../../../corpus/regressions/affine-super-vectorize-broadcast-transfer-write/repro.mlir

@@ -1,0 +1,1 @@
+../../../corpus/regressions/arith-cmpf-always-of-int-to-fp-crash/repro.sh

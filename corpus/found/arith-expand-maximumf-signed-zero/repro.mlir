@@ -1,0 +1,1 @@
+../../../corpus/regressions/arith-expand-maximumf-signed-zero/repro.mlir

@@ -1,0 +1,1 @@
+../../../corpus/regressions/arith-int-range-narrowing-remui-sign-extended/repro.mlir

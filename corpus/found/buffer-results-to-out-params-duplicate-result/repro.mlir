@@ -1,0 +1,1 @@
+../../../corpus/regressions/buffer-results-to-out-params-duplicate-result/repro.mlir

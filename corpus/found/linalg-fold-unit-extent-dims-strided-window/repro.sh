@@ -1,0 +1,1 @@
+../../../corpus/regressions/linalg-fold-unit-extent-dims-strided-window/repro.sh

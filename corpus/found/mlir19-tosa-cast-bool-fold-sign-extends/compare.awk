@@ -1,0 +1,1 @@
+../../../corpus/regressions/mlir19-tosa-cast-bool-fold-sign-extends/compare.awk

@@ -1,0 +1,1 @@
+../../../corpus/regressions/mlir19-tosa-clamp-clamp-disjoint-merge/tosa.mlir

@@ -1,0 +1,1 @@
+../../../corpus/regressions/mlir19-tosa-negate-wraps/compare.awk

@@ -1,0 +1,1 @@
+../../../corpus/regressions/tosa-argmax-lowest-finite-init/compare.awk

@@ -1,0 +1,1 @@
+../../../corpus/regressions/tosa-depthwise-conv2d-decomposition-pad-type/repro.sh

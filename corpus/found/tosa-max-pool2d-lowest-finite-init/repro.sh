@@ -1,0 +1,1 @@
+../../../corpus/regressions/tosa-max-pool2d-lowest-finite-init/repro.sh

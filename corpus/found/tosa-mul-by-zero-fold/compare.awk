@@ -1,0 +1,1 @@
+../../../corpus/regressions/tosa-mul-by-zero-fold/compare.awk

@@ -1,0 +1,1 @@
+../../../corpus/regressions/tosa-negate-double-negation-fold/repro.sh

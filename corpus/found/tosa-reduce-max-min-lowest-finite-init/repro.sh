@@ -1,0 +1,1 @@
+../../../corpus/regressions/tosa-reduce-max-min-lowest-finite-init/repro.sh

@@ -1,0 +1,1 @@
+../../../corpus/regressions/tosa-transpose-conv2d-decomposition-nan/compare.awk

@@ -1,1 +1,0 @@
-../../../corpus/regressions/affine-super-vectorize-broadcast-transfer-write/repro.mlir

@@ -1,1 +1,0 @@
-../../../corpus/regressions/arith-cmpf-always-of-int-to-fp-crash/repro.mlir

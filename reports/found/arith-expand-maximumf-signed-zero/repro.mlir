@@ -1,1 +1,0 @@
-../../../corpus/regressions/arith-expand-maximumf-signed-zero/repro.mlir

@@ -1,1 +1,0 @@
-../../../corpus/regressions/arith-int-range-narrowing-remui-sign-extended/repro.sh

@@ -1,1 +1,0 @@
-../../../corpus/regressions/buffer-results-to-out-params-duplicate-result/repro.mlir

@@ -1,1 +1,0 @@
-../../../corpus/regressions/linalg-fold-unit-extent-dims-strided-window/repro.mlir

@@ -1,1 +1,0 @@
-../../../corpus/regressions/mlir19-tosa-cast-bool-fold-sign-extends/compare.awk

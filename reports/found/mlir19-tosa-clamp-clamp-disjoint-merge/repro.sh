@@ -1,1 +1,0 @@
-../../../corpus/regressions/mlir19-tosa-clamp-clamp-disjoint-merge/repro.sh

@@ -1,1 +1,0 @@
-../../../corpus/regressions/mlir19-tosa-exp-log-fold/tosa.mlir

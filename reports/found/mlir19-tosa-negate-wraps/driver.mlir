@@ -1,1 +1,0 @@
-../../../corpus/regressions/mlir19-tosa-negate-wraps/driver.mlir

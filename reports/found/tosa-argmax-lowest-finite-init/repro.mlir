@@ -1,1 +1,0 @@
-../../../corpus/regressions/tosa-argmax-lowest-finite-init/repro.mlir

@@ -1,1 +1,0 @@
-../../../corpus/regressions/tosa-depthwise-conv2d-decomposition-pad-type/repro.sh

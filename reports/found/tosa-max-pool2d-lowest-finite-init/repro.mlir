@@ -1,1 +1,0 @@
-../../../corpus/regressions/tosa-max-pool2d-lowest-finite-init/repro.mlir

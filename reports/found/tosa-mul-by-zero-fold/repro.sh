@@ -1,1 +1,0 @@
-../../../corpus/regressions/tosa-mul-by-zero-fold/repro.sh

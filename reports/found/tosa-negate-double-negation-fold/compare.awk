@@ -1,1 +1,0 @@
-../../../corpus/regressions/tosa-negate-double-negation-fold/compare.awk

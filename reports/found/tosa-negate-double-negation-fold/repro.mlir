@@ -1,1 +1,0 @@
-../../../corpus/regressions/tosa-negate-double-negation-fold/repro.mlir

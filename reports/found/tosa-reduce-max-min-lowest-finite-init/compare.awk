@@ -1,1 +1,0 @@
-../../../corpus/regressions/tosa-reduce-max-min-lowest-finite-init/compare.awk

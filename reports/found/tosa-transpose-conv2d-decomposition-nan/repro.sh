@@ -1,1 +1,0 @@
-../../../corpus/regressions/tosa-transpose-conv2d-decomposition-nan/repro.sh
