@@ -4,6 +4,9 @@
 #include "backends/mlir/MlirBackend.h"
 #include "backends/ref/Interpreter.h"
 #include "backends/torch/Torch.h"
+#include "core/Quote.h"
+
+#include <algorithm>
 
 namespace cc {
 
@@ -27,6 +30,23 @@ Expected<std::unique_ptr<Backend>> makeBackend(const std::string &spec) {
 std::string backendSpecHelp() {
   return "ref, mlir:NAME, mlir:pipeline=TEXT, mlir-ext:CMD, cuda:NAME, cudnn, "
          "torch, torchscript";
+}
+
+bool specRunsCommand(const std::string &spec) {
+  return spec.starts_with("mlir-ext");
+}
+
+Error checkTrustedSpec(const std::string &spec, const std::string &source,
+                       const std::vector<std::string> &named,
+                       bool trustCommands) {
+  if (!specRunsCommand(spec) || trustCommands ||
+      std::find(named.begin(), named.end(), spec) != named.end())
+    return Error::success();
+  return makeError("not run: the compiler of " + source + " is the command '" +
+                   spec +
+                   "', taken from the file; name it on the command line "
+                   "(--cut " +
+                   shellWord(spec) + ") or pass --trust-commands to run it");
 }
 
 } // namespace cc

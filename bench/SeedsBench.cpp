@@ -9,6 +9,7 @@
 // not the whole benchmark.
 #include "backends/mlir/MlirBackend.h"
 #include "core/Json.h"
+#include "core/Quote.h"
 #include "generators/Inputs.h"
 #include "oracles/Differential.h"
 
@@ -60,18 +61,11 @@ nlohmann::json runOne(const std::string &file, const std::string &pipeline,
   return j;
 }
 
-std::string shellQuote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 // Runs `self --one FILE PIPELINE` and reads its JSON line; a child that
 // crashes or prints no JSON becomes an entry with an error.
 nlohmann::json runIsolated(const std::string &self, const std::string &file,
                            const std::string &pipeline, uint64_t seed) {
-  std::string cmd = shellQuote(self) + " --one " + shellQuote(file) + " " +
+  std::string cmd = shellWord(self) + " --one " + shellWord(file) + " " +
                     pipeline + " --seed " + std::to_string(seed);
   std::string out;
   if (FILE *p = popen(cmd.c_str(), "r")) {

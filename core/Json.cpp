@@ -3,6 +3,7 @@
 #include "core/Limits.h"
 #include "core/OpTable.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -379,9 +380,37 @@ Expected<Graph> graphFromJson(const json &j) {
 }
 
 namespace {
-// Parses JSON text, or an error saying where it breaks. Numbers beyond a
-// double (1e999) are nlohmann's out_of_range, not a parse_error.
-Expected<json> parseJson(const std::string &text) {
+// How deep `text` nests arrays and objects (strings skipped): checked
+// before parsing, since copying, printing and destroying a json value
+// recurse once per level.
+int nestingDepth(std::string_view text) {
+  int depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+} // namespace
+
+// Numbers beyond a double (1e999) are nlohmann's out_of_range, not a
+// parse_error.
+Expected<json> parseJson(std::string_view text) {
+  if (nestingDepth(text) > kMaxJsonDepth)
+    return makeError("malformed JSON: nested deeper than " +
+                     std::to_string(kMaxJsonDepth) + " levels");
   try {
     return json::parse(text);
   } catch (const json::parse_error &e) {
@@ -390,7 +419,10 @@ Expected<json> parseJson(const std::string &text) {
     return makeError("malformed JSON: " + jsonReason(e));
   }
 }
-} // namespace
+
+std::string jsonText(const json &j, int indent) {
+  return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
 
 Expected<Graph> parseGraph(const std::string &text) {
   CC_ASSIGN(j, parseJson(text));
@@ -439,6 +471,8 @@ json graphToJson(const Graph &g) {
   return j;
 }
 
-std::string printGraph(const Graph &g) { return graphToJson(g).dump(2) + "\n"; }
+std::string printGraph(const Graph &g) {
+  return jsonText(graphToJson(g), 2) + "\n";
+}
 
 } // namespace cc

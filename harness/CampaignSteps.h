@@ -80,6 +80,10 @@ bool wantsReduction(const FindingRecord &f, bool inBaseline,
 // (CampaignOptions::triageCalls): a miscompile that wants reduction.
 bool wantsTriage(const FindingRecord &f, bool inBaseline,
                  const std::vector<KnownBug> &known);
+// Whether a stored finding may be replayed by this campaign: its compiler
+// is not a command (mlir-ext:CMD) other than the campaign's own --cut
+// (a store may come from anyone, docs/SECURITY.md).
+bool mayReplay(const FindingRecord &f, const CampaignOptions &options);
 // Whether a reduced case's reduction was whole: not a triage, not cut by
 // its budget.
 bool fullyReduced(const FindingRecord &reduced);

@@ -13,9 +13,14 @@ namespace cc {
 // workers never keep the directory locked while they wind down.
 Expected<std::unique_ptr<DirLock>> DirLock::acquire(const std::string &dir) {
   std::string file = path(dir);
-  int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // Never through a link: a downloaded directory may hold one in its place.
+  int fd =
+      ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0)
-    return makeError("cannot lock '" + dir + "': " + std::strerror(errno));
+    return makeError("cannot lock '" + dir + "': " +
+                     (errno == ELOOP ? std::string("its lock file is a "
+                                                   "symbolic link")
+                                     : std::strerror(errno)));
   struct flock lk{};
   lk.l_type = F_WRLCK;
   lk.l_whence = SEEK_SET;

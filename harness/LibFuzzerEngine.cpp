@@ -79,12 +79,7 @@ double modifiedAt(const fs::path &p) {
   return double(st.st_mtim.tv_sec) + 1e-9 * double(st.st_mtim.tv_nsec);
 }
 
-Error makeDir(const fs::path &p) {
-  std::error_code ec;
-  fs::create_directories(p, ec);
-  return ec ? makeError("cannot create '" + p.string() + "': " + ec.message())
-            : Error();
-}
+Error makeDir(const fs::path &p) { return makeDirectory(p.string()); }
 
 // An empty corpus starts from the seed graphs (.json) that fit the
 // fuzzer's limits, as fuzz inputs.

@@ -4,6 +4,7 @@
 #include "harness/CampaignSteps.h"
 
 #include "core/File.h"
+#include "core/Json.h"
 #include "reports/CiOutputs.h"
 
 #include <filesystem>
@@ -48,24 +49,21 @@ Expected<CampaignSummary> writeOutputs(Store &store, const std::string &dir,
   summary.totalCases = total;
   CC_ASSIGN(tv, store.tvChecks());
   summary.tvChecks = byVerdict(tv);
-  std::error_code ec;
-  std::filesystem::create_directories(dir + "/findings", ec);
-  if (ec)
-    return makeError("cannot create '" + dir + "/findings': " + ec.message());
+  CC_TRY(makeDirectory(dir + "/findings"));
   CiRun run{"crosscheck fuzz", total, summary.seconds, {}, {}};
   summary.signatures.clear();
   for (size_t i = 0; i < all.size(); ++i) {
     Store::Stored &f = all[i];
     std::string file = fileName(f.record, i + 1);
     CC_TRY(writeAtomically(dir + "/" + file,
-                           findingToJson(f.record).dump(1) + "\n"));
+                           jsonText(findingToJson(f.record), 1) + "\n"));
     CiFinding ci{f.record, f.summary.count, f.summary.known, file, "",
                  -1,       f.reduced};
     if (f.reduced) {
       ci.reducedFile = file.substr(0, file.size() - 5) + ".reduced.json";
       ci.reducedOps = f.summary.reducedOps;
       CC_TRY(writeAtomically(dir + "/" + ci.reducedFile,
-                             findingToJson(*f.reduced).dump(1) + "\n"));
+                             jsonText(findingToJson(*f.reduced), 1) + "\n"));
     }
     run.findings.push_back(std::move(ci));
     summary.signatures.push_back(f.summary);

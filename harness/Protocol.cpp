@@ -1,5 +1,6 @@
 #include "harness/Protocol.h"
 
+#include "core/Json.h"
 #include "process/Wire.h"
 
 namespace cc {
@@ -17,12 +18,11 @@ Error malformed(const char *what) {
 
 // A finding travels in its file format: one reader for every finding.
 void writeFinding(WireWriter &w, const FindingRecord &f) {
-  w.str(findingToJson(f).dump());
+  w.str(jsonText(findingToJson(f)));
 }
 
 Expected<FindingRecord> readFinding(WireReader &r) {
-  std::string text = r.str();
-  json j = json::parse(text, nullptr, false);
+  CC_ASSIGN(j, parseJson(r.str()));
   return findingFromJson(j);
 }
 

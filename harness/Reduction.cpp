@@ -5,6 +5,7 @@
 // stopped. Either keeps its Reduction with the reduced case in the store.
 #include "harness/CampaignSteps.h"
 
+#include "backends/Registry.h"
 #include "reducers/Reduce.h"
 
 #include <cstdio>
@@ -24,6 +25,11 @@ bool wantsTriage(const FindingRecord &f, bool inBaseline,
   // miscompile needs its reduced form and culprit.
   return f.finding.signature.kind == Kind::Miscompile &&
          wantsReduction(f, inBaseline, known);
+}
+
+bool mayReplay(const FindingRecord &f, const CampaignOptions &options) {
+  return !checkTrustedSpec(f.testCase.cut, "a stored finding", options.cuts,
+                           false);
 }
 
 bool fullyReduced(const FindingRecord &reduced) {
@@ -46,6 +52,7 @@ Error reduceNewFindings(Store &store, const CampaignOptions &options) {
   for (Store::Stored &f : all) {
     const Signature &s = f.summary.signature;
     if (f.summary.known || !wantsReduction(f.record, false, known) ||
+        !mayReplay(f.record, options) ||
         (f.reduced && fullyReduced(*f.reduced)))
       continue;
     ReduceOptions ro;
@@ -87,6 +94,7 @@ Expected<std::unique_ptr<Triage>> Triage::make(const CampaignOptions &options,
     std::string sig = f.summary.signature.str();
     t->order.push_back(sig);
     if (!f.reduced && t->options.triageCalls > 0 &&
+        mayReplay(f.record, t->options) &&
         wantsTriage(f.record, store.inBaseline(f.summary.signature), t->known))
       t->queue.push_back(sig);
     t->seen[sig] = {std::move(f.record), std::move(f.reduced)};

@@ -102,6 +102,11 @@ Error run(sqlite3 *db, Stmt &st, const std::string &what) {
   return rc == SQLITE_DONE ? Error() : sqlError(db, what);
 }
 
+// The read budget of Store::open: kReadBudget callbacks, one per
+// kProgressStep SQLite VM instructions (about 10^11: hours of reading).
+constexpr int kProgressStep = 100000;
+constexpr uint64_t kReadBudget = 1000000;
+
 Expected<sqlite3 *> openDb(const std::string &uri, int flags) {
   sqlite3 *db = nullptr;
   flags |= SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
@@ -150,11 +155,22 @@ Error Store::exec(const std::string &sql) {
   return makeError("campaign store: " + msg);
 }
 
+// A store may come from anyone (a downloaded CI artifact): it must hold
+// tables only, since a view or a trigger is a query of its author's that
+// our reads would run (a recursive view never ends).
 Error Store::checkFormat(const std::string &dbPath) {
   Stmt st(db, "SELECT value FROM meta WHERE key = 'format'");
   if (!st.ok() || st.step() != SQLITE_ROW ||
       st.text(0) != "crosscheck-campaign")
     return makeError("'" + dbPath + "' is not a crosscheck campaign store");
+  Stmt other(db, "SELECT type, name FROM sqlite_master WHERE type NOT IN "
+                 "('table', 'index') LIMIT 1");
+  if (!other.ok())
+    return sqlError(db, "reading the store's schema");
+  if (other.step() == SQLITE_ROW)
+    return makeError("'" + dbPath + "' is not a crosscheck campaign store: " +
+                     "it holds the " + other.text(0) + " '" + other.text(1) +
+                     "' (a store holds tables only)");
   return Error();
 }
 
@@ -165,6 +181,14 @@ Expected<std::unique_ptr<Store>> Store::open(const std::string &dbPath) {
   CC_ASSIGN(db, openDb(uri, SQLITE_OPEN_READONLY));
   std::unique_ptr<Store> store(new Store(db, uri));
   CC_TRY(store->checkFormat(dbPath));
+  // Reading a store is bounded: past kReadBudget virtual-machine steps a
+  // query is interrupted (an error), far beyond any real campaign's reads.
+  sqlite3_progress_handler(
+      db, kProgressStep,
+      [](void *steps) {
+        return ++*static_cast<uint64_t *>(steps) > kReadBudget ? 1 : 0;
+      },
+      &store->progressSteps);
   return store;
 }
 
@@ -192,10 +216,7 @@ Store::openToWrite(const std::string &dir, std::unique_ptr<DirLock> lock,
 Expected<std::unique_ptr<Store>> Store::create(const std::string &dir,
                                                const json &identity,
                                                const std::string &advice) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    return makeError("cannot create '" + dir + "': " + ec.message());
+  CC_TRY(makeDirectory(dir));
   // Locked first: a campaign that starts at the same moment is refused as
   // one in use, never mistaken for an existing one.
   CC_ASSIGN(lock, DirLock::acquire(dir));
@@ -207,7 +228,7 @@ Expected<std::unique_ptr<Store>> Store::create(const std::string &dir,
   for (auto [key, value] :
        {std::pair<std::string, std::string>{"format", "crosscheck-campaign"},
         {"version", std::to_string(kStoreVersion)},
-        {"identity", identity.dump()},
+        {"identity", jsonText(identity)},
         {"created", std::to_string(unixNow())}}) {
     Stmt st(store.db, "INSERT INTO meta(key, value) VALUES (?, ?)");
     st.bind(1, key).bind(2, value);
@@ -229,8 +250,8 @@ Expected<std::unique_ptr<Store>> Store::resume(const std::string &dir,
   for (const auto &[key, value] : identity.items())
     if (stored.value(key, json()) != value)
       return makeError("cannot resume '" + dir + "': its " + key + " was " +
-                       stored.value(key, json()).dump() + ", now " +
-                       value.dump() + " (resume with the same flags)");
+                       jsonText(stored.value(key, json())) + ", now " +
+                       jsonText(value) + " (resume with the same flags)");
   return std::move(store);
 }
 
@@ -238,10 +259,10 @@ Expected<json> Store::identity() {
   Stmt st(db, "SELECT value FROM meta WHERE key = 'identity'");
   if (st.step() != SQLITE_ROW)
     return sqlError(db, "reading the campaign's identity");
-  json j = json::parse(st.text(0), nullptr, false);
-  if (j.is_discarded())
+  auto j = parseJson(st.text(0));
+  if (!j || !j->is_object())
     return makeError("campaign store: malformed identity");
-  return j;
+  return *j;
 }
 
 Expected<std::unordered_set<uint64_t>> Store::recordedCases() {
@@ -283,7 +304,8 @@ Error Store::record(const CaseOutcome &o, uint32_t shard) {
       up.bind(1, key).bind(2, std::string(kindName(s.kind))).bind(3, s.backend);
       up.bind(4, s.stage).bind(5, s.detail).bind(6, f.finding.message);
       up.bind(7, now).bind(8, now).bind(9, int64_t(o.index));
-      up.bind(10, int64_t(known.count(key))).bind(11, findingToJson(f).dump());
+      up.bind(10, int64_t(known.count(key)))
+          .bind(11, jsonText(findingToJson(f)));
       CC_TRY(run(db, up, "recording a finding"));
       Stmt link(db, "INSERT OR IGNORE INTO case_findings(case_idx, finding_id) "
                     "SELECT ?, id FROM findings WHERE signature = ?");
@@ -438,7 +460,7 @@ Error Store::saveReduced(const Signature &s, const FindingRecord &reduced) {
   int ops = reduced.reduction ? reduced.reduction->opsAfter : -1;
   Stmt st(db, "UPDATE findings SET reduced = ?, reduced_ops = ? WHERE "
               "signature = ?");
-  st.bind(1, findingToJson(reduced).dump()).bind(2, int64_t(ops));
+  st.bind(1, jsonText(findingToJson(reduced))).bind(2, int64_t(ops));
   st.bind(3, s.str());
   return run(db, st, "recording a reduced case");
 }
@@ -449,8 +471,8 @@ Expected<std::vector<Store::Stored>> Store::findings() {
               "reduced_ops FROM findings ORDER BY first_seen, id");
   int rc;
   while ((rc = st.step()) == SQLITE_ROW) {
-    json j = json::parse(st.text(4), nullptr, false);
-    auto record = findingFromJson(j);
+    auto j = parseJson(st.text(4));
+    auto record = j ? findingFromJson(*j) : Expected<FindingRecord>(j.error());
     if (!record)
       return record.error().withContext("campaign store: finding " +
                                         st.text(0));
@@ -461,7 +483,8 @@ Expected<std::vector<Store::Stored>> Store::findings() {
     s.count = uint64_t(st.integer(2));
     s.known = st.integer(3) != 0 || known.count(st.text(0));
     if (std::string reduced = st.text(5); !reduced.empty()) {
-      auto r = findingFromJson(json::parse(reduced, nullptr, false));
+      auto rj = parseJson(reduced);
+      auto r = rj ? findingFromJson(*rj) : Expected<FindingRecord>(rj.error());
       if (!r)
         return r.error().withContext("campaign store: reduced " + st.text(0));
       f.reduced = std::move(*r);
@@ -567,9 +590,9 @@ Expected<std::set<std::string>> loadBaseline(const std::string &path) {
     return makeError("baseline '" + path + "' does not exist");
   if (file.ends_with(".json")) {
     CC_ASSIGN(text, readFile(file));
-    json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("findings") ||
-        !j["findings"].is_array())
+    auto parsed = parseJson(text);
+    json j = parsed ? *parsed : json();
+    if (!j.is_object() || !j.contains("findings") || !j["findings"].is_array())
       return makeError("baseline '" + file +
                        "' is not a crosscheck findings.json");
     for (const json &f : j["findings"])

@@ -109,6 +109,7 @@ private:
   std::string uri; // what it was opened with (ATTACHed the same way)
   std::unique_ptr<DirLock> lock;
   std::set<std::string> known;
+  uint64_t progressSteps = 0; // of the read budget (Store::open)
 };
 
 // Signatures of an earlier campaign: its directory, its campaign.db or its

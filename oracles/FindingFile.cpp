@@ -14,6 +14,15 @@ namespace {
 Error formatError(const std::string &what) {
   return Error::failure("malformed finding: " + what);
 }
+
+// jsonField, its error a malformed finding's.
+template <class T>
+Expected<T> typed(const nlohmann::json &j, const char *key, T otherwise) {
+  auto v = jsonField(j, key, std::move(otherwise));
+  if (!v)
+    return formatError(v.error().message());
+  return v;
+}
 } // namespace
 
 json signatureToJson(const Signature &s) {
@@ -67,7 +76,8 @@ Expected<MlirProgram> programFromJson(const json &j) {
   if (!j.is_object() || !j.contains("mlir") || !j["mlir"].is_string())
     return formatError("a program needs its 'mlir' text");
   MlirProgram p;
-  p.name = j.value("name", "main");
+  CC_ASSIGN(name, typed<std::string>(j, "name", "main"));
+  p.name = std::move(name);
   p.mlir = j["mlir"].get<std::string>();
   CC_ASSIGN(args, typesFromJson(j.value("args", json()), "args"));
   CC_ASSIGN(results, typesFromJson(j.value("results", json()), "results"));
@@ -140,12 +150,18 @@ Expected<TestCase> testCaseFromJson(const json &j) {
                          " does not have the "
                          "type of the " +
                          owner + "'s input");
-  c.cut = j.value("cut", "");
+  CC_ASSIGN(cut, typed<std::string>(j, "cut", ""));
+  c.cut = std::move(cut);
   // Files older than "memory" ran with RunLimits' own default.
-  c.limits.timeoutSeconds = j.value("timeout", RunLimits().timeoutSeconds);
-  c.limits.memoryBytes = j.value("memory", RunLimits().memoryBytes);
-  c.seed = j.value("seed", uint64_t(0));
-  c.index = j.value("index", uint64_t(0));
+  CC_ASSIGN(timeout, typed(j, "timeout", RunLimits().timeoutSeconds));
+  CC_ASSIGN(memory, typed(j, "memory", RunLimits().memoryBytes));
+  CC_ASSIGN(seed, typed(j, "seed", uint64_t(0)));
+  CC_ASSIGN(index, typed(j, "index", uint64_t(0)));
+  if (!(timeout > 0))
+    return formatError("field 'timeout' must be positive");
+  c.limits = {timeout, memory};
+  c.seed = seed;
+  c.index = index;
   return c;
 }
 
@@ -219,21 +235,17 @@ json findingToJson(const FindingRecord &f) {
   return j;
 }
 
-Expected<FindingRecord> findingFromJson(const json &j) {
-  if (!j.is_object() || j.value("format", "") != "crosscheck-finding")
-    return formatError("not a crosscheck finding (format must be "
-                       "\"crosscheck-finding\")");
-  if (j.value("version", 0) != kFindingFormatVersion)
-    return formatError(
-        "unsupported version " + j.value("version", json(0)).dump() +
-        " (this build reads " + std::to_string(kFindingFormatVersion) + ")");
+// Every field has the type its reader wants, or the error names it.
+Expected<FindingRecord> findingFields(const json &j) {
   FindingRecord f;
   CC_ASSIGN(sig, signatureFromJson(j.value("signature", json())));
   f.finding.signature = sig;
-  f.finding.message = j.value("message", "");
+  CC_ASSIGN(message, typed<std::string>(j, "message", ""));
+  f.finding.message = std::move(message);
   CC_ASSIGN(c, testCaseFromJson(j.value("case", json())));
   f.testCase = std::move(c);
-  f.log = j.value("log", "");
+  CC_ASSIGN(log, typed<std::string>(j, "log", ""));
+  f.log = std::move(log);
   f.evidence = j.value("evidence", json::object());
   if (j.contains("reduction"))
     f.reduction = reductionFromJson(j["reduction"]);
@@ -242,21 +254,40 @@ Expected<FindingRecord> findingFromJson(const json &j) {
   return f;
 }
 
+Expected<FindingRecord> findingFromJson(const json &j) {
+  CC_ASSIGN(format, typed<std::string>(j, "format", ""));
+  if (!j.is_object() || format != "crosscheck-finding")
+    return formatError("not a crosscheck finding (format must be "
+                       "\"crosscheck-finding\")");
+  if (j.value("version", json(0)) != json(kFindingFormatVersion))
+    return formatError("unsupported version " +
+                       jsonText(j.value("version", json(0))).substr(0, 40) +
+                       " (this build reads " +
+                       std::to_string(kFindingFormatVersion) + ")");
+  // A wrong type the readers do not check (a graph's nested fields) is
+  // nlohmann's exception: an error too, never an abort.
+  try {
+    return findingFields(j);
+  } catch (const json::exception &e) {
+    return formatError(e.what());
+  }
+}
+
 Expected<FindingRecord> loadFinding(const std::string &path) {
   std::string file =
       std::filesystem::is_directory(path) ? path + "/finding.json" : path;
   CC_ASSIGN(text, readFile(file));
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded())
-    return Error::failure(file + ": not valid JSON");
-  auto f = findingFromJson(j);
+  auto j = parseJson(text);
+  if (!j)
+    return Error::failure(file + ": " + j.error().message());
+  auto f = findingFromJson(*j);
   if (!f)
     return f.error().withContext(file);
   return f;
 }
 
 Error saveFinding(const std::string &path, const FindingRecord &f) {
-  return writeFile(path, findingToJson(f).dump(1) + "\n");
+  return writeFile(path, jsonText(findingToJson(f), 1) + "\n");
 }
 
 } // namespace cc

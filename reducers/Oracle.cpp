@@ -148,7 +148,7 @@ Outcome CaseOracle::judge(const TestCase &c) {
 
 namespace {
 uint64_t caseKey(const TestCase &c) {
-  return std::hash<std::string>{}(testCaseToJson(c).dump());
+  return std::hash<std::string>{}(jsonText(testCaseToJson(c)));
 }
 
 // Cheap checks that need no compiler: a valid graph whose reference run is
@@ -261,17 +261,14 @@ Error BestSoFar::update(const TestCase &c) {
   record.testCase = c;
   if (options.outDir.empty())
     return Error();
-  std::error_code ec;
-  std::filesystem::create_directories(options.outDir, ec);
-  if (ec)
-    return makeError("cannot create '" + options.outDir + "': " + ec.message());
+  CC_TRY(makeDirectory(options.outDir));
   if (c.program)
     CC_TRY(writeAtomically(options.outDir + "/program.mlir", c.program->mlir));
   else
     CC_TRY(
         writeAtomically(options.outDir + "/graph.json", printGraph(c.graph)));
   return writeAtomically(options.outDir + "/finding.json",
-                         findingToJson(record).dump(1) + "\n");
+                         jsonText(findingToJson(record), 1) + "\n");
 }
 
 } // namespace cc::reduce

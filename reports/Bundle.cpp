@@ -5,6 +5,7 @@
 #include "backends/mlir/MlirBackend.h"
 #include "backends/mlir/PassPipeline.h"
 #include "backends/ref/Interpreter.h"
+#include "core/File.h"
 #include "core/Json.h"
 #include "core/Npy.h"
 #include "oracles/Program.h"
@@ -135,7 +136,7 @@ Expected<BundleResult> Writer::write() {
   CC_TRY(verifyRepro(spec));
   if (passesComplete)
     CC_TRY(traceCulprit());
-  if (refs.ok)
+  if (refs.ok && options.notRun.empty())
     rerun(refs, expect);
   CC_TRY(finish());
   return result;
@@ -245,10 +246,7 @@ Expected<References> Writer::writeCaseFiles() {
   const Inputs &inputs = f.testCase.inputs;
   CC_TRY(saveFinding(dir + "/finding.json", original));
   CC_TRY(writeText(dir + "/graph.json", printGraph(g)));
-  std::error_code ec;
-  std::filesystem::create_directories(dir + "/inputs", ec);
-  if (ec)
-    return makeError("cannot create '" + dir + "/inputs': " + ec.message());
+  CC_TRY(makeDirectory(dir + "/inputs"));
   for (size_t i = 0; i < inputs.size() && i < g.inputs.size(); ++i)
     CC_TRY(writeNpy(inputFile(dir, g, i), inputs[i]));
   References r;
@@ -298,7 +296,9 @@ Error Writer::writeRepros(const ReproSpec &spec) {
 Error Writer::verifyRepro(const ReproSpec &spec) {
   int &status = facts.status;
   Lowering whole = cutPipeline(original.testCase.cut);
-  if (!repro.pipeline.empty() && options.verify) {
+  if (!options.notRun.empty()) {
+    result.notes.push_back(options.notRun);
+  } else if (!repro.pipeline.empty() && options.verify) {
     status = runRepro(dir, sig.kind);
     if (status != 1 && fallBack && lowering.pipeline != whole.pipeline) {
       result.notes.push_back(
@@ -378,11 +378,7 @@ std::string inputFile(const std::string &dir, const Graph &g, size_t i) {
 Expected<BundleResult> writeBundle(const FindingRecord &original,
                                    const std::string &dir,
                                    const BundleOptions &options) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    return makeError("cannot create bundle directory '" + dir +
-                     "': " + ec.message());
+  CC_TRY(makeDirectory(dir));
   return Writer(original, dir, options).write();
 }
 

@@ -46,6 +46,10 @@ struct BundleOptions {
   // repro.out): a reduced pipeline that does not reproduce there is
   // replaced by the finding's whole pipeline.
   bool verify = true;
+  // Why the compiler under test may not run (a command taken from a file
+  // the user did not name, docs/SECURITY.md): the bundle is written
+  // without rerunning it or repro.sh, and says so. Empty: it may run.
+  std::string notRun;
 };
 
 struct BundleResult {

@@ -7,6 +7,7 @@
 #include "core/File.h"
 #include "core/Format.h"
 #include "core/Json.h"
+#include "core/Quote.h"
 
 #include <sstream>
 
@@ -91,15 +92,18 @@ void command(std::ostream &md, const ReadmeFacts &r) {
     return;
   }
   if (pipeline.empty()) {
-    md << "Not reproducible with upstream tools alone: " << r.cut << "\n\n";
+    md << "Not reproducible with upstream tools alone: " << markdownCode(r.cut)
+       << "\n\n";
     return;
   }
   Kind k = r.original->finding.signature.kind;
-  md << "```sh\nmlir-opt repro.mlir --pass-pipeline='" << pipeline << "'";
+  std::string line =
+      "mlir-opt repro.mlir --pass-pipeline=" + shellWord(pipeline);
   if (computesWrong(k))
-    md << " |\n  mlir-runner -e repro_main -entry-point-result=void -O"
-       << r.optLevel << " -shared-libs=libmlir_c_runner_utils.so";
-  md << "\n```\n\n`./repro.sh` runs "
+    line += " |\n  mlir-runner -e repro_main -entry-point-result=void -O" +
+            std::to_string(r.optLevel) +
+            " -shared-libs=libmlir_c_runner_utils.so";
+  md << markdownBlock(line, "sh") << "\n`./repro.sh` runs "
      << (computesWrong(k) ? "both and compares the printed values with "
                             "`expected.txt` (`compare.awk`)"
                           : "it")

@@ -5,6 +5,7 @@
 #include "core/File.h"
 #include "core/Format.h"
 #include "core/Json.h"
+#include "core/Quote.h"
 #include "reports/CiOutputs.h"
 
 #include <sstream>
@@ -21,7 +22,7 @@ std::string shortNum(double v) { return formatDouble("%.6g", v); }
 std::string jsonNumber(const json &j) {
   if (j.is_number())
     return shortNum(j.get<double>());
-  return j.is_string() ? j.get<std::string>() : j.dump();
+  return j.is_string() ? j.get<std::string>() : jsonText(j);
 }
 
 // At most `maxLines` lines, saying how many were left out.
@@ -111,18 +112,22 @@ void reproduce(std::ostream &md, const ReadmeFacts &r) {
     reproStatus(md, r);
   } else if (r.result->pipeline.empty()) {
     md << "Not with upstream tools alone (see *Limits of this bundle*): the "
-          "compiler under test is `"
-       << r.cut << "`. `finding.json` replays it with crosscheck.\n\n";
+          "compiler under test is "
+       << markdownCode(r.cut)
+       << ". `finding.json` replays it with crosscheck.\n\n";
   } else {
     md << "```sh\n./repro.sh            # exit 1: the bug is present; 0: "
           "fixed\n```\n\nNeeds only `mlir-opt` and `mlir-runner` from MLIR "
           "22 (override with `MLIR_OPT`, `MLIR_RUNNER`, "
-          "`MLIR_C_RUNNER_UTILS`). It runs\n\n```sh\nmlir-opt repro.mlir "
-          "--pass-pipeline='"
-       << r.result->pipeline
-       << "' |\n  mlir-runner -e repro_main -entry-point-result=void -O"
-       << r.optLevel << " -shared-libs=libmlir_c_runner_utils.so\n```\n\n"
-       << "and compares what `@repro_main` prints with the expected "
+          "`MLIR_C_RUNNER_UTILS`). It runs\n\n"
+       << markdownBlock("mlir-opt repro.mlir --pass-pipeline=" +
+                            shellWord(r.result->pipeline) +
+                            " |\n  mlir-runner -e repro_main "
+                            "-entry-point-result=void -O" +
+                            std::to_string(r.optLevel) +
+                            " -shared-libs=libmlir_c_runner_utils.so",
+                        "sh")
+       << "\nand compares what `@repro_main` prints with the expected "
           "values.\n\n";
     if (!r.splitNote.empty())
       md << r.splitNote << "\n\n";
@@ -141,7 +146,7 @@ void graphAndCulprit(std::ostream &md, const ReadmeFacts &r) {
      << (r.svg ? "<img src=\"graph.svg\" alt=\"the graph\">"
                : "(graph.dot: Graphviz was not installed)")
      << "\n\n</td><td>\n\n<pre>\n"
-     << xmlEscape(clip(r.tosa, 60)) << "</pre>\n\n</td></tr></table>\n\n";
+     << xmlText(clip(r.tosa, 60)) << "</pre>\n\n</td></tr></table>\n\n";
   md << "The inputs are `inputs/<name>.npy` (`crosscheck run graph.json "
         "--inputs inputs` replays the case), the f64 reference outputs "
         "`expected_<i>.npy`.\n\n";

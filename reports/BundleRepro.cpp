@@ -7,6 +7,7 @@
 #include "backends/torch/Torch.h"
 #include "core/File.h"
 #include "core/Json.h"
+#include "core/Quote.h"
 #include "process/Process.h"
 #include "reports/ReproScript.h"
 
@@ -15,7 +16,6 @@
 namespace cc::bundle {
 
 namespace fs = std::filesystem;
-using repro::shellQuote;
 
 namespace {
 
@@ -92,15 +92,14 @@ Expected<std::string> writeExternalRepro(const ReproSpec &spec,
                      repro::externalScript(check, ext.command,
                                            onModule(ext.completion.pipeline),
                                            ext.completion.llvmOptLevel)));
-  return "```sh\n./repro.sh            # exit 1: the bug is present; 0: "
-         "fixed\n```\n\nNeeds the compiler under test, mlir-opt and "
-         "mlir-runner from MLIR 22 (override with `REPRO_COMPILER`, "
-         "`MLIR_OPT`, `MLIR_RUNNER`, `MLIR_C_RUNNER_UTILS`). It runs\n\n"
-         "```sh\n" +
-         ext.command +
-         " < tosa.mlir > compiled.mlir\n```\n\n"
-         "(tosa.mlir in MLIR " +
-         std::to_string(ext.syntaxVersion) +
+  return std::string(
+             "```sh\n./repro.sh            # exit 1: the bug is present; 0: "
+             "fixed\n```\n\nNeeds the compiler under test, mlir-opt and "
+             "mlir-runner from MLIR 22 (override with `REPRO_COMPILER`, "
+             "`MLIR_OPT`, `MLIR_RUNNER`, `MLIR_C_RUNNER_UTILS`). It "
+             "runs\n\n") +
+         markdownBlock(ext.command + " < tosa.mlir > compiled.mlir", "sh") +
+         "\n(tosa.mlir in MLIR " + std::to_string(ext.syntaxVersion) +
          "'s TOSA syntax), adds `@repro_main` (driver.mlir) to the "
          "compiled module, lowers the rest of the way with upstream "
          "`mlir-opt` (the pipeline `REPRO_PIPELINE` of repro.sh), runs it "
@@ -151,7 +150,7 @@ Expected<Repro> writeRepro(const ReproSpec &spec, const std::string &pipeline,
     CC_TRY(writeCheckFiles(spec));
   std::string script =
       r.pipeline.empty()
-          ? "#!/bin/sh\n# " + spec.title +
+          ? "#!/bin/sh\n# " + shellComment(spec.title) +
                 "\necho 'not reproducible with upstream mlir-opt and "
                 "mlir-runner (see README.md)' >&2\nexit 2\n"
           : repro::mlirScript({spec.title, spec.table, spec.compare},

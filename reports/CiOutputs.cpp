@@ -1,6 +1,8 @@
 #include "reports/CiOutputs.h"
 
 #include "core/Format.h"
+#include "core/Json.h"
+#include "core/Quote.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -16,36 +18,6 @@ constexpr Kind kAllKinds[] = {Kind::Crash,          Kind::Timeout,
                               Kind::Miscompile,     Kind::TvIncorrect,
                               Kind::RefDisagreement};
 } // namespace
-
-std::string xmlEscape(const std::string &s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '&':
-      out += "&amp;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&apos;";
-      break;
-    default:
-      // XML 1.0 admits no other control characters.
-      if (uint8_t(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
-        out += ' ';
-      else
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string kindDescription(Kind k) {
   switch (k) {
@@ -190,10 +162,10 @@ std::string junitXml(const CiRun &ungrouped) {
   std::string time = formatDouble("%.3f", run.seconds);
   std::string tests = std::to_string(run.rootCauses.size() + 1);
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  x += "<testsuites name=\"" + xmlEscape(run.name) + "\" tests=\"" + tests +
+  x += "<testsuites name=\"" + xmlText(run.name) + "\" tests=\"" + tests +
        "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\" time=\"" +
        time + "\">\n";
-  x += "  <testsuite name=\"" + xmlEscape(run.name) + "\" tests=\"" + tests +
+  x += "  <testsuite name=\"" + xmlText(run.name) + "\" tests=\"" + tests +
        "\" failures=\"" + std::to_string(failures) +
        "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"" +
        time + "\">\n";
@@ -205,20 +177,19 @@ std::string junitXml(const CiRun &ungrouped) {
   for (const CiRootCause &c : run.rootCauses) {
     const CiFinding &first = run.findings.at(c.findings.front());
     const Signature &s = first.record.finding.signature;
-    x += "    <testcase classname=\"" + xmlEscape(s.backend) + "\" name=\"" +
-         xmlEscape(rootName(run, c)) + "\" time=\"0\">\n";
+    x += "    <testcase classname=\"" + xmlText(s.backend) + "\" name=\"" +
+         xmlText(rootName(run, c)) + "\" time=\"0\">\n";
     if (c.known)
       x += "      <skipped message=\"" +
-           xmlEscape(c.knownBug ? "known bug " + c.knownBug->name
-                                : std::string("known (in the baseline)")) +
+           xmlText(c.knownBug ? "known bug " + c.knownBug->name
+                              : std::string("known (in the baseline)")) +
            "\"/>\n";
     else
-      x +=
-          "      <failure message=\"" +
-          xmlEscape(first.record.finding.message.substr(0, 500)) +
-          "\" type=\"" + std::string(kindName(s.kind)) + "\">" +
-          xmlEscape(first.record.finding.message + "\n" + rootDetails(run, c)) +
-          "</failure>\n";
+      x += "      <failure message=\"" +
+           xmlText(first.record.finding.message.substr(0, 500)) + "\" type=\"" +
+           std::string(kindName(s.kind)) + "\">" +
+           xmlText(first.record.finding.message + "\n" + rootDetails(run, c)) +
+           "</failure>\n";
     x += "    </testcase>\n";
   }
   x += "  </testsuite>\n</testsuites>\n";
@@ -276,7 +247,7 @@ std::string sarifJson(const CiRun &ungrouped) {
            {{{"tool", {{"driver", {{"name", "crosscheck"}, {"rules", rules}}}}},
              {"results", results},
              {"properties", {{"cases", run.cases}}}}})}};
-  return sarif.dump(2) + "\n";
+  return jsonText(sarif, 2) + "\n";
 }
 
 std::string findingsJson(const CiRun &ungrouped) {
@@ -298,12 +269,12 @@ std::string findingsJson(const CiRun &ungrouped) {
                      {"known_bug", c.knownBug ? c.knownBug->name : ""},
                      {"upstream", c.knownBug ? c.knownBug->upstream : ""},
                      {"findings", c.findings}});
-  return json({{"format", "crosscheck-findings"},
-               {"version", 1},
-               {"cases", run.cases},
-               {"findings", list},
-               {"root_causes", roots}})
-             .dump(2) +
+  return jsonText({{"format", "crosscheck-findings"},
+                   {"version", 1},
+                   {"cases", run.cases},
+                   {"findings", list},
+                   {"root_causes", roots}},
+                  2) +
          "\n";
 }
 

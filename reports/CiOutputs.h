@@ -58,6 +58,7 @@ public:
   // One "[n] NAME" line per listed compiler, after `indent`.
   std::string lines(const std::string &indent) const;
   bool empty() const { return names.empty(); }
+  const std::vector<std::string> &listed() const { return names; }
 
 private:
   std::vector<std::string> names; // [n] is names[n - 1]
@@ -76,8 +77,6 @@ std::string junitXml(const CiRun &run);
 std::string summaryText(const CiRun &run, const CiTotals &totals);
 std::string sarifJson(const CiRun &run);
 std::string findingsJson(const CiRun &run);
-// Text escaped for XML and HTML (control characters become spaces).
-std::string xmlEscape(const std::string &s);
 // One sentence that says what a finding of this kind means.
 std::string kindDescription(Kind kind);
 // "crosscheck/miscompile": the SARIF ruleId of a kind.

@@ -2,6 +2,7 @@
 #include "reports/Dashboard.h"
 
 #include "core/Format.h"
+#include "core/Quote.h"
 #include "reports/CiOutputs.h"
 
 #include <algorithm>
@@ -16,7 +17,7 @@ namespace cc {
 
 namespace {
 
-std::string esc(const std::string &s) { return xmlEscape(s); }
+std::string esc(const std::string &s) { return xmlText(s); }
 
 std::string num(double v, const char *f = "%.4g") { return formatDouble(f, v); }
 
@@ -400,13 +401,22 @@ code { font-size: 12px; word-break: break-all; }
   return os.str();
 }
 
+namespace {
+// Code in a Markdown table cell: a '|' would end the cell (a signature's
+// separators read better as '/').
+std::string tableCode(std::string s) {
+  std::replace(s.begin(), s.end(), '|', '/');
+  return markdownCode(s);
+}
+} // namespace
+
 std::string summaryMarkdown(const DashboardData &d) {
   std::set<std::string> pairs;
   for (const DashboardData::Coverage &c : d.coverage)
     pairs.insert(c.op + "/" + c.dtype);
   std::ostringstream os;
   auto [roots, fresh] = rootCounts(d);
-  os << "## " << d.title << "\n\n"
+  os << "## " << markdownText(d.title) << "\n\n"
      << (fresh ? "**" + std::to_string(fresh) + " new root cause(s)**"
                : std::string("No new root causes"))
      << ", " << roots - fresh << " known (" << d.findings.size()
@@ -420,21 +430,22 @@ std::string summaryMarkdown(const DashboardData &d) {
   if (!d.findings.empty()) {
     os << "| status | root cause | kind | cases | signature | culprit | "
           "bundle |\n|---|---|---|---|---|---|---|\n";
-    for (const DashboardData::Finding &f : d.findings) {
-      std::string sig = legend.shorten(f.signature.str());
-      for (char &c : sig)
-        if (c == '|')
-          c = '/'; // a table cell cannot hold '|'
+    for (const DashboardData::Finding &f : d.findings)
       os << "| " << (f.known ? "known" : "**new**") << " | "
-         << (f.rootCause.empty() ? "-" : f.rootCause) << " | "
-         << kindName(f.signature.kind) << " | " << f.count << " | `" << sig
-         << "` | " << (f.culprit.empty() ? "-" : "`" + f.culprit + "`") << " | "
-         << (f.bundle.empty() ? "-" : "`report/" + f.bundle + "`") << " |\n";
-    }
+         << (f.rootCause.empty() ? "-" : markdownText(f.rootCause)) << " | "
+         << kindName(f.signature.kind) << " | " << f.count << " | "
+         << tableCode(legend.shorten(f.signature.str())) << " | "
+         << (f.culprit.empty() ? "-" : tableCode(f.culprit)) << " | "
+         << (f.bundle.empty() ? "-" : tableCode("report/" + f.bundle))
+         << " |\n";
     os << "\n";
   }
-  if (!legend.empty())
-    os << "Compilers:\n\n" << legend.lines("- ") << "\n";
+  if (!legend.empty()) {
+    os << "Compilers:\n\n";
+    for (size_t i = 0; i < legend.listed().size(); ++i)
+      os << "- [" << i + 1 << "] " << markdownCode(legend.listed()[i]) << "\n";
+    os << "\n";
+  }
   os << "Dashboard: `report/index.html`.\n";
   return os.str();
 }

@@ -2,6 +2,8 @@
 // runs, and a tool that fails, crashes or hangs is the bug showing.
 #include "reports/ReproScript.h"
 
+#include "core/Quote.h"
+
 #include <sstream>
 
 namespace cc::repro {
@@ -10,7 +12,7 @@ namespace {
 
 // The start of every script: the title, what it does, and the helpers.
 std::string head(const Check &check, const std::string &what) {
-  return "#!/bin/sh\n# " + check.title + "\n" + what + R"SH(set -u
+  return "#!/bin/sh\n# " + shellComment(check.title) + "\n" + what + R"SH(set -u
 here=$(cd "$(dirname "$0")" && pwd)
 pick() { for t in "$@"; do command -v "$t" >/dev/null 2>&1 && { command -v "$t"; return; }; done; echo "$1"; }
 REPRO_TIMEOUT=${REPRO_TIMEOUT:-120}
@@ -46,7 +48,7 @@ fi
 // mlir-opt with the pipeline on $REPRO_MLIR, then mlir-runner; what the
 // program prints goes to $work/actual.txt.
 std::string mlirLowerAndRun(const std::string &pipeline, int optLevel) {
-  return "REPRO_PIPELINE=${REPRO_PIPELINE:-" + shellQuote(pipeline) +
+  return "REPRO_PIPELINE=${REPRO_PIPELINE:-" + shellWord(pipeline) +
          "}\nREPRO_OPT_LEVEL=${REPRO_OPT_LEVEL:-" + std::to_string(optLevel) +
          "}\n" +
          R"SH(echo "mlir-opt:    $(basename "$MLIR_OPT") ($("$MLIR_OPT" --version 2>/dev/null | grep -i version | head -n 1 | sed 's/^ *//'))"
@@ -76,13 +78,6 @@ std::string compare(const Check &check) {
 }
 
 } // namespace
-
-std::string shellQuote(const std::string &s) {
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 // compare.awk beside this file, as a string literal made by CMake.
 const char *compareProgram() {
@@ -124,7 +119,7 @@ std::string externalScript(const Check &check, const std::string &command,
 # default next to mlir-runner), REPRO_PIPELINE (the completing lowering),
 # REPRO_OPT_LEVEL, REPRO_TIMEOUT (seconds).
 )SH") + mlirSetup() +
-         "REPRO_COMPILER=${REPRO_COMPILER:-" + shellQuote(command) + "}\n" +
+         "REPRO_COMPILER=${REPRO_COMPILER:-" + shellWord(command) + "}\n" +
          R"SH(echo "compiler:    $REPRO_COMPILER"
 $limit sh -c "$REPRO_COMPILER" <"$here/tosa.mlir" >"$work/compiled.mlir" 2>"$work/compiler.err" ||
   failed "the compiler under test" $? "$work/compiler.err"

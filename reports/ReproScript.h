@@ -20,8 +20,6 @@ struct Check {
   bool compare; // false: no expected values, running without a failure is OK
 };
 
-std::string shellQuote(const std::string &s);
-
 // compare.awk: judges what the program printed against expected.txt, prints
 // expected versus actual and exits 1 when an element differs, 0 otherwise.
 const char *compareProgram();

@@ -1,12 +1,13 @@
 #include "reports/RootCause.h"
 
+#include "core/File.h"
 #include "core/Format.h"
+#include "core/Json.h"
 #include "core/OpTable.h"
 #include "generators/Program.h"
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -51,28 +52,28 @@ Expected<KnownBug::Match> parseMatch(const json &m, const std::string &bug) {
   if (!m.is_object())
     return makeError("known bug '" + bug + "': each match must be an object");
   KnownBug::Match out;
-  out.text = m.dump();
+  out.text = jsonText(m);
   for (const auto &[key, value] : m.items()) {
     if (key == "kind") {
       out.kind = value.is_string() ? parseKind(value.get<std::string>())
                                    : std::nullopt;
       if (!out.kind)
         return makeError("known bug '" + bug + "': unknown kind " +
-                         value.dump());
+                         jsonText(value));
     } else if (key == "graph_has") {
       for (const json &d : value.is_array() ? value : json::array({value})) {
         auto t =
             d.is_string() ? parseDType(d.get<std::string>()) : std::nullopt;
         if (!t)
           return makeError("known bug '" + bug + "': unknown dtype " +
-                           d.dump() + " in match.graph_has");
+                           jsonText(d) + " in match.graph_has");
         out.graphHas.push_back(*t);
       }
     } else if (key == "graph_ops") {
       for (const json &o : value.is_array() ? value : json::array({value})) {
         if (!o.is_string() || !findOp(o.get<std::string>()))
-          return makeError("known bug '" + bug + "': unknown op " + o.dump() +
-                           " in match.graph_ops");
+          return makeError("known bug '" + bug + "': unknown op " +
+                           jsonText(o) + " in match.graph_ops");
         out.graphOps.push_back(o.get<std::string>());
       }
     } else if (auto *field = regexSlot(out, key)) {
@@ -204,12 +205,13 @@ std::string rootKey(const FindingRecord &f, const FindingRecord *reduced,
 } // namespace
 
 Expected<std::vector<KnownBug>> loadKnownBugs(const std::string &path) {
-  std::ifstream in(path);
-  if (!in)
+  auto text = readFile(path);
+  if (!text)
     return makeError("known bugs '" + path + "' cannot be read");
-  json j = json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object() ||
-      j.value("format", "") != std::string(kFormat) || !j["bugs"].is_array())
+  auto parsed = parseJson(*text);
+  json j = parsed ? *parsed : json();
+  auto format = jsonField<std::string>(j, "format", "");
+  if (!j.is_object() || !format || *format != kFormat || !j["bugs"].is_array())
     return makeError("known bugs '" + path + "' is not a " + kFormat +
                      " file ({\"format\": \"" + kFormat +
                      "\", \"bugs\": [...]})");

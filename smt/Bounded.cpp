@@ -5,6 +5,7 @@
 #include "smt/Validate.h"
 
 #include "process/Process.h"
+#include "process/StageCell.h"
 #include "process/Wire.h"
 
 #include <chrono>
@@ -101,12 +102,20 @@ BoundedCheck verifyPipelineBounded(const std::string &module,
                                    double budgetSeconds) {
   BoundedCheck r;
   auto start = Clock::now();
+  // A pass or a query that exhausts memory ends the child under RunLimits'
+  // memory bound, reported as such, not as a crash.
+  process::StageCell cell;
   process::ChildOptions co;
   co.ownProcessGroup = false;
   co.keepStderr = true;
-  co.limits = RunLimits::timeOnly(budgetSeconds);
+  co.limits = {budgetSeconds, RunLimits().memoryBytes};
+  co.cell = cell.ok() ? &cell : nullptr;
   auto ran = process::runChild(
-      [&](int fd) { return child(fd, module, pipeline, options, perRewrite); },
+      [&](int fd) {
+        if (cell.ok())
+          process::noteOutOfMemoryIn(cell);
+        return child(fd, module, pipeline, options, perRewrite);
+      },
       co);
   if (!ran) {
     r.end = BoundedCheck::End::Failed;
@@ -118,9 +127,13 @@ BoundedCheck verifyPipelineBounded(const std::string &module,
     r.end = BoundedCheck::End::OutOfTime;
   } else if (!ended) {
     r.end = BoundedCheck::End::Crashed;
-    r.error = ran->signal ? "signal " + std::to_string(ran->signal) + " (" +
-                                strsignal(ran->signal) + ")"
-                          : "exit status " + std::to_string(ran->exitCode);
+    r.outOfMemory = ran->outOfMemory;
+    r.error = ran->outOfMemory
+                  ? std::string(kOutOfMemory) + " (limit " +
+                        std::to_string(co.limits.memoryBytes >> 20) + " MiB)"
+              : ran->signal ? "signal " + std::to_string(ran->signal) + " (" +
+                                  strsignal(ran->signal) + ")"
+                            : "exit status " + std::to_string(ran->exitCode);
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;

@@ -19,6 +19,9 @@ namespace {
 
 // Loops with a constant trip count are unrolled up to this many times.
 constexpr int64_t kMaxTrips = 1024;
+// Loop and branch bodies encoded in one function, nested ones included:
+// three nested loops of 1,000 trips each would otherwise be 10^9 copies.
+constexpr int64_t kMaxRegionRuns = int64_t(1) << 16;
 
 // `a` where `g` holds, else `b`: values of one shape, element by element.
 SVal select(const z3::expr &g, const SVal &a, const SVal &b) {
@@ -80,6 +83,10 @@ std::vector<SVal> Encoder::runRegion(Region &region,
                                      const std::vector<SVal> &args) {
   if (!llvm::hasSingleElement(region))
     unsupported("scf region with several blocks");
+  if (++regionRuns > kMaxRegionRuns)
+    unsupported("loops unrolled to more than " +
+                std::to_string(kMaxRegionRuns) +
+                " iterations in all (nested loops multiply)");
   Block &b = region.front();
   requireValues(b.getArgumentTypes());
   for (auto [a, v] : llvm::zip(b.getArguments(), args))
@@ -177,6 +184,11 @@ void Encoder::encodeFor(scf::ForOp loop) {
     args.insert(args.end(), state.begin(), state.end());
     if (trips) {
       state = runRegion(loop.getRegion(), args);
+      // Z3 flattens an associative chain (x + 1 + 1 ...) at each new
+      // operation: loop-carried scalars kept folded keep a long loop linear.
+      for (SVal &v : state)
+        if (v.size() == 1 && !v.array)
+          v.v[0] = v.v[0].simplify(), v.p[0] = v.p[0].simplify();
     } else {
       z3::expr running = less(iv, hi);
       // Known to have ended (constant bounds in effect): no more copies.

@@ -400,6 +400,9 @@ private:
   void mergePath(const z3::expr &g, const PathState &before);
   std::vector<SVal> runRegion(mlir::Region &region,
                               const std::vector<SVal> &args);
+  // Region bodies encoded so far: nested loops multiply, so the unrolling
+  // has one budget for the whole function (kMaxRegionRuns, EncodeScf.cpp).
+  int64_t regionRuns = 0;
   std::vector<SVal> runGuarded(const z3::expr &g, mlir::Region &region,
                                const std::vector<SVal> &args);
   void encodeFor(mlir::scf::ForOp loop);

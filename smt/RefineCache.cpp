@@ -3,9 +3,10 @@
 // mode and its SMT-LIB text.
 #include "smt/Refine.h"
 
+#include "core/File.h"
+
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 
 namespace cc::smt::detail {
@@ -26,7 +27,7 @@ bool QueryCache::holdsProof() const {
 
 void QueryCache::storeProof() const {
   if (!path.empty())
-    std::ofstream(path) << "unsat\n";
+    (void)writeFile(path, "unsat\n"); // a cache that cannot be written: none
 }
 
 } // namespace cc::smt::detail

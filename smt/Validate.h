@@ -119,7 +119,9 @@ struct BoundedCheck {
   enum class End { Finished, OutOfTime, Crashed, Failed };
   End end = End::Finished;
   std::string error; // Failed: verifyPipeline's error; Crashed: the signal
-  std::string pass;  // OutOfTime, Crashed: the pass that was running, if any
+  // Crashed by running out of RunLimits' memory (error says so).
+  bool outOfMemory = false;
+  std::string pass; // OutOfTime, Crashed: the pass that was running, if any
   std::vector<StepCheck> steps;
   double seconds = 0;
 };

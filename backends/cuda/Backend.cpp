@@ -4,6 +4,7 @@
 #include "backends/mlir/MlirBackend.h"
 #include "core/File.h"
 #include "core/Json.h"
+#include "core/Quote.h"
 #include "process/Process.h"
 
 #include <chrono>
@@ -17,13 +18,6 @@ namespace cc {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-
-std::string shellQuote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 std::string firstLines(const std::string &s, size_t n) {
   std::string out;
@@ -144,9 +138,8 @@ Error assembleWithPtxas(std::vector<GpuModule> &modules,
       std::string label =
           "ptxas -arch=" + m.arch[i] +
           (m.name.empty() ? "" : " on kernel module @" + m.name);
-      script += shellQuote(ptxas) + " -arch=" + m.arch[i] + " " + file +
-                " -o " + file + ".cubin || { echo " + shellQuote(label) +
-                "; exit 1; }\n";
+      script += shellWord(ptxas) + " -arch=" + m.arch[i] + " " + file + " -o " +
+                file + ".cubin || { echo " + shellWord(label) + "; exit 1; }\n";
     }
   }
   auto r = process::runShell(script, "", RunLimits::timeOnly(timeoutSeconds));

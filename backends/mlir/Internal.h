@@ -42,6 +42,9 @@ struct LowerRequest {
       const LowerRequest &req, const std::vector<TensorType> &resultTypes,
       const InputSets &sets, StageTimes *times, PassCoverage *coverage);
   InProcess inProcess = nullptr;
+  // Enter the sandbox (process/Sandbox.h) before running the compiled
+  // code: set in the isolated worker, which alone may enter it.
+  bool sandboxed = false;
 };
 
 // Tells req.onStage the stage about to run, when set.

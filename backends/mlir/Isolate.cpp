@@ -13,6 +13,7 @@
 #include "core/Format.h"
 #include "process/Crash.h"
 #include "process/Process.h"
+#include "process/Sandbox.h"
 #include "process/StageCell.h"
 #include "process/Wire.h"
 
@@ -53,6 +54,7 @@ int runWorker(int outFd, pid_t parent, process::StageCell &cell,
   process::noteOutOfMemoryIn(cell);
   LowerRequest own = req;
   own.onStage = setStage;
+  own.sandboxed = true;
   StageTimes times;
   PassCoverage coverage;
   PassCoverage *cov = wantCoverage ? &coverage : nullptr;
@@ -127,6 +129,11 @@ Error workerFailure(const process::ProcessResult &r, const std::string &stage,
                              " s " + at,
                          std::move(f));
   }
+  // Code from data that tried to start a program or write a file: not the
+  // compiler's crash, and not run (docs/SECURITY.md).
+  if (process::stoppedBySandbox(r))
+    return Error::failure("not run " + at + process::sandboxNote(r),
+                          ErrorCode::Unsupported);
   readStderr(r.err, f);
   f.signal = r.signal;
   f.kind = r.outOfMemory ? CompilerFault::Kind::OutOfMemory

@@ -3,7 +3,9 @@
 #include "backends/mlir/Coverage.h"
 #include "backends/mlir/MlirBackend.h"
 #include "backends/mlir/MlirSupport.h"
+#include "process/Sandbox.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -22,6 +24,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
@@ -29,6 +32,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <memory>
 #include <optional>
 #include <unistd.h>
@@ -55,6 +59,11 @@ const std::string &runnerUtils() {
                : std::string(CC_MLIR_C_RUNNER_UTILS);
   }();
   return path;
+}
+
+std::string runnerUtilsFile() {
+  const std::string &path = runnerUtils();
+  return path.substr(path.rfind('/') + 1);
 }
 } // namespace
 
@@ -285,6 +294,65 @@ Error checkExternalSymbols(mlir::ModuleOp module) {
                          missing);
 }
 
+// The C library functions lowered code may call: memory, and what a failed
+// cf.assert calls (puts, abort); nothing else.
+bool allowedLibcFunction(llvm::StringRef name) {
+  static const llvm::StringSet<> kLibc = {
+      "malloc",  "free",           "aligned_alloc", "calloc",
+      "realloc", "memcpy",         "memmove",       "memset",
+      "memcmp",  "posix_memalign", "puts",          "abort"};
+  return kLibc.contains(name);
+}
+
+// The file name of the library that defines the code at `address`.
+std::string libraryOf(void *address) {
+  Dl_info info;
+  if (!address || !dladdr(address, &info) || !info.dli_fname)
+    return "";
+  std::string path = info.dli_fname;
+  return path.substr(path.rfind('/') + 1);
+}
+
+// Why the lowered module may not be run, or "": each function it declares
+// is a math function of libm, a utility of MLIR's runtime library or a
+// memory function of libc (docs/SECURITY.md); it has no inline assembly
+// and no external data.
+std::string refusedReference(mlir::ModuleOp module) {
+  std::string why;
+  module.walk([&](mlir::Operation *op) {
+    if (!why.empty())
+      return mlir::WalkResult::interrupt();
+    auto fn = mlir::dyn_cast<mlir::FunctionOpInterface>(op);
+    if (fn && fn.isExternal()) {
+      llvm::StringRef name = fn.getName();
+      std::string lib = libraryOf(
+          llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name.str()));
+      if (!allowedLibcFunction(name) && !lib.starts_with("libm.so") &&
+          lib != runnerUtilsFile())
+        why = "it calls @" + name.str() + ", which is not a math function " +
+              "of libm, a utility of MLIR's runtime or a memory function";
+    } else if (op->getName().getStringRef() == "llvm.inline_asm") {
+      why = "it holds inline assembly";
+    } else if (auto g = mlir::dyn_cast<mlir::LLVM::GlobalOp>(op);
+               g && !g.getValueAttr() && g.getInitializer().empty() &&
+               (g.getLinkage() == mlir::LLVM::Linkage::External ||
+                g.getLinkage() == mlir::LLVM::Linkage::ExternWeak)) {
+      why = "it refers to external data @" + g.getSymName().str();
+    }
+    return mlir::WalkResult::advance();
+  });
+  return why;
+}
+
+// Lowered code runs only when it calls nothing but the runtime it needs
+// (docs/SECURITY.md): a program from a file cannot call system().
+Error checkAllowedReferences(mlir::ModuleOp module) {
+  std::string why = refusedReference(module);
+  if (why.empty())
+    return Error::success();
+  return Error::failure("not run: " + why, ErrorCode::Unsupported);
+}
+
 llvm::CodeGenOptLevel codeGenLevel(int level) {
   switch (level) {
   case 0:
@@ -465,6 +533,7 @@ Expected<Outputs> lowerAndRunSetsInProcess(
   std::string ciface = "_mlir_ciface_" + req.funcName;
   CC_TRY(checkSignature(*module, ciface, sets[0]->size() + resultTypes.size()));
   CC_TRY(checkExternalSymbols(*module));
+  CC_TRY(checkAllowedReferences(*module));
   mlir::ExecutionEngineOptions options;
   auto transformer =
       mlir::makeOptimizingTransformer(unsigned(req.llvmOptLevel), 0, nullptr);
@@ -487,6 +556,8 @@ Expected<Outputs> lowerAndRunSetsInProcess(
   addStageTime(times, "jit", start);
 
   start = Clock::now();
+  if (req.sandboxed)
+    CC_TRY(process::enterSandbox());
   reportStage(req, "execute");
   Outputs all;
   for (const Inputs *inputs : sets)

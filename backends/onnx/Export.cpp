@@ -378,10 +378,8 @@ std::string onnxExportGap(OpId op) {
 Error exportOnnx(const Graph &g, const Inputs &inputs, const Outputs &outputs,
                  const std::string &dir) {
   CC_ASSIGN(model, exportOnnxModel(g));
-  std::error_code ec;
-  std::filesystem::create_directories(dir + "/test_data_set_0", ec);
-  if (ec)
-    return makeError("cannot create " + dir + ": " + ec.message());
+  CC_TRY(makeDirectory(dir));
+  CC_TRY(makeDirectory(dir + "/test_data_set_0"));
   CC_TRY(writeFile(dir + "/model.onnx", model));
   for (size_t i = 0; i < inputs.size(); ++i)
     CC_TRY(writeFile(

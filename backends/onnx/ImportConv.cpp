@@ -157,12 +157,28 @@ Expected<ValueId> perGroup(I &im, int64_t group, ValueId xh, ValueId w,
   return im.op(OpId::Concat, parts, attrs({{"axis", int64_t(3)}}));
 }
 
+// The ranks and the group every convolution needs before its shapes are
+// indexed: [N, C, spatial...] with a weight of the same rank.
+Error checkConvShapes(I &im, const char *op, const Shape &xs, const Shape &ws) {
+  if (xs.size() < 3)
+    return makeError(std::string(op) + " input of rank " +
+                     std::to_string(xs.size()) +
+                     " (it needs [N, C, spatial...])");
+  if (ws.size() != xs.size())
+    return makeError(std::string(op) + " weight rank differs from the input's");
+  int64_t group = im.attrInt("group", 1);
+  if (group < 1 || xs[1] % group != 0)
+    return makeError(std::string(op) + " group " + std::to_string(group) +
+                     " does not divide the input's " + std::to_string(xs[1]) +
+                     " channels");
+  return Error::success();
+}
+
 Error conv(I &im) {
   CC_ASSIGN(x, im.in(0));
   CC_ASSIGN(w, im.in(1));
   Shape xs = im.typeOf(x).shape, ws = im.typeOf(w).shape;
-  if (ws.size() != xs.size())
-    return makeError("Conv weight rank differs from the input's");
+  CC_TRY(checkConvShapes(im, "Conv", xs, ws));
   CC_ASSIGN(win, readWindow(im, xs, Shape(ws.begin() + 2, ws.end())));
   if (win.oneD) {
     CC_ASSIGN(w4, im.reshape(w, {ws[0], ws[1], 1, ws[2]}));
@@ -201,8 +217,7 @@ Error convTranspose(I &im) {
   CC_ASSIGN(x, im.in(0));
   CC_ASSIGN(w, im.in(1));
   Shape xs = im.typeOf(x).shape, ws = im.typeOf(w).shape;
-  if (ws.size() != xs.size())
-    return makeError("ConvTranspose weight rank differs from the input's");
+  CC_TRY(checkConvShapes(im, "ConvTranspose", xs, ws));
   std::string autoPad = im.attrString("auto_pad", "NOTSET");
   CC_ASSIGN(win, readWindow(im, xs, Shape(ws.begin() + 2, ws.end())));
   if (win.dilation != std::vector<int64_t>{1, 1})
@@ -212,11 +227,18 @@ Error convTranspose(I &im) {
     w = w4;
     ws = im.typeOf(w).shape;
   }
+  size_t spatial = win.oneD ? 1 : 2;
   std::vector<int64_t> outPadding =
       im.attrInts("output_padding").value_or(std::vector<int64_t>{});
-  if (win.oneD || outPadding.empty())
-    outPadding.insert(outPadding.begin(), 2 - outPadding.size(), 0);
+  if (!outPadding.empty() && outPadding.size() != spatial)
+    return makeError("output_padding must have " + std::to_string(spatial) +
+                     " entries");
+  outPadding.insert(outPadding.begin(), 2 - outPadding.size(), 0);
   auto outShape = im.attrInts("output_shape");
+  if (outShape && outShape->size() != spatial &&
+      outShape->size() != spatial + 2)
+    return makeError("output_shape must have " + std::to_string(spatial) +
+                     " (or " + std::to_string(spatial + 2) + ") entries");
   if (outShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     std::vector<int64_t> target = outShape.value_or(std::vector<int64_t>{});
     if (win.oneD && outShape)

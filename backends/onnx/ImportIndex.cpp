@@ -3,6 +3,7 @@
 // indices (one gather from data ++ updates), OneHot, CumSum and
 // ReverseSequence.
 #include "backends/onnx/Importer.h"
+#include "core/Limits.h"
 
 #include <algorithm>
 
@@ -18,6 +19,12 @@ Expected<ValueId> gatherAxis(I &im, ValueId x, int64_t axis,
   int64_t n = numElements(Shape(s.begin(), s.begin() + axis)), k = s[axis],
           c = numElements(Shape(s.begin() + axis + 1, s.end())),
           w = int64_t(idx.size());
+  // The index tensor is one constant: within the tensor limit, checked
+  // before it is allocated (w indices for each of n outer rows).
+  if (w > 0 && n > kMaxTensorElements / w)
+    return makeError("Gather needs " + std::to_string(n) + " x " +
+                     std::to_string(w) + " indices, more than the " +
+                     std::to_string(kMaxTensorElements) + " a tensor may hold");
   Tensor ind(DType::i32, {n, w});
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < w; ++i) {

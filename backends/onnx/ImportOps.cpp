@@ -429,6 +429,7 @@ const OpHandlers &opHandlers() {
     };
     addDataHandlers(h);
     addNnHandlers(h);
+    addEinsumHandlers(h);
     addShapeHandlers(h);
     addIndexHandlers(h);
     addRnnHandlers(h);

@@ -85,6 +85,7 @@ using OpHandlers = std::map<std::string, OpHandler>;
 const OpHandlers &opHandlers();
 void addDataHandlers(OpHandlers &handlers);
 void addNnHandlers(OpHandlers &handlers);
+void addEinsumHandlers(OpHandlers &handlers);
 void addShapeHandlers(OpHandlers &handlers);
 void addIndexHandlers(OpHandlers &handlers);
 void addRnnHandlers(OpHandlers &handlers);

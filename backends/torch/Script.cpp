@@ -5,6 +5,7 @@
 // TensorExpr fuser (NNC) on CPU. The first run profiles, the second runs the
 // optimized (fused) graph, whose outputs are the result.
 #include "backends/torch/Internal.h"
+#include "core/File.h"
 
 #include <ATen/Parallel.h>
 #include <torch/csrc/jit/frontend/tracer.h>
@@ -13,7 +14,7 @@
 #include <torch/script.h>
 #include <torch/serialize.h>
 
-#include <fstream>
+#include <sstream>
 
 namespace torch::jit {
 // Defined in libtorch_cpu but declared in a header Debian does not ship
@@ -117,14 +118,14 @@ Error saveScripted(const Graph &g, const Inputs &inputs,
   torch::jit::Module module("__torch__.crosscheck." + g.name);
   CC_TRY(traceInto(module, g, in));
   try {
-    module.save(modelPath);
+    // Written by writeFile, which never follows a link.
+    std::ostringstream model;
+    module.save(model);
+    CC_TRY(writeFile(modelPath, model.str()));
     std::vector<c10::IValue> elems(in.begin(), in.end());
     std::vector<char> bytes =
         torch::pickle_save(c10::ivalue::Tuple::create(std::move(elems)));
-    std::ofstream os(inputsPath, std::ios::binary);
-    os.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!os)
-      return makeError("cannot write '" + inputsPath + "'");
+    CC_TRY(writeFile(inputsPath, std::string(bytes.begin(), bytes.end())));
   } catch (const c10::Error &e) {
     return makeError(std::string("saving the TorchScript module failed: ") +
                      e.what_without_backtrace());

@@ -60,7 +60,7 @@ std::string encodeCase(const FuzzCase &c) {
   json j = {{"graph", graphToJson(c.graph)},
             {"input_seed", c.inputSeed},
             {"cut", c.cut}};
-  return j.dump();
+  return jsonText(j);
 }
 
 FuzzCase decodeCase(const uint8_t *data, size_t size) {

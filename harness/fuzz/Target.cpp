@@ -2,6 +2,7 @@
 #include "harness/fuzz/Target.h"
 
 #include "backends/mlir/MlirBackend.h"
+#include "core/File.h"
 #include "generators/Inputs.h"
 #include "oracles/Consensus.h"
 
@@ -131,11 +132,8 @@ Target::saveFindings(const Execution &e) const {
   std::vector<std::string> paths;
   if (cfg.findingsDir.empty())
     return paths;
+  CC_TRY(makeDirectory(cfg.findingsDir));
   std::error_code ec;
-  std::filesystem::create_directories(cfg.findingsDir, ec);
-  if (ec)
-    return makeError("cannot create '" + cfg.findingsDir +
-                     "': " + ec.message());
   for (const FindingRecord &f : e.findings) {
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx",

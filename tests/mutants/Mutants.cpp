@@ -20,6 +20,7 @@
 #include <climits>
 #include <csignal>
 #include <iterator>
+#include <memory>
 #include <utility>
 
 namespace cc {
@@ -615,6 +616,23 @@ public:
       std::raise(SIGSEGV);
   }
 };
+// Asks for 16 GiB, 1 GiB at a time, when the IR holds a tosa.transpose:
+// a pass that runs out of memory under RunLimits' 4 GiB bound.
+class HungryPass : public PassWrapper<HungryPass, OperationPass<>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(HungryPass)
+  StringRef getArgument() const override { return "cc-exhaust-memory"; }
+  StringRef getDescription() const override {
+    return "allocates 16 GiB on tosa.transpose";
+  }
+  void runOnOperation() override {
+    if (opsNamed(getOperation(), "tosa.transpose").empty())
+      return;
+    std::vector<std::unique_ptr<char[]>> held;
+    for (int i = 0; i < 16; ++i)
+      held.emplace_back(new char[size_t(1) << 30]); // untouched
+  }
+};
 } // namespace
 
 void registerMutantPasses() {
@@ -622,6 +640,7 @@ void registerMutantPasses() {
     registerAll(std::make_index_sequence<kNumMutants>());
     registerProgramMutantPasses();
     PassRegistration<CrashPass>();
+    PassRegistration<HungryPass>();
     return true;
   }();
   (void)done;

@@ -72,10 +72,7 @@ const Command<F> kGen{
 
 Error writeNpys(const std::string &dir, const Inputs &inputs,
                 const std::vector<std::string> &names) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    return makeError("cannot create '" + dir + "': " + ec.message());
+  CC_TRY(makeDirectory(dir));
   for (size_t i = 0; i < inputs.size(); ++i)
     CC_TRY(writeNpy(dir + "/" + names[i] + ".npy", inputs[i]));
   return Error();
@@ -118,9 +115,9 @@ int generate(F &o, const Args &args) {
   const std::string &dir = o.output;
   if (dir.empty() && !o.stats)
     return fail("gen needs -o DIR (or --stats)");
-  std::error_code ec;
-  if (!dir.empty() && (std::filesystem::create_directories(dir, ec), ec))
-    return fail("cannot create '" + dir + "': " + ec.message());
+  if (!dir.empty())
+    if (Error e = makeDirectory(dir))
+      return fail(e);
   if (o.generator == "mlir")
     return generatePrograms(o);
   OpStats stats;

@@ -1,19 +1,23 @@
 // crosscheck: differential testing of deep-learning compilers.
 #include "tools/crosscheck/Commands.h"
 
+#include "core/Quote.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 namespace cc::cli {
 
 int fail(const std::string &message) {
-  // One line, whatever the message carries (diagnostics, stderr tails).
+  // One line, whatever the message carries (diagnostics, stderr tails),
+  // and no escape sequence a terminal would obey.
   std::string line;
   for (char c : message)
     line += (c == '\n' || c == '\r') ? ' ' : c;
-  std::cerr << "crosscheck: error: " << line << "\n";
+  std::cerr << "crosscheck: error: " << terminalText(line) << "\n";
   return kExitError;
 }
 
@@ -108,8 +112,15 @@ int main(int argc, char **argv) {
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help")
     return printHelp(), finish(kExitPass);
   for (const Subcommand &s : kSubcommands)
-    if (args[0] == s.name)
-      return finish(s.main(Argv(args.begin() + 1, args.end())));
+    if (args[0] == s.name) {
+      // The readers of documents from anyone check every field they use;
+      // one they miss is still an error, never an abort.
+      try {
+        return finish(s.main(Argv(args.begin() + 1, args.end())));
+      } catch (const nlohmann::json::exception &e) {
+        return fail(std::string("malformed JSON input: ") + e.what());
+      }
+    }
   if (args[0].starts_with("-"))
     return fail("unknown flag '" + args[0] + "' (see crosscheck --help)");
   return fail("unknown command '" + args[0] + "' (see crosscheck --help)");

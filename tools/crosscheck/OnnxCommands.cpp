@@ -2,6 +2,7 @@
 #include "backends/onnx/Conformance.h"
 #include "backends/onnx/Onnx.h"
 #include "backends/ref/Interpreter.h"
+#include "core/Json.h"
 #include "generators/Inputs.h"
 #include "tools/crosscheck/Commands.h"
 #include "tools/crosscheck/Options.h"
@@ -114,7 +115,7 @@ int runConformance(ConformanceFlags &o, const Args &args) {
   int failures =
       report->count(0, CaseStatus::Fail) + report->count(1, CaseStatus::Fail);
   if (o.json)
-    std::cout << report->toJson().dump(2) << "\n";
+    std::cout << jsonText(report->toJson(), 2) << "\n";
   else
     printCases(*report);
   return failures ? kExitFinding : kExitPass;

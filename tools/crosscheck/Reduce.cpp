@@ -1,5 +1,6 @@
 // crosscheck reduce: shrinks a finding (or a failing graph) to a minimal
 // case that shows the same failure.
+#include "backends/Registry.h"
 #include "backends/onnx/Onnx.h"
 #include "core/File.h"
 #include "core/Json.h"
@@ -30,7 +31,7 @@ struct ReduceFlags : ReduceOptions {
   uint64_t seed = 0;
   double timeout = RunLimits().timeoutSeconds;
   std::string pipeline, test;
-  bool perRewrite = false, verbose = false;
+  bool perRewrite = false, verbose = false, trustCommands = false;
 };
 using F = ReduceFlags;
 
@@ -105,6 +106,10 @@ const Command<F> kReduce{
          "MLIR input: the candidate is interesting when `CMD FILE` exits 0 "
          "(killed after --timeout seconds, default {})",
          testCommand()},
+        {"--trust-commands", "", "",
+         "run a finding's compiler even when it is a command taken from the "
+         "file (mlir-ext:CMD) that --cut does not name",
+         on(&F::trustCommands)},
         {"--no-graph", "", "", "do not reduce the graph", off(&F::reduceGraph)},
         {"--no-pipeline", "", "", "do not reduce the pass pipeline",
          off(&F::reducePipeline)},
@@ -132,8 +137,11 @@ Expected<FindingRecord> loadInput(const ReduceFlags &o, const Args &args) {
   const std::string &path = args.positional[0];
   if (isFindingFile(path)) {
     CC_ASSIGN(f, loadFinding(path));
+    std::vector<std::string> named;
     if (args.has("--cut"))
-      f.testCase.cut = o.cut;
+      f.testCase.cut = o.cut, named.push_back(o.cut);
+    CC_TRY(checkTrustedSpec(f.testCase.cut, "finding '" + path + "'", named,
+                            o.trustCommands));
     if (args.has("--timeout"))
       f.testCase.limits.timeoutSeconds = o.timeout;
     return f;
@@ -255,10 +263,8 @@ int reduceMlirCommand(const ReduceFlags &o, const Args &args) {
   if (byPipeline == byTest)
     return fail("reducing MLIR needs exactly one of --pass-pipeline=P (keep "
                 "what it does wrong) and --test=CMD (keep CMD exiting 0)");
-  std::error_code ec;
-  std::filesystem::create_directories(o.outDir, ec);
-  if (ec)
-    return fail("cannot create '" + o.outDir + "': " + ec.message());
+  if (Error e = makeDirectory(o.outDir))
+    return fail(e);
   auto failure = byTest ? testFailure(o, *module)
                         : pipelineFailure(o, args.positional[0], *module);
   if (!failure)
@@ -267,6 +273,7 @@ int reduceMlirCommand(const ReduceFlags &o, const Args &args) {
   if (byPipeline)
     options.jobs = 1; // translation validation judges one module at a time
   auto r = reduceMlir(*module, failure->stillFails, options);
+  std::error_code ec;
   std::filesystem::remove(o.outDir + "/candidate.mlir", ec);
   if (!r)
     return fail(r.error());

@@ -1,4 +1,5 @@
 // crosscheck report: the campaign dashboard and bug bundles.
+#include "backends/Registry.h"
 #include "core/File.h"
 #include "core/Json.h"
 #include "harness/Store.h"
@@ -17,16 +18,23 @@ namespace fs = std::filesystem;
 
 // report's options: the bundles', and what to write.
 struct ReportFlags : BundleOptions {
-  std::string output, finding;
+  std::string output, finding, cut;
   uint64_t maxBundles = 20;
+  bool trustCommands = false;
+
+  // The user's --cut, the one command they named.
+  std::vector<std::string> named() const {
+    return cut.empty() ? std::vector<std::string>{}
+                       : std::vector<std::string>{cut};
+  }
 };
 using F = ReportFlags;
 
 const Command<F> kReport{
     "report",
     "crosscheck report DIR [-o OUT] [--max-bundles N] [--no-bisect] "
-    "[--bisect-budget S] [--jobs N]\n"
-    "       crosscheck report --finding FINDING.json -o OUT",
+    "[--bisect-budget S] [--jobs N] [--cut SPEC] [--trust-commands]\n"
+    "       crosscheck report --finding FINDING.json -o OUT [--cut SPEC]",
     {0, SIZE_MAX, ""}, // a campaign DIR, or none with --finding
     "Writes the report of a campaign directory (what crosscheck fuzz -o DIR\n"
     "wrote): OUT/index.html, a self-contained dashboard (inline CSS and SVG,\n"
@@ -45,13 +53,25 @@ const Command<F> kReport{
     "present, 0 once it is fixed. It is run once when the bundle is written\n"
     "(its output in repro.out); when the bisected, reduced pipeline does not\n"
     "reproduce with the upstream tools, the bundle uses the whole pipeline.\n\n"
-    "With --finding, writes the bundle of one finding file into OUT.",
+    "With --finding, writes the bundle of one finding file into OUT.\n\n"
+    "A compiler that is a command (mlir-ext:CMD) runs only when named on\n"
+    "the command line: a finding whose compiler is a command is refused\n"
+    "unless --cut names it (or another compiler to run it with) or\n"
+    "--trust-commands is given; a campaign's such findings are bundled\n"
+    "without rerunning their compiler or repro.sh (docs/SECURITY.md).",
     {
         {"--output", "-o", "OUT", "where the report (or the bundle) goes",
          text(&F::output)},
         {"--finding", "", "FILE",
          "bundle this finding file (or a directory holding finding.json)",
          text(&F::finding)},
+        {"--cut", "", "SPEC",
+         "the compiler to run findings with: replaces a --finding's own; "
+         "for DIR, the one command its findings may run",
+         text(&F::cut)},
+        {"--trust-commands", "", "",
+         "run the commands that findings name as their compiler",
+         on(&F::trustCommands)},
         {"--max-bundles", "", "N",
          "bundle at most the first N findings (default {}; 0: none)",
          count(&F::maxBundles)},
@@ -77,7 +97,7 @@ std::string oneLine(const nlohmann::json &identity) {
   std::string s;
   for (const auto &[k, v] : identity.items())
     s += (s.empty() ? "" : " ") + k + "=" +
-         (v.is_string() ? v.get<std::string>() : v.dump());
+         (v.is_string() ? v.get<std::string>() : jsonText(v));
   return s;
 }
 
@@ -92,6 +112,12 @@ int bundleOne(const ReportFlags &o, const Args &args) {
   auto finding = loadFinding(o.finding);
   if (!finding)
     return fail(finding.error());
+  if (args.has("--cut"))
+    finding->testCase.cut = o.cut;
+  if (Error e =
+          checkTrustedSpec(finding->testCase.cut, "finding '" + o.finding + "'",
+                           o.named(), o.trustCommands))
+    return fail(e);
   auto r = writeBundle(*finding, o.output, o);
   if (!r)
     return fail(r.error());
@@ -131,7 +157,7 @@ Expected<DashboardData::Finding>
 dashboardRow(const Store::Stored &s,
              const std::map<std::string, Store::FindingTimes> &seen,
              const std::string &out, const std::string &name,
-             const BundleOptions &options) {
+             const ReportFlags &flags) {
   DashboardData::Finding f;
   f.signature = s.summary.signature;
   f.message = s.summary.message;
@@ -143,6 +169,10 @@ dashboardRow(const Store::Stored &s,
   if (name.empty())
     return f;
   const FindingRecord &record = s.reduced ? *s.reduced : s.record;
+  BundleOptions options = flags;
+  if (Error e = checkTrustedSpec(record.testCase.cut, "this stored finding",
+                                 flags.named(), flags.trustCommands))
+    options.notRun = e.message();
   auto r = writeBundle(record, out + "/bundles/" + name, options);
   if (!r && r.error().code() == ErrorCode::Unsupported) {
     std::fprintf(stderr, "note: %s: %s\n", name.c_str(),
@@ -167,21 +197,30 @@ struct RootLabel {
 std::vector<RootLabel> rootLabels(const std::string &dir, size_t n) {
   std::vector<RootLabel> out;
   auto text = readFile(dir + "/findings.json");
-  nlohmann::json j =
-      text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  auto parsed =
+      text ? parseJson(*text) : Expected<nlohmann::json>(text.error());
+  nlohmann::json j = parsed ? *parsed : nlohmann::json();
   if (!j.is_object() || !j["root_causes"].is_array())
     return out;
   out.resize(n);
   size_t k = 0;
   for (const nlohmann::json &c : j["root_causes"]) {
     ++k;
-    std::string bug = c.value("known_bug", "");
+    // A field of the wrong type (a file from anyone) counts as absent.
+    auto bugField = jsonField<std::string>(c, "known_bug", "");
+    auto knownField = jsonField(c, "known", false);
+    std::string bug = bugField ? *bugField : "";
     bool first = true;
-    for (const nlohmann::json &i : c.value("findings", nlohmann::json::array()))
+    nlohmann::json members = c.is_object()
+                                 ? c.value("findings", nlohmann::json())
+                                 : nlohmann::json();
+    if (!members.is_array())
+      continue;
+    for (const nlohmann::json &i : members)
       if (i.is_number_unsigned() && i.get<size_t>() < n) {
         out[i.get<size_t>()] = {bug.empty() ? "#" + std::to_string(k)
                                             : "known bug " + bug,
-                                c.value("known", false), first};
+                                knownField && *knownField, first};
         first = false;
       }
   }
@@ -203,10 +242,11 @@ int reportCampaign(const ReportFlags &o, const std::string &dir,
   auto seen = (*store)->findingTimes();
   if (!seen)
     return fail(seen.error());
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec)
-    return fail("cannot create '" + out + "': " + ec.message());
+  // Each directory the report writes into is checked to be no link (a
+  // downloaded campaign may plant one).
+  for (const std::string &d : {out, out + "/bundles"})
+    if (Error e = makeDirectory(d))
+      return fail(e);
   // Two reports writing one directory would mix their bundles.
   auto lock = DirLock::acquire(out);
   if (!lock)

@@ -4,6 +4,7 @@
 #include "backends/onnx/Onnx.h"
 #include "core/Json.h"
 #include "core/Npy.h"
+#include "core/Quote.h"
 #include "generators/Inputs.h"
 #include "harness/Campaign.h"
 #include "oracles/Differential.h"
@@ -122,13 +123,19 @@ int report(const Graph &g, const std::string &cut, const std::string &ref,
                       {"message", f->message}};
     if (r.report)
       j["report"] = r.report->toJson();
-    std::cout << j.dump(2) << "\n";
+    std::cout << jsonText(j, 2) << "\n";
   } else if (f) {
-    std::cout << "FINDING: " << kindName(f->signature.kind) << " in " << cut
-              << " on graph '" << g.name << "': " << f->message << "\n";
+    // Names and messages from data reach the terminal as text, never as
+    // escape sequences.
+    std::cout << terminalText(
+                     "FINDING: " + std::string(kindName(f->signature.kind)) +
+                     " in " + cut + " on graph '" + g.name + "': " + f->message)
+              << "\n";
   } else {
-    std::cout << "PASS: graph '" << g.name << "' on " << cut << " agrees with "
-              << ref << ": " << r.report->summary() << "\n";
+    std::cout << terminalText("PASS: graph '" + g.name + "' on " + cut +
+                              " agrees with " + ref + ": " +
+                              r.report->summary())
+              << "\n";
   }
   return f ? kExitFinding : kExitPass;
 }

@@ -88,9 +88,7 @@ const Command<F> kVerifyPass{
 
 void printJson(const char *key, const nlohmann::json &items,
                smt::TvVerdict worst) {
-  std::cout << nlohmann::json{{key, items},
-                              {"verdict", smt::verdictName(worst)}}
-                   .dump(2)
+  std::cout << jsonText({{key, items}, {"verdict", smt::verdictName(worst)}}, 2)
             << "\n";
 }
 
@@ -139,13 +137,16 @@ int reportCrash(const smt::BoundedCheck &r, bool json,
   if (r.pass.empty())
     return fail("translation validation crashed (" + r.error +
                 "); this is a bug of crosscheck");
-  std::string line = "pass " + r.pass + " crashed with " + r.error;
+  std::string line =
+      "pass " + r.pass + (r.outOfMemory ? " " : " crashed with ") + r.error;
   if (json)
-    std::cout << nlohmann::json{{"steps", steps},
-                                {"verdict", "crash"},
-                                {"crash",
-                                 {{"pass", r.pass}, {"signal", r.error}}}}
-                     .dump(2)
+    std::cout << jsonText({{"steps", steps},
+                           {"verdict", "crash"},
+                           {"crash",
+                            {{"pass", r.pass},
+                             {"signal", r.error},
+                             {"out_of_memory", r.outOfMemory}}}},
+                          2)
               << "\n";
   else
     std::cout << "CRASH: " << line << "\n";

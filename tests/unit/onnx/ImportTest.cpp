@@ -319,6 +319,39 @@ TEST(OnnxImport, StridedConvWithARemainderIsMadeExact) {
   EXPECT_EQ(y[4], 9);
 }
 
+// Shapes and attributes that do not fit the op are one error, checked
+// before anything is indexed or allocated (these aborted or read out of
+// bounds before).
+TEST(OnnxImport, HostileShapesAreOneClearError) {
+  auto error = [](const ModelProto &m) {
+    auto g = import(m);
+    return g ? std::string("imported") : g.error().message();
+  };
+  EXPECT_NE(error(oneNode("Conv", {4}, {4}, {},
+                          {{"w", Tensor::splat({DType::f32, {4}}, 1)}}))
+                .find("Conv input of rank 1"),
+            std::string::npos);
+  Attribute padding;
+  padding.kind = Attribute::Ints;
+  padding.ints = {1, 1, 1};
+  EXPECT_NE(error(oneNode("ConvTranspose", {1, 1, 4}, {1, 1, 7},
+                          {{"output_padding", padding}},
+                          {{"w", Tensor::splat({DType::f32, {1, 1, 3}}, 1)}}))
+                .find("output_padding must have 1 entries"),
+            std::string::npos);
+  EXPECT_NE(error(oneNode("Gather", {int64_t(1) << 20, 1},
+                          {int64_t(1) << 20, 1 << 16}, {{"axis", intAttr(1)}},
+                          {{"idx", Tensor(DType::i64, {1 << 16})}}))
+                .find("indices, more than the"),
+            std::string::npos);
+  EXPECT_NE(error(oneNode("Einsum", {2, 3}, {2, 5},
+                          {{"equation", stringAttr("abc,bd->ad")}},
+                          {{"b", Tensor::splat({DType::f32, {3, 5}}, 1)}}))
+                .find("Einsum term 'abc' has 3 letters for an operand of "
+                      "rank 2"),
+            std::string::npos);
+}
+
 // Mutated node-test models: truncated, bytes flipped, a dimension or a
 // dtype changed, an initializer dropped. Each gives a valid graph or one
 // clear error; never a crash, never a shape outside the limits.

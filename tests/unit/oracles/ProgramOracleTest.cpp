@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <unistd.h>
 
 namespace cc {
 namespace {
@@ -199,6 +201,37 @@ TEST(ProgramOracle, ProgramCasesRoundTripThroughTheFindingFile) {
   j = testCaseToJson(c);
   j["program"]["args"] = {"f32[2"};
   EXPECT_FALSE(testCaseFromJson(j));
+}
+
+// A program from a file that calls system() (or any function outside
+// libm, MLIR's runtime and malloc/free) is refused before it is compiled
+// to native code, by every compiler and by the straight lowering.
+TEST(ProgramOracle, AProgramCallingSystemIsRefusedNotRun) {
+  std::filesystem::path marker = std::filesystem::temp_directory_path() /
+                                 ("cc-system-" + std::to_string(getpid()));
+  std::filesystem::remove(marker);
+  std::string command = "touch " + marker.string();
+  std::string mlir = "llvm.mlir.global internal constant @cmd(\"" + command +
+                     "\\00\") {addr_space = 0 : i32} : !llvm.array<" +
+                     std::to_string(command.size() + 1) + " x i8>" + R"(
+func.func private @system(!llvm.ptr) -> i32
+func.func @main(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %p = llvm.mlir.addressof @cmd : !llvm.ptr
+  %s = func.call @system(%p) : (!llvm.ptr) -> i32
+  return %a : tensor<4xi32>
+}
+)";
+  TestCase c = maxCase();
+  c.program->mlir = mlir;
+  auto cut = makeMlirBackend("mlir:mid-canon");
+  ASSERT_TRUE(cut) << cut.error().message();
+  auto r = judgeProgramSets({c}, {cut->get()});
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_FALSE(r[0]) << "the program ran";
+  EXPECT_NE(r[0].error().message().find("not run: it calls @system"),
+            std::string::npos)
+      << r[0].error().message();
+  EXPECT_FALSE(std::filesystem::exists(marker));
 }
 
 } // namespace

@@ -573,6 +573,27 @@ TEST(Dashboard, SummaryCountsNewAndKnown) {
   EXPECT_NE(dashboardHtml(empty).find("No cases recorded"), std::string::npos);
 }
 
+// A hostile store's root cause and culprit text stay text in summary.md:
+// no heading, image, HTML or extra table row.
+TEST(Dashboard, SummaryMarkdownEscapesTextFromTheStore) {
+  DashboardData d = sampleData();
+  d.findings[0].rootCause = "x |\n# Heading\n![i](http://e/i.png) <b>";
+  d.findings[0].culprit = "p` | **fake** |\n| row";
+  std::string md = summaryMarkdown(d);
+  EXPECT_EQ(md.find("\n# Heading"), std::string::npos) << md;
+  EXPECT_EQ(md.find("!["), std::string::npos) << md;
+  EXPECT_EQ(md.find("<b>"), std::string::npos) << md;
+  EXPECT_EQ(md.find("\n| row"), std::string::npos) << md;
+  // Each table row still has its 8 cell borders.
+  size_t row = md.find("| **new** |");
+  ASSERT_NE(row, std::string::npos) << md;
+  std::string line = md.substr(row, md.find('\n', row) - row);
+  size_t borders = 0;
+  for (size_t i = 0; i < line.size(); ++i)
+    borders += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+  EXPECT_EQ(borders, 8u) << line;
+}
+
 // Many findings of one long pipeline: the summary names it once and refers
 // to it by number, keeping every finding.
 TEST(Dashboard, SummaryNamesALongPipelineOnce) {
@@ -589,7 +610,7 @@ TEST(Dashboard, SummaryNamesALongPipelineOnce) {
   size_t at = md.find(pipeline);
   ASSERT_NE(at, std::string::npos) << md;
   EXPECT_EQ(md.find(pipeline, at + 1), std::string::npos);
-  EXPECT_NE(md.find("- [1] " + pipeline + "\n"), std::string::npos);
+  EXPECT_NE(md.find("- [1] `" + pipeline + "`\n"), std::string::npos);
   for (int i = 0; i < 50; ++i)
     EXPECT_NE(md.find("`miscompile/[1]//op" + std::to_string(i) + "`"),
               std::string::npos)
