@@ -5,6 +5,8 @@
   plant.py store DIR PATH=JSON...        the same edit on every stored finding
   plant.py deep DST N                    a "finding" nested N arrays deep
   plant.py rename SRC DST NAME           a graph file with another name
+  plant.py view DIR                      the store's cases table replaced
+                                         by a recursive view that never ends
 """
 import json
 import sqlite3
@@ -48,6 +50,15 @@ def main(argv):
         doc["name"] = argv[4].encode().decode("unicode_escape")
         with open(argv[3], "w") as f:
             json.dump(doc, f)
+    elif what == "view":
+        db = sqlite3.connect(argv[2] + "/campaign.db")
+        columns = [c[1] for c in db.execute("PRAGMA table_info(cases)")]
+        rows = ", ".join("n AS " + c for c in columns)
+        db.executescript(
+            "DROP TABLE cases; CREATE VIEW cases AS "
+            "WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM r) "
+            "SELECT " + rows + " FROM r;")
+        db.commit()
     else:
         sys.exit("unknown action " + what)
 
