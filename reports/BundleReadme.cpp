@@ -191,19 +191,29 @@ void numericEvidence(std::ostream &md, const ReadmeFacts &r) {
     return; // compared exactly: the message names the first difference
   md << "## Numeric evidence\n\n";
   const json *numeric = findKey(r.original->evidence, "numeric");
-  if (numeric && numeric->contains("outputs")) {
+  if (numeric && numeric->contains("outputs") &&
+      (*numeric)["outputs"].is_array()) {
     md << "| output | type | mismatches | max abs error | max rel error | "
           "max ulp | rel tolerance | abs tolerance |\n|---|---|---|---|---|---|"
           "---|---|\n";
+    // Evidence from a file may hold anything: a field of any type is shown
+    // as escaped text, an entry that is not an object is left out.
+    auto cell = [](const json &o, const char *key) {
+      if (!o.is_object() || !o.contains(key))
+        return std::string();
+      const json &v = o[key];
+      return markdownText(v.is_number_integer()
+                              ? std::to_string(v.get<int64_t>())
+                              : jsonNumber(v));
+    };
     for (const json &o : (*numeric)["outputs"]) {
-      json tol = o.value("tolerance", json::object());
-      md << "| " << o.value("name", "") << " | " << o.value("type", "") << " | "
-         << o.value("mismatches", 0) << " | "
-         << jsonNumber(o.value("max_abs_error", json())) << " | "
-         << jsonNumber(o.value("max_rel_error", json())) << " | "
-         << jsonNumber(o.value("max_ulp", json())) << " | "
-         << jsonNumber(tol.value("rel", json())) << " | "
-         << jsonNumber(tol.value("abs", json())) << " |\n";
+      if (!o.is_object())
+        continue;
+      const json tol = o.value("tolerance", json::object());
+      md << "| " << cell(o, "name") << " | " << cell(o, "type") << " | "
+         << cell(o, "mismatches") << " | " << cell(o, "max_abs_error") << " | "
+         << cell(o, "max_rel_error") << " | " << cell(o, "max_ulp") << " | "
+         << cell(tol, "rel") << " | " << cell(tol, "abs") << " |\n";
     }
     md << "\n";
   } else {
