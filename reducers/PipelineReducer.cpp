@@ -110,14 +110,14 @@ Expected<std::vector<int>> dropPasses(CaseOracle &oracle, BestSoFar &best,
 }
 
 // Bisection: the first k passes of the reduced pipeline, completed by the
-// straight tosa-O0 lowering (which leaves lowered IR alone), or for a
-// program by the straight lowering (its reference). The culprit
+// completing lowering (which leaves lowered IR alone), or for a program by
+// the straight lowering (its reference). The culprit
 // is the pass whose addition makes the failure appear; or LLVM's back end
 // when the failure needs its optimizer (gone at LLVM -O0).
 void bisectPasses(CaseOracle &oracle, const BestSoFar &best,
                   ReduceResult &result, const ReduceOptions &options) {
   const NamedPipeline o0 =
-      best.current().program ? straightLowering() : namedPipelines().front();
+      best.current().program ? straightLowering() : completionLowering();
   auto o0Root = parseModulePipeline(o0.pipeline);
   if (!o0Root)
     return;

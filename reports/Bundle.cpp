@@ -210,7 +210,7 @@ Expected<Expectation> Writer::programExpectation() {
       straight->runProgramSets(*f.testCase.program, {&in}, ro).front());
   if (!out)
     return out.error().withContext("the straight lowering");
-  return exactExpectations(*out);
+  return exactExpectations(*out, zeroSignOpen(*f.testCase.program));
 }
 
 // The culprit: bisect the pipeline (this also shrinks it to the passes
@@ -274,13 +274,16 @@ Error Writer::writeRepros(const ReproSpec &spec) {
     return Error::success();
   // How a compiler that is not an MLIR pipeline reproduces (README words).
   const TestCase &c = f.testCase;
-  if (c.program) {
+  if (c.program && !c.cut.starts_with("mlir-ext")) {
     result.notes.push_back("the compiler under test '" + c.cut +
-                           "' is not an in-process MLIR pipeline: repro.sh "
-                           "does not rerun it on a program");
+                           "' is not an MLIR pass pipeline nor an external "
+                           "*-opt command: repro.sh does not rerun it on a "
+                           "program");
     return Error::success();
   }
-  CC_ASSIGN(how, writeOtherRepro(spec, c.cut, c.graph, c.inputs));
+  CC_ASSIGN(how, c.program ? writeExternalProgramRepro(spec, c.cut, *c.program,
+                                                       c.inputs)
+                           : writeOtherRepro(spec, c.cut, c.graph, c.inputs));
   facts.otherHow = how;
   if (how.empty())
     result.notes.push_back("the compiler under test '" + c.cut +

@@ -80,7 +80,7 @@ Expectation expectations(const Graph &g, const Outputs &ref,
   return e;
 }
 
-Expectation exactExpectations(const Outputs &expected) {
+Expectation exactExpectations(const Outputs &expected, bool zeroSignOpen) {
   Expectation e;
   std::ostringstream os;
   for (size_t k = 0; k < expected.size(); ++k) {
@@ -94,7 +94,7 @@ Expectation exactExpectations(const Outputs &expected) {
       }
       double v = expected[k].getF(i);
       os << (std::isfinite(v) ? formatDouble("%.17g", v) : floatClass(v))
-         << " 0 " << floatClass(v) << "\n";
+         << " 0 " << (zeroSignOpen ? floatClass(v) : "exact") << "\n";
     }
   }
   e.table = os.str();

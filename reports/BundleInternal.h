@@ -45,8 +45,9 @@ struct Expectation {
 };
 Expectation expectations(const Graph &g, const Outputs &ref,
                          const Outputs &target, const Outputs &magnitudes);
-// A program's expected values: exactly these (the straight lowering's).
-Expectation exactExpectations(const Outputs &expected);
+// A program's expected values: exactly these (the straight lowering's),
+// the sign of a zero included unless the program leaves it open.
+Expectation exactExpectations(const Outputs &expected, bool zeroSignOpen);
 
 // An element of `actual` that repro.sh would judge wrong.
 struct Mismatch {
@@ -88,6 +89,11 @@ Expected<Repro> writeRepro(const ReproSpec &spec, const std::string &pipeline,
 Expected<std::string> writeOtherRepro(const ReproSpec &spec,
                                       const std::string &cut, const Graph &g,
                                       const Inputs &inputs);
+// The same for a program through an external *-opt command (program.mlir).
+Expected<std::string> writeExternalProgramRepro(const ReproSpec &spec,
+                                                const std::string &cut,
+                                                const MlirProgram &p,
+                                                const Inputs &inputs);
 
 // Runs DIR/repro.sh (output into DIR/repro.out); its exit status, or -1.
 // Exit status 1 that does not show the finding's own kind of failure (a

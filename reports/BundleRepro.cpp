@@ -78,18 +78,22 @@ std::string runOwnPasses(const ReproSpec &spec,
   return steps->back().after;
 }
 
+// What an external compiler reads (tosa.mlir or program.mlir) and the
+// @repro_main that is added to its output.
+struct ExternalInput {
+  std::string file, text, driver;
+  std::string what; // README words: "tosa.mlir in MLIR 22's TOSA syntax"
+};
+
 Expected<std::string> writeExternalRepro(const ReproSpec &spec,
-                                         const std::string &cut, const Graph &g,
-                                         const Inputs &inputs) {
+                                         const ExternalCompiler &ext,
+                                         const ExternalInput &in) {
   repro::Check check{spec.title, spec.table, spec.compare};
-  CC_ASSIGN(ext, externalOfSpec(cut));
-  CC_ASSIGN(tosa, emitModule(g, ext.syntaxVersion));
-  CC_ASSIGN(func, functionName(tosa));
-  CC_TRY(writeText(spec.dir + "/tosa.mlir", tosa));
-  CC_TRY(writeText(spec.dir + "/driver.mlir", driverText(g, inputs, func)));
+  CC_TRY(writeText(spec.dir + "/" + in.file, in.text));
+  CC_TRY(writeText(spec.dir + "/driver.mlir", in.driver));
   CC_TRY(writeCheckFiles(spec));
   CC_TRY(writeScript(spec.dir + "/repro.sh",
-                     repro::externalScript(check, ext.command,
+                     repro::externalScript(check, ext.command, in.file,
                                            onModule(ext.completion.pipeline),
                                            ext.completion.llvmOptLevel)));
   return std::string(
@@ -98,9 +102,10 @@ Expected<std::string> writeExternalRepro(const ReproSpec &spec,
              "mlir-runner from MLIR 22 (override with `REPRO_COMPILER`, "
              "`MLIR_OPT`, `MLIR_RUNNER`, `MLIR_C_RUNNER_UTILS`). It "
              "runs\n\n") +
-         markdownBlock(ext.command + " < tosa.mlir > compiled.mlir", "sh") +
-         "\n(tosa.mlir in MLIR " + std::to_string(ext.syntaxVersion) +
-         "'s TOSA syntax), adds `@repro_main` (driver.mlir) to the "
+         markdownBlock(ext.command + " < " + in.file + " > compiled.mlir",
+                       "sh") +
+         "\n(" + in.what +
+         "), adds `@repro_main` (driver.mlir) to the "
          "compiled module, lowers the rest of the way with upstream "
          "`mlir-opt` (the pipeline `REPRO_PIPELINE` of repro.sh), runs it "
          "with mlir-runner and compares what `@repro_main` prints with "
@@ -162,11 +167,30 @@ Expected<Repro> writeRepro(const ReproSpec &spec, const std::string &pipeline,
 Expected<std::string> writeOtherRepro(const ReproSpec &spec,
                                       const std::string &cut, const Graph &g,
                                       const Inputs &inputs) {
-  if (cut.starts_with("mlir-ext"))
-    return writeExternalRepro(spec, cut, g, inputs);
+  if (cut.starts_with("mlir-ext")) {
+    CC_ASSIGN(ext, externalOfSpec(cut));
+    CC_ASSIGN(tosa, emitModule(g, ext.syntaxVersion));
+    CC_ASSIGN(func, functionName(tosa));
+    return writeExternalRepro(spec, ext,
+                              {"tosa.mlir", tosa, driverText(g, inputs, func),
+                               "tosa.mlir in MLIR " +
+                                   std::to_string(ext.syntaxVersion) +
+                                   "'s TOSA syntax"});
+  }
   if (cut == "torchscript")
     return writeTorchRepro(spec, g, inputs);
   return std::string();
+}
+
+Expected<std::string> writeExternalProgramRepro(const ReproSpec &spec,
+                                                const std::string &cut,
+                                                const MlirProgram &p,
+                                                const Inputs &inputs) {
+  CC_ASSIGN(ext, externalOfSpec(cut));
+  return writeExternalRepro(
+      spec, ext,
+      {"program.mlir", p.mlir, driverText(p.args, p.results, inputs, p.name),
+       "program.mlir, the program as the campaign gave it"});
 }
 
 int runRepro(const std::string &dir, Kind kind) {

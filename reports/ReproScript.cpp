@@ -104,16 +104,17 @@ echo "input:       ${REPRO_MLIR#"$here"/}"
 }
 
 std::string externalScript(const Check &check, const std::string &command,
+                           const std::string &input,
                            const std::string &completion, int optLevel) {
-  return head(
-             check,
-             R"SH(# Reproduces with upstream tools only: the compiler under test (the
-# command below) compiles tosa.mlir; @repro_main (driver.mlir), which prints
+  return head(check,
+              "# Reproduces with upstream tools only: the compiler under test "
+              "(the\n# command below) compiles " +
+                  input + R"SH(; @repro_main (driver.mlir), which prints
 # every output element (floats as their bit patterns), is added to its
 # output, which mlir-opt lowers the rest of the way and mlir-runner runs;
 # the outputs are compared with expected.txt (compare.awk).
 # Exit status: 1 while the bug is present, 0 once it is fixed.
-# Environment: REPRO_COMPILER (the command, run by sh, TOSA on stdin),
+# Environment: REPRO_COMPILER (the command, run by sh, its input on stdin),
 # MLIR_OPT, MLIR_RUNNER (default mlir-opt-22/mlir-runner-22 or
 # mlir-opt/mlir-runner on PATH), MLIR_C_RUNNER_UTILS (the runtime library,
 # default next to mlir-runner), REPRO_PIPELINE (the completing lowering),
@@ -121,13 +122,18 @@ std::string externalScript(const Check &check, const std::string &command,
 )SH") + mlirSetup() +
          "REPRO_COMPILER=${REPRO_COMPILER:-" + shellWord(command) + "}\n" +
          R"SH(echo "compiler:    $REPRO_COMPILER"
-$limit sh -c "$REPRO_COMPILER" <"$here/tosa.mlir" >"$work/compiled.mlir" 2>"$work/compiler.err" ||
+$limit sh -c "$REPRO_COMPILER" <"$here/)SH" +
+         input + R"SH(" >"$work/compiled.mlir" 2>"$work/compiler.err" ||
   failed "the compiler under test" $? "$work/compiler.err"
-# The driver goes before the closing brace of the compiled module.
+# The driver goes before the closing brace of the compiled module, or after
+# the text when its top level is not a module (a pass-through compiler).
 awk 'FNR == NR { driver = driver $0 "\n"; next }
   { line[++n] = $0 }
-  END { for (last = n; last > 0 && line[last] !~ /^}/; last--) ;
-        for (i = 1; i <= n; i++) { if (i == last) printf "%s", driver; print line[i] } }' \
+  !seen && /^[ \t]*[^ \t#\/]/ { seen = 1; wrapped = /^[ \t]*module/ }
+  END { last = n + 1
+        if (wrapped) for (last = n; last > 0 && line[last] !~ /^}/; last--) ;
+        for (i = 1; i <= n; i++) { if (i == last) printf "%s", driver; print line[i] }
+        if (last > n) printf "%s", driver }' \
   "$here/driver.mlir" "$work/compiled.mlir" >"$work/program.mlir"
 REPRO_MLIR=$work/program.mlir
 )SH" + mlirLowerAndRun(completion, optLevel) +

@@ -33,10 +33,12 @@ inline const char *expectedHeader() {
 std::string mlirScript(const Check &check, const std::string &pipeline,
                        int optLevel);
 
-// An external compiler: `command` reads tosa.mlir on stdin; driver.mlir
+// An external compiler: `command` reads `input` (a file name of the
+// bundle's own, tosa.mlir or program.mlir) on stdin; driver.mlir
 // (@repro_main) is added to its output, which mlir-opt completes with
 // `completion` and mlir-runner runs.
 std::string externalScript(const Check &check, const std::string &command,
+                           const std::string &input,
                            const std::string &completion, int optLevel);
 
 // TorchScript: builds repro.cpp (torchProgram()) against LibTorch and runs it

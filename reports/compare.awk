@@ -4,7 +4,7 @@
 # EXPECTED is the value ("nan", "inf", "-inf" when not finite), ALLOWED the
 # absolute error accepted, ALSO another accepted result ("-" when none; for
 # floats the class "finite", "nan", "inf" or "-inf" of a result that is
-# accepted too). ACTUAL has what the program printed, one number a line:
+# accepted too, or "exact": the value itself, the sign of a zero included). ACTUAL has what the program printed, one number a line:
 # integers as values, floats as their bit pattern (f64 as two 32-bit
 # halves). Prints expected versus actual; exit status 1 when an element
 # differs, 0 when all match.
@@ -13,6 +13,7 @@ function decode(hi, lo, ebits, mbits,   sign, e, m, bias, top) {
   if (ebits == 11) { sign = hi >= 2 ^ 31; hi = hi % 2 ^ 31; e = int(hi / 2 ^ 20); m = (hi % 2 ^ 20) * 2 ^ 32 + lo }
   else { sign = hi >= top; hi = hi % top; e = int(hi / 2 ^ mbits); m = hi % 2 ^ mbits }
   bias = 2 ^ (ebits - 1) - 1
+  negative = sign
   if (e == 2 ^ ebits - 1) return m != 0 ? "nan" : (sign ? "-inf" : "inf")
   if (e == 0) return (sign ? -1 : 1) * m * 2 ^ (1 - bias - mbits)
   return (sign ? -1 : 1) * (1 + m / 2 ^ mbits) * 2 ^ (e - bias)
@@ -35,10 +36,12 @@ END {
     else a = hi
     if (k ~ /^(f16|bf16|f32|f64)$/) {
       ac = cls(a); ec = cls(want[i])
-      if (ac != "finite" || ec != "finite") wrong = (ac != ec && ac != alt[i])
+      # awk's -0 equals 0: the sign of an exact zero is compared apart.
+      if (alt[i] == "exact") wrong = ac != ec || ac == "finite" && (a != want[i] || a == 0 && negative != (want[i] ~ /^-/))
+      else if (ac != "finite" || ec != "finite") wrong = (ac != ec && ac != alt[i])
       else if (alt[i] != "finite") wrong = 0
       else wrong = absf(a - want[i]) > tol[i] + 0
-      as = ac == "finite" ? sprintf("%.9g", a) : a
+      as = ac == "finite" ? (a == 0 && negative ? "-0" : sprintf("%.9g", a)) : a
     } else {
       wrong = (a "" != want[i] "") && (a "" != alt[i] "")
       as = a

@@ -27,10 +27,6 @@ std::string tail(const std::string &s, size_t n = 2000) {
   return s.size() <= n ? s : "..." + s.substr(s.size() - n);
 }
 
-// The lowering that completes an external compiler's output; tosa-O0 leaves
-// IR that is already lowered alone.
-const NamedPipeline &completionPipeline() { return namedPipelines().front(); }
-
 class MlirBackend : public Backend {
 public:
   std::string spec;
@@ -65,19 +61,17 @@ public:
                    sets, options);
   }
 
-  // An external compiler's output is completed by the straight lowering;
-  // a program in syntax the compiler cannot parse is unsupported, not a
-  // finding (MLIR 19 reading MLIR 22).
+  // An external compiler's output is completed as a graph's is; a program
+  // in syntax the compiler cannot parse is unsupported, not a finding
+  // (MLIR 19 reading MLIR 22).
   std::vector<Expected<Outputs>>
   runProgramSets(const MlirProgram &p, const InputSets &sets,
                  const RunOptions &options) override {
-    if (command.empty())
-      return runText(p.mlir, "program", p.name, p.results, pipeline, sets,
-                     options);
-    if (Error e = checkExternalParses(p.mlir, options))
-      return everySet(sets, std::move(e));
-    return runText(p.mlir, "program", p.name, p.results,
-                   straightLowering().pipeline, sets, options);
+    if (!command.empty())
+      if (Error e = checkExternalParses(p.mlir, options))
+        return everySet(sets, std::move(e));
+    return runText(p.mlir, "program", p.name, p.results, pipeline, sets,
+                   options);
   }
 
 private:
@@ -228,7 +222,7 @@ Expected<ExternalCompiler> externalOfSpec(const std::string &spec) {
     version =
         first.size() >= 3 && first.substr(first.size() - 3) == "-19" ? 19 : 22;
   }
-  return ExternalCompiler{command, version, completionPipeline()};
+  return ExternalCompiler{command, version, completionLowering()};
 }
 
 std::optional<NamedPipeline> pipelineOfSpec(const std::string &spec) {

@@ -50,6 +50,13 @@ struct LowerRequest {
 // Tells req.onStage the stage about to run, when set.
 void reportStage(const LowerRequest &req, const char *stage);
 
+// A failure of crosscheck's completing lowering on an external compiler's
+// valid output (`how`: "failed in pass X", then `detail`: ": diagnostic"):
+// crosscheck's problem, never the compiler's finding, so the case is
+// skipped, saying why.
+Error completionFailure(const LowerRequest &req, const std::string &how,
+                        const std::string &detail);
+
 // The straight lowering's own passes (Straight.cpp), once per process.
 void registerStraightPasses();
 

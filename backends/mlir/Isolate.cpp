@@ -122,6 +122,12 @@ Error workerFailure(const process::ProcessResult &r, const std::string &stage,
   std::string at = where(stage, req);
   CompilerFault f;
   f.stage = faultStage(stage);
+  if (req.origin == Origin::External && stage.starts_with("pass ")) {
+    readStderr(r.err, f);
+    return completionFailure(
+        req, (r.timedOut ? std::string("timed out") : r.how()) + " in " + stage,
+        describeStderr(f));
+  }
   if (r.timedOut) {
     f.kind = CompilerFault::Kind::TimedOut;
     return compilerFault("timed out after " +

@@ -150,6 +150,14 @@ void reportStage(const LowerRequest &req, const char *stage) {
     req.onStage(stage);
 }
 
+Error completionFailure(const LowerRequest &req, const std::string &how,
+                        const std::string &detail) {
+  return Error::failure("crosscheck's completing lowering " + how + " on the " +
+                            req.originName +
+                            " (crosscheck's problem, not a finding)" + detail,
+                        ErrorCode::Unsupported);
+}
+
 namespace {
 
 // Pipelines may omit the outer "builtin.module(...)".
@@ -434,6 +442,9 @@ Error runPipeline(mlir::ModuleOp module, const LowerRequest &req,
                            : CompilerFault::Kind::PassFailed;
     fault.stage = failedPass.empty() ? "pipeline" : failedPass;
     fault.diagnostic = diags.take();
+    if (req.origin == Origin::External)
+      return completionFailure(req, "failed in pass " + fault.stage,
+                               ": " + fault.diagnostic);
     std::string message = "pass " + fault.stage + " failed on the " +
                           req.originName + ": " + fault.diagnostic;
     return compilerFault(std::move(message), std::move(fault));

@@ -60,6 +60,14 @@ struct StraightInserts {
 NamedPipeline straightLowering(const StraightInserts &at = {},
                                int llvmOptLevel = 0);
 
+// The completing lowering (Pipelines.cpp): what finishes an external
+// compiler's output and a bisection prefix. Upstream passes only, so that
+// a bundle's repro.sh runs it with mlir-opt; from TOSA, linalg, tensor,
+// vector, scf, affine, memref, arith and math (every op that the straight
+// lowering handles: math-to-llvm before libm, vector transfers as loops)
+// to the LLVM dialect, leaving what is already lowered alone; LLVM -O0.
+const NamedPipeline &completionLowering();
+
 // Parses a compiler-under-test spec:
 //   mlir:NAME            a named pipeline (mlir:tosa-O3)
 //   mlir:pipeline=TEXT   any textual pass pipeline from TOSA to LLVM
@@ -76,7 +84,8 @@ NamedPipeline straightLowering(const StraightInserts &at = {},
 // mlir-ext failures: a crash (signal) or non-zero exit is
 // ErrorCode::CompilerFailure, a hang past RunLimits::timeoutSeconds is
 // ErrorCode::Timeout; a command the shell cannot run (exit status 127 or
-// 126) is a plain error.
+// 126) is a plain error. A failure or crash of the completing lowering on
+// valid output is crosscheck's problem: ErrorCode::Unsupported, saying so.
 // Lowering, JIT compilation and execution run in a forked worker unless
 // RunOptions::isolate is false: a crash there is ErrorCode::CompilerFailure
 // naming the signal, the stage ("pass NAME", "jit", "execute") and a short

@@ -183,6 +183,32 @@ std::vector<NamedPipeline> midPipelines() {
 }
 } // namespace
 
+const NamedPipeline &completionLowering() {
+  static const NamedPipeline completion{
+      "completion",
+      "completes an external compiler's output: every conversion of the "
+      "straight lowering, upstream passes only; LLVM -O0",
+      "builtin.module(func.func(convert-elementwise-to-linalg," +
+          std::string(kTosaToLinalg) +
+          "),"
+          "one-shot-bufferize{allow-return-allocs-from-loops "
+          "bufferize-function-boundaries "
+          "function-boundary-type-conversion=identity-layout-map},"
+          "buffer-results-to-out-params{hoist-static-allocs "
+          "modify-public-functions},buffer-deallocation-pipeline,"
+          "convert-bufferization-to-memref,func.func(convert-linalg-to-loops),"
+          // Intrinsics first: libm has no copysign, rsqrt or fma call of
+          // the math dialect, and convert-math-to-libm rejects what it
+          // cannot call.
+          "convert-vector-to-scf,convert-math-to-funcs{convert-ctlz},"
+          "math-extend-to-supported-types,convert-math-to-llvm,"
+          "convert-math-to-libm,expand-strided-metadata,lower-affine,"
+          "arith-expand{include-bf16},convert-scf-to-cf,"
+          "convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts)",
+      0};
+  return completion;
+}
+
 const std::vector<NamedPipeline> &namedPipelines() {
   static const std::vector<NamedPipeline> pipelines = [] {
     std::vector<NamedPipeline> all = makePipelines();

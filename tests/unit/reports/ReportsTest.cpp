@@ -18,7 +18,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace cc;
@@ -292,25 +294,46 @@ std::pair<int, std::string> runScript(const std::string &dir,
   return {status, text ? *text : ""};
 }
 
+// The bundle, in a new directory named `name` that holds `files`, of the
+// miscompile that judging `c` finds; "" (and a test failure) otherwise.
+std::string externalBundle(const TestCase &c, const std::string &name,
+                           std::initializer_list<const char *> files) {
+  auto judged = judgeCase(c);
+  if (!judged || judged->finding.signature.kind != Kind::Miscompile) {
+    ADD_FAILURE() << (judged ? judged->finding.message
+                             : judged.error().message());
+    return "";
+  }
+  std::string dir = tempDir(name);
+  auto r = writeBundle(*judged, dir, {});
+  if (!r) {
+    ADD_FAILURE() << r.error().message();
+    return "";
+  }
+  for (const char *file : files)
+    EXPECT_TRUE(fs::exists(dir + "/" + file)) << file;
+  return dir;
+}
+
+// repro.sh shows the bug; with a correct compiler (cat) in its place, the
+// same script passes.
+void expectFailsUntilTheCompilerIsCat(const std::string &dir) {
+  auto [bad, badOut] = runScript(dir);
+  EXPECT_EQ(bad, 1) << badOut;
+  EXPECT_NE(badOut.find("MISMATCH"), std::string::npos) << badOut;
+  auto [good, goodOut] = runScript(dir, "REPRO_COMPILER=cat");
+  EXPECT_EQ(good, 0) << goodOut;
+}
+
 // An external compiler that turns every subtraction into an addition: its
 // finding reproduces with its own command, completed by upstream mlir-opt.
 TEST(Bundle, ExternalCompilerFindingReproducesWithItsCommand) {
   FindingRecord f = subFinding();
   f.testCase.cut = "mlir-ext:sed s/tosa.sub/tosa.add/";
-  auto judged = judgeCase(f.testCase);
-  ASSERT_TRUE(bool(judged)) << judged.error().message();
-  ASSERT_EQ(judged->finding.signature.kind, Kind::Miscompile);
-  std::string dir = tempDir("ext");
-  auto r = writeBundle(*judged, dir, {});
-  ASSERT_TRUE(bool(r)) << r.error().message();
-  for (const char *name : {"tosa.mlir", "driver.mlir", "repro.out"})
-    EXPECT_TRUE(fs::exists(dir + "/" + name)) << name;
-  auto [bad, badOut] = runScript(dir);
-  EXPECT_EQ(bad, 1) << badOut;
-  EXPECT_NE(badOut.find("MISMATCH"), std::string::npos) << badOut;
-  // A correct compiler in its place: the same script passes.
-  auto [good, goodOut] = runScript(dir, "REPRO_COMPILER=cat");
-  EXPECT_EQ(good, 0) << goodOut;
+  std::string dir = externalBundle(f.testCase, "ext",
+                                   {"tosa.mlir", "driver.mlir", "repro.out"});
+  ASSERT_FALSE(dir.empty());
+  expectFailsUntilTheCompilerIsCat(dir);
   auto readme = readFile(dir + "/README.md");
   ASSERT_TRUE(bool(readme));
   EXPECT_NE(readme->find("sed s/tosa.sub/tosa.add/ < tosa.mlir"),
@@ -398,8 +421,8 @@ module {
   ASSERT_TRUE(bool(expected));
   // max(x, 3) of 5, 1, -3, -7 and the three bf16 values, exactly.
   EXPECT_NE(expected->find("0 0 i32 5 0 -\n0 1 i32 3 0 -\n0 2 i32 3 0 -\n"
-                           "0 3 i32 3 0 -\n1 0 f32 0.75 0 finite\n"
-                           "1 1 f32 -0.25 0 finite\n1 2 f32 -1.25 0 finite"),
+                           "0 3 i32 3 0 -\n1 0 f32 0.75 0 exact\n"
+                           "1 1 f32 -0.25 0 exact\n1 2 f32 -1.25 0 exact"),
             std::string::npos)
       << *expected;
   auto [good, goodOut] = runScript(dir);
@@ -418,6 +441,77 @@ module {
   EXPECT_NE(issue->find("what the program computes when lowered by direct "
                         "conversions only"),
             std::string::npos);
+  fs::remove_all(dir);
+}
+
+// An external compiler's program finding reproduces with its command, and
+// a signed-zero difference alone keeps repro.sh failing: a compiler that
+// writes -x as 0 - x gives +0 for x = +0.
+TEST(Bundle, ExternalProgramFindingOfASignedZeroReproduces) {
+  TestCase c;
+  c.program =
+      MlirProgram{"main",
+                  R"(func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %r = arith.negf %x : tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+)",
+                  {{DType::f32, {3}}},
+                  {{DType::f32, {3}}}};
+  Tensor x(DType::f32, {3});
+  x.setF(0, 0), x.setF(1, 1.5), x.setF(2, -2);
+  c.inputs = {x};
+  c.cut = "mlir-ext:sed 's|%r = arith.negf %x : tensor<3xf32>|%z = "
+          "arith.constant dense<0.0> : tensor<3xf32> %r = arith.subf %z, %x : "
+          "tensor<3xf32>|'";
+  std::string dir =
+      externalBundle(c, "external-program", {"program.mlir", "driver.mlir"});
+  ASSERT_FALSE(dir.empty());
+  auto expected = readFile(dir + "/expected.txt");
+  ASSERT_TRUE(bool(expected));
+  EXPECT_NE(expected->find("0 0 f32 -0 0 exact\n"), std::string::npos)
+      << *expected;
+  expectFailsUntilTheCompilerIsCat(dir);
+  fs::remove_all(dir);
+}
+
+// compare.awk on one f32 element: its exit status.
+int compareOne(const std::string &dir, const std::string &row,
+               const std::string &bits) {
+  EXPECT_FALSE(bool(writeFile(dir + "/compare.awk", repro::compareProgram())));
+  EXPECT_FALSE(bool(
+      writeFile(dir + "/expected.txt", repro::expectedHeader() + row + "\n")));
+  EXPECT_FALSE(bool(writeFile(dir + "/actual.txt", bits + "\n")));
+  std::string cmd = "awk -f " + dir + "/compare.awk " + dir + "/expected.txt " +
+                    dir + "/actual.txt >" + dir + "/out.txt";
+  int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// An exact element compares the sign of a zero (awk's -0 equals 0): a
+// signed-zero bug's repro.sh exits 1 while the bug is there; where the sign
+// is open ("finite"), either zero matches.
+TEST(Bundle, ExactElementsCompareTheSignOfZero) {
+  std::string dir = tempDir("compare");
+  fs::create_directories(dir);
+  const std::string plus = "0", minus = "2147483648";
+  EXPECT_EQ(compareOne(dir, "0 0 f32 -0 0 exact", plus), 1);
+  EXPECT_EQ(compareOne(dir, "0 0 f32 -0 0 exact", minus), 0);
+  EXPECT_EQ(compareOne(dir, "0 0 f32 0 0 exact", minus), 1);
+  EXPECT_EQ(compareOne(dir, "0 0 f32 0 0 exact", plus), 0);
+  EXPECT_EQ(compareOne(dir, "0 0 f32 -0 0 finite", plus), 0);
+  // 1.5 exactly; NaN against a number.
+  EXPECT_EQ(compareOne(dir, "0 0 f32 1.5 0 exact", "1069547520"), 0);
+  EXPECT_EQ(compareOne(dir, "0 0 f32 1.5 0 exact", "1069547521"), 1);
+  EXPECT_EQ(compareOne(dir, "0 0 f32 nan 0 exact", "1069547520"), 1);
+  EXPECT_EQ(compareOne(dir, "0 0 f32 nan 0 exact", "2143289344"), 0);
+  auto out = readFile(dir + "/out.txt");
+  ASSERT_TRUE(bool(out));
+  EXPECT_NE(out->find("OK"), std::string::npos) << *out;
+  ASSERT_EQ(compareOne(dir, "0 0 f32 -0 0 exact", plus), 1);
+  out = readFile(dir + "/out.txt");
+  ASSERT_TRUE(bool(out));
+  EXPECT_NE(out->find("MISMATCH"), std::string::npos) << *out;
   fs::remove_all(dir);
 }
 

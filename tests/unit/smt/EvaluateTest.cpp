@@ -5,6 +5,7 @@
 #include "backends/mlir/MlirBackend.h"
 #include "generators/Program.h"
 #include "oracles/Program.h"
+#include "tests/mutants/Mutants.h"
 
 #include <gtest/gtest.h>
 
@@ -169,6 +170,39 @@ TEST(Evaluate, TheProgramOracleReportsAnUndefinedProgram) {
   EXPECT_EQ(s.backend, "mlir:straight~smt");
   EXPECT_EQ(s.detail, "smt:undefined");
   EXPECT_EQ(r->findings[0].testCase.cut, "mlir:straight");
+}
+
+// Where the straight lowering disagrees with the encoding, the reference
+// is not trusted: on inputs where the program is undefined no compiler's
+// miscompile stays (it may compute anything there), only the disagreement.
+TEST(Evaluate, AnUntrustedReferenceBlamesNoCompiler) {
+  registerMutantPasses();
+  TestCase c;
+  c.program = program(R"(
+  %c = arith.constant dense<40> : tensor<1xi32>
+  %s = arith.shli %x, %c : tensor<1xi32>
+  %t = arith.constant dense<3> : tensor<1xi32>
+  %m = arith.maxsi %x, %t : tensor<1xi32>
+  %r = arith.addi %s, %m : tensor<1xi32>
+  return %r : tensor<1xi32>
+)",
+                      {DType::i32, {1}}, {DType::i32, {1}});
+  c.inputs = {tensorOf(DType::i32, {-5})};
+  auto cut = makeMlirBackend(
+      "mlir:pipeline-O0=" +
+      straightLowering({"cc-mutant-minmax-unsigned", "", "", ""}).pipeline);
+  ASSERT_TRUE(bool(cut)) << cut.error().message();
+  ConsensusOptions o;
+  auto plain = std::move(judgeProgramSets({c}, {cut->get()}, o).front());
+  ASSERT_TRUE(bool(plain)) << plain.error().message();
+  ASSERT_EQ(plain->findings.size(), 1u); // maxui(-5, 3) is -5
+  EXPECT_EQ(plain->findings[0].finding.signature.kind, Kind::Miscompile);
+  o.smtReference = true;
+  auto r = std::move(judgeProgramSets({c}, {cut->get()}, o).front());
+  ASSERT_TRUE(bool(r)) << r.error().message();
+  ASSERT_EQ(r->findings.size(), 1u);
+  EXPECT_EQ(r->findings[0].finding.signature.kind, Kind::RefDisagreement);
+  EXPECT_EQ(r->findings[0].finding.signature.detail, "smt:undefined");
 }
 
 // The reducer's gate: reading a tensor.empty or looping with step 0 is
