@@ -281,9 +281,20 @@ Error Writer::writeRepros(const ReproSpec &spec) {
                            "program");
     return Error::success();
   }
-  CC_ASSIGN(how, c.program ? writeExternalProgramRepro(spec, c.cut, *c.program,
-                                                       c.inputs)
-                           : writeOtherRepro(spec, c.cut, c.graph, c.inputs));
+  std::string how;
+  if (c.program) {
+    // Completed as the campaign completed it: the straight lowering, in
+    // upstream passes.
+    CC_ASSIGN(completion,
+              upstreamPipeline(onModule(straightLowering().pipeline),
+                               c.program->mlir));
+    CC_ASSIGN(text, writeExternalProgramRepro(spec, c.cut, *c.program, c.inputs,
+                                              completion));
+    how = text;
+  } else {
+    CC_ASSIGN(text, writeOtherRepro(spec, c.cut, c.graph, c.inputs));
+    how = text;
+  }
   facts.otherHow = how;
   if (how.empty())
     result.notes.push_back("the compiler under test '" + c.cut +

@@ -89,11 +89,14 @@ Expected<Repro> writeRepro(const ReproSpec &spec, const std::string &pipeline,
 Expected<std::string> writeOtherRepro(const ReproSpec &spec,
                                       const std::string &cut, const Graph &g,
                                       const Inputs &inputs);
-// The same for a program through an external *-opt command (program.mlir).
+// The same for a program through an external *-opt command (program.mlir),
+// its output completed by `completion` (the straight lowering in upstream
+// passes, as the campaign completed it).
 Expected<std::string> writeExternalProgramRepro(const ReproSpec &spec,
                                                 const std::string &cut,
                                                 const MlirProgram &p,
-                                                const Inputs &inputs);
+                                                const Inputs &inputs,
+                                                const std::string &completion);
 
 // Runs DIR/repro.sh (output into DIR/repro.out); its exit status, or -1.
 // Exit status 1 that does not show the finding's own kind of failure (a

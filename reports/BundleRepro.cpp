@@ -87,15 +87,16 @@ struct ExternalInput {
 
 Expected<std::string> writeExternalRepro(const ReproSpec &spec,
                                          const ExternalCompiler &ext,
-                                         const ExternalInput &in) {
+                                         const ExternalInput &in,
+                                         const NamedPipeline &completion) {
   repro::Check check{spec.title, spec.table, spec.compare};
   CC_TRY(writeText(spec.dir + "/" + in.file, in.text));
   CC_TRY(writeText(spec.dir + "/driver.mlir", in.driver));
   CC_TRY(writeCheckFiles(spec));
   CC_TRY(writeScript(spec.dir + "/repro.sh",
                      repro::externalScript(check, ext.command, in.file,
-                                           onModule(ext.completion.pipeline),
-                                           ext.completion.llvmOptLevel)));
+                                           onModule(completion.pipeline),
+                                           completion.llvmOptLevel)));
   return std::string(
              "```sh\n./repro.sh            # exit 1: the bug is present; 0: "
              "fixed\n```\n\nNeeds the compiler under test, mlir-opt and "
@@ -175,7 +176,8 @@ Expected<std::string> writeOtherRepro(const ReproSpec &spec,
                               {"tosa.mlir", tosa, driverText(g, inputs, func),
                                "tosa.mlir in MLIR " +
                                    std::to_string(ext.syntaxVersion) +
-                                   "'s TOSA syntax"});
+                                   "'s TOSA syntax"},
+                              ext.completion);
   }
   if (cut == "torchscript")
     return writeTorchRepro(spec, g, inputs);
@@ -185,12 +187,14 @@ Expected<std::string> writeOtherRepro(const ReproSpec &spec,
 Expected<std::string> writeExternalProgramRepro(const ReproSpec &spec,
                                                 const std::string &cut,
                                                 const MlirProgram &p,
-                                                const Inputs &inputs) {
+                                                const Inputs &inputs,
+                                                const std::string &completion) {
   CC_ASSIGN(ext, externalOfSpec(cut));
   return writeExternalRepro(
       spec, ext,
       {"program.mlir", p.mlir, driverText(p.args, p.results, inputs, p.name),
-       "program.mlir, the program as the campaign gave it"});
+       "program.mlir, the program as the campaign gave it"},
+      {"straight", "", completion, 0});
 }
 
 int runRepro(const std::string &dir, Kind kind) {

@@ -61,17 +61,20 @@ public:
                    sets, options);
   }
 
-  // An external compiler's output is completed as a graph's is; a program
-  // in syntax the compiler cannot parse is unsupported, not a finding
-  // (MLIR 19 reading MLIR 22).
+  // An external compiler's output is completed by the straight lowering,
+  // the programs' reference (no arith-expand, which rewrites maxnumf and
+  // maximumf); a program in syntax the compiler cannot parse is
+  // unsupported, not a finding (MLIR 19 reading MLIR 22).
   std::vector<Expected<Outputs>>
   runProgramSets(const MlirProgram &p, const InputSets &sets,
                  const RunOptions &options) override {
-    if (!command.empty())
-      if (Error e = checkExternalParses(p.mlir, options))
-        return everySet(sets, std::move(e));
-    return runText(p.mlir, "program", p.name, p.results, pipeline, sets,
-                   options);
+    if (command.empty())
+      return runText(p.mlir, "program", p.name, p.results, pipeline, sets,
+                     options);
+    if (Error e = checkExternalParses(p.mlir, options))
+      return everySet(sets, std::move(e));
+    return runText(p.mlir, "program", p.name, p.results,
+                   straightLowering().pipeline, sets, options);
   }
 
 private:

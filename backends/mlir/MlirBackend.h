@@ -61,11 +61,12 @@ NamedPipeline straightLowering(const StraightInserts &at = {},
                                int llvmOptLevel = 0);
 
 // The completing lowering (Pipelines.cpp): what finishes an external
-// compiler's output and a bisection prefix. Upstream passes only, so that
-// a bundle's repro.sh runs it with mlir-opt; from TOSA, linalg, tensor,
-// vector, scf, affine, memref, arith and math (every op that the straight
-// lowering handles: math-to-llvm before libm, vector transfers as loops)
-// to the LLVM dialect, leaving what is already lowered alone; LLVM -O0.
+// compiler's output of a graph and a graph's bisection prefix (a
+// program's is the straight lowering, which has no arith-expand). Upstream
+// passes only, so that a bundle's repro.sh runs it with mlir-opt; from TOSA,
+// linalg, tensor, vector, scf, affine, memref, arith and math (every op that
+// the straight lowering handles: math-to-llvm before libm, vector transfers as
+// loops) to the LLVM dialect, leaving what is already lowered alone; LLVM -O0.
 const NamedPipeline &completionLowering();
 
 // Parses a compiler-under-test spec:
