@@ -4,8 +4,10 @@
 #include "backends/mlir/MlirBackend.h"
 #include "smt/Validate.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <map>
-#include <regex>
 #include <set>
 
 namespace cc {
@@ -15,23 +17,41 @@ std::string tvPipelineOf(const std::string &spec) {
   return p ? p->pipeline : "";
 }
 
-namespace {
-// Op names of an MLIR text, with their counts ("tosa.mul" -> 2).
-std::map<std::string, int> opCounts(const std::string &ir) {
-  static const std::regex op(R"((?:^|[=\s])([a-z_]+\.[a-z_0-9.]+)[\s({<"])");
+// A word `dialect.op` after the start, `=` or a space and before a space or
+// one of `({<"`, scanned by hand: the text may be a huge program from anyone.
+std::map<std::string, int> irOpCounts(const std::string &ir) {
+  auto lower = [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; };
+  auto after = [](char c) {
+    return c && (std::isspace(uint8_t(c)) || std::strchr("({<\"", c));
+  };
   std::map<std::string, int> out;
-  for (std::sregex_iterator it(ir.begin(), ir.end(), op), end; it != end; ++it)
-    ++out[(*it)[1].str()];
+  for (size_t i = 0; i < ir.size(); ++i) {
+    if (!lower(ir[i]) ||
+        (i > 0 && ir[i - 1] != '=' && !std::isspace(uint8_t(ir[i - 1]))))
+      continue;
+    size_t dot = i;
+    while (dot < ir.size() && lower(ir[dot]))
+      ++dot;
+    size_t end = dot;
+    if (dot < ir.size() && ir[dot] == '.')
+      while (++end < ir.size() && (lower(ir[end]) || ir[end] == '.' ||
+                                   (ir[end] >= '0' && ir[end] <= '9'))) {
+      }
+    if (end > dot + 1 && end < ir.size() && after(ir[end]))
+      ++out[ir.substr(i, end - i)];
+    i = end - 1; // the word's characters start no op name
+  }
   return out;
 }
 
+namespace {
 // "fold:tosa.mul": a rewrite's pattern and the op kinds it removed.
 std::string rewriteDetail(const smt::StepCheck &s) {
   if (s.pattern.empty())
     return "";
-  std::map<std::string, int> after = opCounts(s.after);
+  std::map<std::string, int> after = irOpCounts(s.after);
   std::string removed;
-  for (const auto &[name, n] : opCounts(s.before))
+  for (const auto &[name, n] : irOpCounts(s.before))
     if (n > after[name] && name.rfind("func.", 0) != 0)
       removed += (removed.empty() ? "" : "+") + name;
   return s.pattern + (removed.empty() ? "" : ":" + removed);

@@ -49,6 +49,10 @@ std::vector<FindingRecord> tvFindings(const TestCase &c,
                                       TvChecks *checks = nullptr,
                                       double *seconds = nullptr);
 
+// The op names of MLIR text with their counts ("tosa.mul" -> 2): what a
+// rewrite removed names it. Linear in the text.
+std::map<std::string, int> irOpCounts(const std::string &ir);
+
 // What `pipeline` does wrong on MLIR text, for reducing MLIR input: the
 // first pass (or rewrite) translation validation proves wrong ("tv-incorrect
 // PASS" or "tv-incorrect PASS/PATTERN"), else the pipeline's own failure

@@ -19,29 +19,27 @@ namespace {
 
 constexpr const char *kFormat = "crosscheck-known-bugs";
 
-Expected<std::regex> regexField(const json &m, const char *field,
-                                const std::string &bug) {
+Expected<Regex> regexField(const json &m, const char *field,
+                           const std::string &bug) {
   if (!m[field].is_string())
     return makeError("known bug '" + bug + "': match." + field +
                      " must be a string (a regex)");
-  try {
-    return std::regex(m[field].get<std::string>());
-  } catch (const std::regex_error &e) {
+  auto re = Regex::compile(m[field].get<std::string>());
+  if (!re)
     return makeError("known bug '" + bug + "': match." + field +
-                     " is not a valid regex: " + e.what());
-  }
+                     " is not a valid regex: " + re.error().message());
+  return re;
 }
 
 // The regex field of a match named `key`, or null.
-std::optional<std::regex> *regexSlot(KnownBug::Match &m,
-                                     const std::string &key) {
-  std::pair<const char *, std::optional<std::regex> KnownBug::Match::*>
-      fields[] = {{"cut", &KnownBug::Match::cut},
-                  {"stage", &KnownBug::Match::stage},
-                  {"detail", &KnownBug::Match::detail},
-                  {"message", &KnownBug::Match::message},
-                  {"culprit", &KnownBug::Match::culprit},
-                  {"program", &KnownBug::Match::program}};
+std::optional<Regex> *regexSlot(KnownBug::Match &m, const std::string &key) {
+  std::pair<const char *, std::optional<Regex> KnownBug::Match::*> fields[] = {
+      {"cut", &KnownBug::Match::cut},
+      {"stage", &KnownBug::Match::stage},
+      {"detail", &KnownBug::Match::detail},
+      {"message", &KnownBug::Match::message},
+      {"culprit", &KnownBug::Match::culprit},
+      {"program", &KnownBug::Match::program}};
   for (auto [name, field] : fields)
     if (key == name)
       return &(m.*field);
@@ -129,8 +127,8 @@ bool carries(const Graph &g, DType t) {
 bool matches(const KnownBug::Match &m, const FindingRecord &f,
              const FindingRecord *reduced) {
   const Signature &s = f.finding.signature;
-  auto found = [](const std::optional<std::regex> &re, const std::string &t) {
-    return !re || std::regex_search(t, *re);
+  auto found = [](const std::optional<Regex> &re, const std::string &t) {
+    return !re || re->search(t);
   };
   if ((m.kind && *m.kind != s.kind) || !found(m.cut, s.backend) ||
       !found(m.stage, s.stage) || !found(m.detail, s.detail) ||
@@ -138,8 +136,7 @@ bool matches(const KnownBug::Match &m, const FindingRecord &f,
       !found(m.culprit, culpritOf(f, reduced)))
     return false;
   const TestCase &c = (reduced ? *reduced : f).testCase;
-  if (m.program &&
-      !(c.program && std::regex_search(c.program->mlir, *m.program)))
+  if (m.program && !(c.program && m.program->search(c.program->mlir)))
     return false;
   const Graph &g = c.graph;
   for (DType t : m.graphHas)

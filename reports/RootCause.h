@@ -5,9 +5,9 @@
 #pragma once
 
 #include "core/Error.h"
+#include "core/Regex.h"
 #include "oracles/FindingFile.h"
 
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -22,8 +22,9 @@ struct KnownBug {
   std::string status;   // "open", "fixed by PR #N after MLIR 22", ...
   struct Match {
     std::optional<Kind> kind;
-    // ECMAScript regexes searched in the signature's fields and message.
-    std::optional<std::regex> cut, stage, detail, message;
+    // RE2 regexes (core/Regex.h: linear time) searched in the signature's
+    // fields and message.
+    std::optional<Regex> cut, stage, detail, message;
     std::string text; // the match object as written, for messages
     // Element types the finding's graph (its reduced graph, when there is
     // one) must carry.
@@ -31,11 +32,11 @@ struct KnownBug {
     // Ops the finding's graph must contain (a bug in one op's lowering
     // shows at the output of whatever consumes it).
     std::vector<std::string> graphOps;
-    // ECMAScript regexes searched in the culprit pass (from the reduced
+    // Regexes searched in the culprit pass (from the reduced
     // finding's bisection; "" before it) and in the program's text (the
     // reduced one, when there is one): a program miscompile's signature is
     // too coarse to name a bug, its reduced form is not.
-    std::optional<std::regex> culprit, program;
+    std::optional<Regex> culprit, program;
   };
   std::vector<Match> matches; // any of them
 };

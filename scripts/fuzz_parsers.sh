@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of crosscheck's own parsers (graph JSON,
-# .npy, ONNX, the tv front end; harness/fuzz/parsers) with clang-22 and our
+# .npy, ONNX, the tv front end, finding files, campaign stores;
+# harness/fuzz/parsers) with clang-22 and our
 # code under ASan and UBSan, then fuzzes each from its seed corpus
 # corpus/fuzz/<name>. A crash, timeout, out-of-memory or sanitizer report
 # fails the script; its input is left in BUILD/artifacts.
 #   usage: fuzz_parsers.sh [--build DIR] [--runs N | --seconds S] [NAME...]
 # --runs: executions per target (the ctest "libfuzzer-parsers" uses this);
-# --seconds: time per target. Names: graph_json npy onnx tv (default all).
+# --seconds: time per target. Names: graph_json npy onnx tv finding store
+# (default all).
 # New inputs accumulate in BUILD/corpus/<name> between runs.
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
@@ -21,7 +23,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(graph_json npy onnx tv)
+[ ${#names[@]} -gt 0 ] || names=(graph_json npy onnx tv finding store)
 
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++-22 -DCC_LIBFUZZER=ON \

@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   clang-22 libclang-rt-22-dev clang-format-22
-  libz3-dev libseccomp-dev
+  libz3-dev libseccomp-dev libre2-dev
   libtorch-dev
   libonnx-dev libonnx-testdata libprotobuf-dev
   python3-torch python3-torchvision python3-onnx

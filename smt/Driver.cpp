@@ -348,16 +348,17 @@ void addVerifyEachInstrumentation(
       std::make_unique<VerifyEach>(o, perRewrite, std::move(onCheck)));
 }
 
-Expected<std::vector<FunctionCheck>> checkRefinement(const std::string &src,
-                                                     const std::string &tgt,
-                                                     const TvOptions &options) {
+Expected<std::vector<FunctionCheck>>
+checkRefinement(const std::string &src, const std::string &tgt,
+                const TvOptions &options, const RefinementProgress &progress) {
   auto ctx = makeContext();
   CC_ASSIGN(ms, parseModule(*ctx, src, "the source", options.sourceName));
   CC_ASSIGN(mt, parseModule(*ctx, tgt, "the target", options.targetName));
   auto fs = functions(*ms), ft = functions(*mt);
-  std::vector<FunctionCheck> out;
   if (!options.function.empty() && !ft.count(options.function))
     return makeError("the target has no function @" + options.function);
+  std::vector<std::pair<std::string, std::pair<func::FuncOp, func::FuncOp>>>
+      pairs;
   for (auto &[name, t] : ft) {
     if (!options.function.empty() && name != options.function)
       continue;
@@ -368,12 +369,24 @@ Expected<std::vector<FunctionCheck>> checkRefinement(const std::string &src,
     std::string mismatch = signatureMismatch(it->second, t);
     if (!mismatch.empty())
       return makeError("mismatched signatures: " + mismatch);
-    out.push_back(checkFunctionPair(it->second, t, options));
+    pairs.push_back({name, {it->second, t}});
+  }
+  if (pairs.empty())
+    return makeError("the target has no function with a body");
+  if (progress.planned) {
+    std::vector<std::string> names;
+    for (const auto &p : pairs)
+      names.push_back(p.first);
+    progress.planned(names);
+  }
+  std::vector<FunctionCheck> out;
+  for (auto &[name, pair] : pairs) {
+    out.push_back(checkFunctionPair(pair.first, pair.second, options));
     if (out.back().internalError)
       return makeError("@" + name + ": " + out.back().reason);
+    if (progress.checked)
+      progress.checked(out.back());
   }
-  if (out.empty())
-    return makeError("the target has no function with a body");
   return out;
 }
 

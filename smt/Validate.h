@@ -6,7 +6,9 @@
 #pragma once
 
 #include "core/Error.h"
+#include "process/Limits.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -66,12 +68,29 @@ struct FunctionCheck {
   bool internalError = false; // the encoder failed (reason says where)
 };
 
+// Hears the functions about to be checked, in order, then each check as
+// soon as it ends.
+struct RefinementProgress {
+  std::function<void(const std::vector<std::string> &)> planned;
+  std::function<void(const FunctionCheck &)> checked;
+};
+
 // Checks that every function of `tgt` (MLIR text) refines its namesake in
 // `src`. Unparsable input, a missing function or mismatched signatures is
 // an Error with one clear message.
-Expected<std::vector<FunctionCheck>> checkRefinement(const std::string &src,
-                                                     const std::string &tgt,
-                                                     const TvOptions &options);
+Expected<std::vector<FunctionCheck>>
+checkRefinement(const std::string &src, const std::string &tgt,
+                const TvOptions &options,
+                const RefinementProgress &progress = {});
+
+// checkRefinement in a forked child under `limits`, a budget for the whole
+// run: the check running when the time or the memory is spent is
+// `unknown` saying so, those after it are `unknown (not checked)`, those
+// before it are kept. A crash of the child is an Error (crosscheck's bug).
+// The caller must be single-threaded (it forks).
+Expected<std::vector<FunctionCheck>>
+checkRefinementBounded(const std::string &src, const std::string &tgt,
+                       const TvOptions &options, const RunLimits &limits);
 
 // One validated step of a pipeline: a pass, or a single rewrite of a greedy
 // pattern pass (pattern names it).
@@ -125,9 +144,10 @@ struct BoundedCheck {
   std::vector<StepCheck> steps;
   double seconds = 0;
 };
-BoundedCheck verifyPipelineBounded(const std::string &module,
-                                   const std::string &pipeline,
-                                   const TvOptions &options, bool perRewrite,
-                                   double budgetSeconds);
+BoundedCheck
+verifyPipelineBounded(const std::string &module, const std::string &pipeline,
+                      const TvOptions &options, bool perRewrite,
+                      double budgetSeconds,
+                      uint64_t memoryBytes = RunLimits().memoryBytes);
 
 } // namespace cc::smt

@@ -1,6 +1,7 @@
 // crosscheck tv and crosscheck verify-pass: translation validation with Z3.
 #include "core/File.h"
 #include "core/Json.h"
+#include "core/Quote.h"
 #include "smt/Validate.h"
 #include "tools/crosscheck/Commands.h"
 
@@ -26,6 +27,9 @@ const char *kVerdictEpilog =
 // tv's and verify-pass's options.
 struct TvFlags : smt::TvOptions {
   bool json = false;
+  // The whole run's budget (its child is killed past it): an hour, and
+  // the address space every child of crosscheck gets.
+  RunLimits budget{3600, RunLimits().memoryBytes};
   std::string pipeline; // verify-pass
   bool perRewrite = false;
 };
@@ -44,6 +48,14 @@ const FlagTable<F> kCommonFlags = {
      "unroll scf loops whose trip count is not a constant this many times; "
      "a loop that may run longer makes a check unknown (default {})",
      count(&F::loopBound, 1)},
+    {"--budget", "", "S",
+     "wall-clock budget of the whole run: 90, 30s, 10m; the check running "
+     "when it is spent and those after it are unknown (default {})",
+     within(&F::budget, duration(&RunLimits::timeoutSeconds))},
+    {"--memory-limit", "", "SIZE",
+     "address space of the whole run: 4G, 512M; a check past it is unknown "
+     "(default {})",
+     within(&F::budget, memoryLimit(&RunLimits::memoryBytes))},
     {"--cache-dir", "", "DIR",
      "cache solver results on disk, keyed by a hash of the query",
      text(&F::cacheDir)},
@@ -95,7 +107,7 @@ void printJson(const char *key, const nlohmann::json &items,
 void printIndented(const std::string &text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);)
-    std::cout << "    " << line << "\n";
+    std::cout << "    " << terminalText(line) << "\n";
 }
 
 // One checked step: a line (with the IR of an incorrect one), or an entry
@@ -114,11 +126,12 @@ void printStep(const smt::StepCheck &s, nlohmann::json *json) {
                      {"counterexample", s.counterexample}});
     return;
   }
-  std::printf("%s%s%s on @%s: %s", s.pass.c_str(),
-              s.pattern.empty() ? "" : " / ", s.pattern.c_str(),
-              s.function.c_str(), smt::verdictName(s.verdict));
+  // Names come from the input: shown escaped on the terminal.
+  std::cout << terminalText(s.pass) << (s.pattern.empty() ? "" : " / ")
+            << terminalText(s.pattern) << (s.function.empty() ? "" : " on @")
+            << terminalText(s.function) << ": " << smt::verdictName(s.verdict);
   if (!s.reason.empty())
-    std::printf(" (%s)", s.reason.c_str());
+    std::cout << " (" << terminalText(s.reason) << ")";
   std::printf(" [%.3f s%s]\n", s.seconds, s.cached ? ", cached" : "");
   if (s.verdict == smt::TvVerdict::Incorrect) {
     std::cout << "  before:\n";
@@ -162,7 +175,9 @@ int tv(TvFlags &o, const Args &args) {
     return fail(tgt.error());
   o.sourceName = args.positional[0];
   o.targetName = args.positional[1];
-  auto checks = smt::checkRefinement(*src, *tgt, o);
+  // In a forked child under the budget: no input can make tv run, grow
+  // or crash without end.
+  auto checks = smt::checkRefinementBounded(*src, *tgt, o, o.budget);
   if (!checks)
     return fail(checks.error());
   smt::TvVerdict worst = smt::TvVerdict::Correct;
@@ -177,9 +192,10 @@ int tv(TvFlags &o, const Args &args) {
                    {"seconds", c.seconds}});
       continue;
     }
-    std::printf("@%s: %s", c.function.c_str(), smt::verdictName(c.verdict));
+    std::cout << "@" << terminalText(c.function) << ": "
+              << smt::verdictName(c.verdict);
     if (!c.reason.empty())
-      std::printf(" (%s)", c.reason.c_str());
+      std::cout << " (" << terminalText(c.reason) << ")";
     std::printf(" [%.3f s]\n", c.seconds);
     if (!c.counterexample.empty()) {
       std::cout << "  counterexample:\n";
@@ -203,7 +219,8 @@ int verifyPass(TvFlags &o, const Args &args) {
   // In a forked child, so that a pass that crashes is a finding of this
   // run, not a crash of crosscheck.
   smt::BoundedCheck r =
-      smt::verifyPipelineBounded(*input, o.pipeline, o, o.perRewrite, INFINITY);
+      smt::verifyPipelineBounded(*input, o.pipeline, o, o.perRewrite,
+                                 o.budget.timeoutSeconds, o.budget.memoryBytes);
   if (r.end == smt::BoundedCheck::End::Failed)
     return fail(r.error);
   smt::TvVerdict worst = smt::TvVerdict::Correct;
@@ -214,6 +231,15 @@ int verifyPass(TvFlags &o, const Args &args) {
   }
   if (r.end == smt::BoundedCheck::End::Crashed)
     return reportCrash(r, o.json, j);
+  if (r.end == smt::BoundedCheck::End::OutOfTime) {
+    smt::StepCheck spent;
+    spent.pass = r.pass.empty() ? "(the pipeline)" : r.pass;
+    spent.reason = "budget: the budget of " +
+                   showDuration(o.budget.timeoutSeconds) + " was spent" +
+                   (r.pass.empty() ? "" : " in this pass or its check");
+    worst = smt::worstVerdict(worst, spent.verdict);
+    printStep(spent, o.json ? &j : nullptr);
+  }
   if (o.json)
     printJson("steps", j, worst);
   else if (r.steps.empty())

@@ -146,6 +146,29 @@ TEST(RootCause, MalformedKnownBugsAreClearErrors) {
   EXPECT_FALSE(bool(loadKnownBugs("/nonexistent/known.json")));
 }
 
+// A stored program is anyone's text: a regex over 4 MiB of it matches in
+// linear time and constant stack (std::regex recursed per character and
+// overflowed the stack here).
+TEST(RootCause, KnownBugRegexesScanHugeProgramsInLinearTime) {
+  auto known = loadKnownBugs(writeTemp("known-huge.json", R"({
+    "format": "crosscheck-known-bugs", "bugs": [
+    {"name": "big", "match": [{"program": "(a|b)*c"}]}]})"));
+  ASSERT_TRUE(bool(known)) << known.error().message();
+  FindingRecord f;
+  f.finding.signature = {Kind::Miscompile, "mlir:mid-O1", "", "i32:value"};
+  f.testCase.program = MlirProgram{"main", std::string(4 << 20, 'a'), {}, {}};
+  EXPECT_EQ(matchKnownBug(*known, f), nullptr);
+  f.testCase.program->mlir += "c";
+  ASSERT_NE(matchKnownBug(*known, f), nullptr);
+  // Backreferences would need backtracking: refused when the file is read.
+  auto back = loadKnownBugs(writeTemp("known-back.json", R"({
+    "format": "crosscheck-known-bugs", "bugs": [
+    {"name": "b", "match": [{"detail": "(a)\\1"}]}]})"));
+  ASSERT_FALSE(bool(back));
+  EXPECT_NE(back.error().message().find("not a valid regex"),
+            std::string::npos);
+}
+
 TEST(RootCause, OneCrashOnTwoCompilersIsOneRootCause) {
   FindingRecord a = finding(Kind::Crash, "mlir:tosa-O0", "a-pass", "signal 11");
   FindingRecord b = finding(Kind::Crash, "mlir:tosa-O3", "a-pass", "signal 11");

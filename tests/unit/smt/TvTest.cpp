@@ -2,6 +2,7 @@
 // (every one that changes IR must be caught with a confirmed
 // counterexample), upstream passes on the seed corpus (never `incorrect`
 // unless a real bug), and bad input.
+#include "oracles/Tv.h"
 #include "backends/mlir/MlirBackend.h"
 #include "core/File.h"
 #include "core/Json.h"
@@ -27,6 +28,21 @@ std::string readText(const std::string &path) {
 
 const std::string kTvInputs =
     std::string(CC_SOURCE_DIR) + "/tests/lit/Inputs/tv/";
+
+// What a rewrite removed names its finding: the op names of the IR, also of
+// a huge one (4 MiB of a single word), scanned in linear time.
+TEST(Tv, OpCountsNameEveryOpOfTheIr) {
+  std::map<std::string, int> want = {
+      {"tosa.mul", 2}, {"arith.constant", 1}, {"func.return", 1}};
+  EXPECT_EQ(irOpCounts("%0 = tosa.mul %a, %b : (tensor<f32>)\n"
+                       "%1 =tosa.mul(%0) <{x}>\n"
+                       "%c = arith.constant dense<1.0>\n"
+                       "func.return %1 : f32\n  x.y% z.w"),
+            want);
+  std::string huge(4 << 20, 'a');
+  EXPECT_TRUE(irOpCounts(huge).empty());
+  EXPECT_EQ(irOpCounts(huge + " a.b{").at("a.b"), 1);
+}
 
 TEST(Tv, CommutedFloatMulIsCorrectSwappedIntSubIsNot) {
   TvOptions o = deterministicOptions();
