@@ -127,6 +127,7 @@ std::vector<CaseOutcome> runCases(const CaseStream &stream,
     }
     o.skipped = results[j]->skipped;
     o.skipReason = results[j]->skipReason;
+    o.unsupported = std::move(results[j]->unsupported);
     o.findings = std::move(results[j]->findings);
     o.times = std::move(results[j]->times);
   }

@@ -75,8 +75,11 @@ Expected<CampaignSummary> writeOutputs(Store &store, const std::string &dir,
   summary.newRootCauses = 0;
   for (const CiRootCause &c : run.rootCauses)
     summary.newRootCauses += !c.known;
-  CiTotals totals{summary.cases, summary.skipped, summary.graphs,
-                  summary.totalCases, summary.tvChecks};
+  CiTotals totals{summary.cases,      summary.skipped,  summary.graphs,
+                  summary.totalCases, summary.tvChecks, {}};
+  CC_ASSIGN(skips, store.backendSkips());
+  for (const Store::BackendSkips &k : skips)
+    totals.skips.push_back({k.backend, k.reason, k.cases});
   CC_TRY(writeAtomically(dir + "/junit.xml", junitXml(run)));
   CC_TRY(writeAtomically(dir + "/findings.sarif", sarifJson(run)));
   CC_TRY(writeAtomically(dir + "/findings.json", findingsJson(run)));

@@ -43,6 +43,9 @@ void readCounts(WireReader &r, std::map<Key, int64_t> &counts) {
 
 void writeOutcome(WireWriter &w, const CaseOutcome &o) {
   w.u64(o.index).str(o.graphName).i64(o.ops).u64(o.skipped).str(o.skipReason);
+  w.u64(o.unsupported.size());
+  for (const BackendSkip &u : o.unsupported)
+    w.str(u.backend).str(u.reason);
   w.u64(o.findings.size());
   for (const FindingRecord &f : o.findings)
     writeFinding(w, f);
@@ -64,6 +67,10 @@ Expected<CaseOutcome> readOutcome(WireReader &r) {
   o.ops = int(r.i64());
   o.skipped = r.u64();
   o.skipReason = r.str();
+  for (uint64_t i = 0, n = r.u64(); r.ok() && i < n; ++i) {
+    std::string backend = r.str();
+    o.unsupported.push_back({backend, r.str()});
+  }
   for (uint64_t i = 0, n = r.u64(); r.ok() && i < n; ++i) {
     CC_ASSIGN(f, readFinding(r));
     o.findings.push_back(std::move(f));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "backends/Backend.h"
+#include "oracles/Consensus.h"
 #include "oracles/FindingFile.h"
 #include "oracles/Tv.h"
 
@@ -24,6 +25,8 @@ struct CaseOutcome {
   int ops = 0;
   bool skipped = false;
   std::string skipReason;
+  // Each backend that could not run the case (also when others did).
+  std::vector<BackendSkip> unsupported;
   std::vector<FindingRecord> findings;
   StageTimes times;
   // (op, dtype) -> occurrences in the case's graph.

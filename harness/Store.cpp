@@ -42,6 +42,9 @@ CREATE TABLE IF NOT EXISTS stage_times(stage TEXT PRIMARY KEY, seconds REAL);
 CREATE TABLE IF NOT EXISTS tv_checks(
   pass TEXT PRIMARY KEY, correct INTEGER NOT NULL, incorrect INTEGER NOT NULL,
   unknown INTEGER NOT NULL, timeout INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS case_skips(
+  case_idx INTEGER NOT NULL, backend TEXT NOT NULL, reason TEXT NOT NULL,
+  PRIMARY KEY(case_idx, backend, reason));
 CREATE TABLE IF NOT EXISTS stats(
   at REAL, shard INTEGER, elapsed REAL, cases INTEGER, cases_per_s REAL,
   findings INTEGER, signatures INTEGER, covered_pairs INTEGER);
@@ -87,6 +90,28 @@ private:
   sqlite3 *db;
   sqlite3_stmt *s = nullptr;
 };
+
+// Whether database `schema` ("main", "other") has the table.
+bool hasTable(sqlite3 *db, const std::string &schema, const char *table) {
+  Stmt has(db, ("SELECT 1 FROM " + schema +
+                ".sqlite_master WHERE type = 'table' AND name = ?")
+                   .c_str());
+  has.bind(1, std::string(table));
+  return has.step() == SQLITE_ROW;
+}
+
+// The class of a compiler's reason not to run a case: its first line
+// without the node it names ("node 3 (clamp): "), so that one missing
+// feature is one line of the summary.
+std::string skipClass(const std::string &reason) {
+  std::string r = reason.substr(0, reason.find('\n'));
+  if (r.rfind("node ", 0) == 0) {
+    size_t colon = r.find("): ");
+    if (colon != std::string::npos)
+      r = r.substr(colon + 3);
+  }
+  return r.substr(0, 300);
+}
 
 Error sqlError(sqlite3 *db, const std::string &what) {
   return makeError("campaign store: " + what + ": " + sqlite3_errmsg(db));
@@ -312,6 +337,13 @@ Error Store::record(const CaseOutcome &o, uint32_t shard) {
       link.bind(1, int64_t(o.index)).bind(2, key);
       CC_TRY(run(db, link, "linking a finding to its case"));
     }
+    for (const BackendSkip &u : o.unsupported) {
+      Stmt sk(db, "INSERT OR IGNORE INTO case_skips(case_idx, backend, "
+                  "reason) VALUES (?,?,?)");
+      sk.bind(1, int64_t(o.index)).bind(2, u.backend);
+      sk.bind(3, skipClass(u.reason));
+      CC_TRY(run(db, sk, "recording a compiler's skip"));
+    }
     for (const auto &[key, n] : o.coverage) {
       Stmt cov(db, "INSERT INTO coverage(op, dtype, count) VALUES (?,?,?) "
                    "ON CONFLICT(op, dtype) DO UPDATE SET count = count + "
@@ -409,8 +441,7 @@ Expected<std::vector<Store::PassCoverage>> Store::passCoverage() {
 Expected<TvChecks> Store::tvChecks() {
   TvChecks out;
   // A store from before the table has none to read (opened read-only).
-  Stmt has(db, "SELECT 1 FROM sqlite_master WHERE name = 'tv_checks'");
-  if (has.step() != SQLITE_ROW)
+  if (!hasTable(db, "main", "tv_checks"))
     return out;
   Stmt st(db, "SELECT pass, correct, incorrect, unknown, timeout "
               "FROM tv_checks ORDER BY pass");
@@ -420,6 +451,21 @@ Expected<TvChecks> Store::tvChecks() {
                        st.integer(4)};
   if (rc != SQLITE_DONE)
     return sqlError(db, "reading translation validation");
+  return out;
+}
+
+Expected<std::vector<Store::BackendSkips>> Store::backendSkips() {
+  std::vector<BackendSkips> out;
+  if (!hasTable(db, "main", "case_skips"))
+    return out;
+  Stmt st(db, "SELECT backend, reason, COUNT(*) FROM case_skips "
+              "GROUP BY backend, reason ORDER BY backend, COUNT(*) DESC, "
+              "reason");
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW)
+    out.push_back({st.text(0), st.text(1), st.integer(2)});
+  if (rc != SQLITE_DONE)
+    return sqlError(db, "reading the compilers' skips");
   return out;
 }
 
@@ -543,20 +589,24 @@ Error Store::mergeFrom(Store &other) {
         SELECT stage, seconds FROM other.stage_times WHERE true
         ON CONFLICT(stage) DO UPDATE SET seconds = seconds + excluded.seconds;
       INSERT INTO stats SELECT * FROM other.stats;
-      DROP TABLE new_cases;
     )sql"));
-    Stmt has(db, "SELECT 1 FROM other.sqlite_master WHERE name = 'tv_checks'");
-    if (has.step() != SQLITE_ROW)
-      return Error();
-    return exec(R"sql(
-      INSERT INTO tv_checks(pass, correct, incorrect, unknown, timeout)
-        SELECT pass, correct, incorrect, unknown, timeout FROM other.tv_checks
-        WHERE true ON CONFLICT(pass) DO UPDATE SET
-          correct = correct + excluded.correct,
-          incorrect = incorrect + excluded.incorrect,
-          unknown = unknown + excluded.unknown,
-          timeout = timeout + excluded.timeout;
-    )sql");
+    // Tables a store from before them does not have.
+    if (hasTable(db, "other", "case_skips"))
+      CC_TRY(exec(R"sql(
+        INSERT OR IGNORE INTO case_skips SELECT * FROM other.case_skips
+          WHERE case_idx IN (SELECT idx FROM new_cases);
+      )sql"));
+    if (hasTable(db, "other", "tv_checks"))
+      CC_TRY(exec(R"sql(
+        INSERT INTO tv_checks(pass, correct, incorrect, unknown, timeout)
+          SELECT pass, correct, incorrect, unknown, timeout FROM other.tv_checks
+          WHERE true ON CONFLICT(pass) DO UPDATE SET
+            correct = correct + excluded.correct,
+            incorrect = incorrect + excluded.incorrect,
+            unknown = unknown + excluded.unknown,
+            timeout = timeout + excluded.timeout;
+      )sql"));
+    return exec("DROP TABLE new_cases;");
   };
   Error e = body();
   if (e) {

@@ -68,6 +68,13 @@ public:
   Expected<std::vector<PassCoverage>> passCoverage();
   // fuzz --tv: each pass's checks by verdict, over every recorded case.
   Expected<TvChecks> tvChecks();
+  // The cases each backend could not run, by reason (its class: the
+  // first line, without the node it names), most cases first.
+  struct BackendSkips {
+    std::string backend, reason;
+    int64_t cases = 0;
+  };
+  Expected<std::vector<BackendSkips>> backendSkips();
   // Read-only views for reports (crosscheck report).
   struct CaseTime {
     double at = 0; // unix seconds when the case was recorded

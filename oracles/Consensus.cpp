@@ -115,6 +115,7 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
       Support s = b->supports(g);
       if (!s.ok) {
         unsupported.push_back(b->name() + ": " + s.reason);
+        out.unsupported.push_back({b->name(), s.reason});
         continue;
       }
       Result r{b, std::nullopt, std::nullopt};
@@ -131,6 +132,7 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
         // (the GPU backend without a GPU, after compiling) is unsupported.
         if (e.code() == ErrorCode::Unsupported) {
           unsupported.push_back(b->name() + ": " + e.message());
+          out.unsupported.push_back({b->name(), e.message()});
           continue;
         }
         if (e.code() != ErrorCode::CompilerFailure &&

@@ -39,6 +39,13 @@ struct ConsensusOptions {
   }
 };
 
+// A backend that could not run a case, and why. The case may still be
+// judged by the others; campaigns count these per backend and reason.
+struct BackendSkip {
+  std::string backend, reason;
+  bool operator==(const BackendSkip &) const = default;
+};
+
 struct ConsensusResult {
   // Not judged: the reference found undefined behaviour, or no compiler
   // supports the graph. skipReason says why.
@@ -48,6 +55,7 @@ struct ConsensusResult {
   // TestCase names its compiler, so it replays alone.
   std::vector<FindingRecord> findings;
   StageTimes times; // summed over every backend, plus "reference", "oracle"
+  std::vector<BackendSkip> unsupported; // the backends that did not run
 };
 
 // `c.cut` is ignored: every backend of `cuts` is run. `refs` are extra

@@ -198,6 +198,7 @@ judgeOne(const TestCase &c, Expected<Outputs> &expected,
     }
     const Error &e = out.error();
     if (e.code() == ErrorCode::Unsupported) {
+      r.unsupported.push_back({name, e.message()});
       if (++unsupported == cuts.size()) {
         r.skipped = true;
         r.skipReason = "unsupported: " + name + ": " + e.message();

@@ -69,6 +69,13 @@ struct CiTotals {
   uint64_t cases = 0, skipped = 0, graphs = 0; // of this invocation
   uint64_t totalCases = 0;                     // in the store
   std::map<std::string, int64_t> tvChecks;     // pass checks by verdict
+  // The cases each compiler could not run, by reason, most first (in the
+  // store).
+  struct Skips {
+    std::string backend, reason;
+    int64_t cases = 0;
+  };
+  std::vector<Skips> skips;
 };
 
 std::string junitXml(const CiRun &run);

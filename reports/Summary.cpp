@@ -46,6 +46,32 @@ std::string rootCauseText(const CiRun &run, const CiRootCause &c, size_t n,
   return text;
 }
 
+// The cases each compiler could not run, with its most common reasons:
+// what a campaign did not test is as much its result as what it found.
+std::string skipsText(const std::vector<CiTotals::Skips> &skips) {
+  constexpr size_t kReasons = 5;
+  std::string text;
+  for (size_t i = 0; i < skips.size();) {
+    size_t end = i;
+    int64_t cases = 0;
+    while (end < skips.size() && skips[end].backend == skips[i].backend)
+      cases += skips[end++].cases;
+    text += "  " + skips[i].backend + ": " + std::to_string(cases) +
+            " cases not run\n";
+    for (size_t k = i; k < end && k < i + kReasons; ++k)
+      text += "    " + std::to_string(skips[k].cases) + "x " + skips[k].reason +
+              "\n";
+    if (end - i > kReasons)
+      text += "    and " + std::to_string(end - i - kReasons) + " more " +
+              (end - i - kReasons == 1 ? "reason\n" : "reasons\n");
+    i = end;
+  }
+  return text.empty() ? ""
+                      : "cases each compiler could not run, by reason (in "
+                        "the store):\n" +
+                            text;
+}
+
 } // namespace
 
 std::string summaryText(const CiRun &run, const CiTotals &s) {
@@ -70,6 +96,7 @@ std::string summaryText(const CiRun &run, const CiTotals &s) {
     text += "translation validation: " + std::to_string(all) +
             " pass checks (" + parts + ")\n";
   }
+  text += skipsText(s.skips);
   size_t fresh = 0;
   for (const CiFinding &f : run.findings)
     fresh += !f.known;

@@ -85,6 +85,44 @@ TEST(Store, CoverageSurvivesTheWorkerPipeAndAddsUp) {
 
 // Reading a store (a report, a merge's input, a baseline) writes nothing to
 // it: a write through it fails, and the file keeps its bytes.
+// What each compiler could not run survives the worker pipe and is counted
+// per compiler and reason class (the node it names left out), each case
+// once: a merge adds only the cases it adds.
+TEST(Store, CompilersSkipsAreCountedByReason) {
+  auto skipping = [](uint64_t index, int node) {
+    CaseOutcome o = outcome(index, 1);
+    o.unsupported = {
+        {"mlir-ext:old-opt", "node " + std::to_string(node) +
+                                 " (clamp): nan_mode IGNORE of clamp cannot "
+                                 "be expressed\nmore text"},
+        {"cuda:gpu-O0", "no GPU"}};
+    return o;
+  };
+  auto sent = decodeOutcomes(encodeOutcomes({skipping(1, 3)}));
+  ASSERT_TRUE(bool(sent)) << sent.error().message();
+  EXPECT_EQ(sent->front().unsupported, skipping(1, 3).unsupported);
+
+  std::string a = freshDir("skips-a"), b = freshDir("skips-b");
+  auto sa = Store::create(a, {{"seed", 1}});
+  auto sb = Store::create(b, {{"seed", 1}});
+  ASSERT_TRUE(sa && sb);
+  ASSERT_FALSE((*sa)->record(sent->front(), 0));
+  ASSERT_FALSE((*sa)->record(skipping(2, 7), 0));
+  ASSERT_FALSE((*sb)->record(skipping(2, 7), 1)); // already in a
+  ASSERT_FALSE((*sb)->record(skipping(3, 1), 1));
+  ASSERT_FALSE((*sa)->mergeFrom(**sb));
+  auto skips = (*sa)->backendSkips();
+  ASSERT_TRUE(bool(skips)) << skips.error().message();
+  ASSERT_EQ(skips->size(), 2u);
+  EXPECT_EQ((*skips)[0].backend, "cuda:gpu-O0");
+  EXPECT_EQ((*skips)[0].cases, 3);
+  EXPECT_EQ((*skips)[1].backend, "mlir-ext:old-opt");
+  EXPECT_EQ((*skips)[1].reason, "nan_mode IGNORE of clamp cannot be expressed");
+  EXPECT_EQ((*skips)[1].cases, 3);
+  fs::remove_all(a);
+  fs::remove_all(b);
+}
+
 TEST(Store, OpenIsReadOnly) {
   std::string dir = freshDir("read");
   {
