@@ -131,7 +131,13 @@ private:
     CC_ASSIGN(r, process::runShell(tool, text, options.limits));
     if (r.exitCode == 0 && !r.signal && !r.timedOut)
       return std::optional<std::string>();
-    return std::optional<std::string>(tail(r.err, 300));
+    // Its first error without where it was: one missing feature, one
+    // reason however many cases show it.
+    size_t at = r.err.find("error: ");
+    if (at == std::string::npos)
+      return std::optional<std::string>(tail(r.err, 300));
+    std::string first = r.err.substr(at, r.err.find('\n', at) - at);
+    return std::optional<std::string>(first.substr(0, 300));
   }
 
   Error checkExternalParses(const std::string &text,
