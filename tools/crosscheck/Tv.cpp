@@ -96,7 +96,8 @@ const Command<F> kVerifyPass{
            }),
     std::string(kVerdictEpilog) +
         "A pass that crashes is a finding (exit 1): the steps checked before "
-        "it\nare printed, then CRASH: pass NAME crashed with signal N.\n"};
+        "it\nare printed, then CRASH: pass NAME crashed with signal N (OUT OF "
+        "MEMORY: ...\nfor one that ran past --memory-limit).\n"};
 
 void printJson(const char *key, const nlohmann::json &items,
                smt::TvVerdict worst) {
@@ -152,9 +153,11 @@ int reportCrash(const smt::BoundedCheck &r, bool json,
                 "); this is a bug of crosscheck");
   std::string line =
       "pass " + r.pass + (r.outOfMemory ? " " : " crashed with ") + r.error;
+  // Running out of memory is not a crash: said as what it is.
+  const char *verdict = r.outOfMemory ? "out-of-memory" : "crash";
   if (json)
     std::cout << jsonText({{"steps", steps},
-                           {"verdict", "crash"},
+                           {"verdict", verdict},
                            {"crash",
                             {{"pass", r.pass},
                              {"signal", r.error},
@@ -162,7 +165,8 @@ int reportCrash(const smt::BoundedCheck &r, bool json,
                           2)
               << "\n";
   else
-    std::cout << "CRASH: " << line << "\n";
+    std::cout << (r.outOfMemory ? "OUT OF MEMORY: " : "CRASH: ") << line
+              << "\n";
   return kExitFinding;
 }
 
