@@ -79,6 +79,11 @@ public:
   template <typename Pred> ValueId pickValue(Pred pred);
   // Whether t may appear in the graph (dtype, rank, size knobs).
   bool allowedType(const TensorType &t) const;
+  // Attributes for a node of `op` on operands of `types` (sampled, with
+  // defaults) that o.mlirSyntax can express: drawn again a few times when
+  // not; nullopt when no draw can be written there (float argmax in 19).
+  std::optional<Attrs> drawAttrs(const OpDef &op,
+                                 const std::vector<TensorType> &types);
   // A fresh shape within the rank and size knobs.
   Shape freshShape(int rank = -1);
 

@@ -270,8 +270,10 @@ std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint,
   for (const TensorType &t : sample->types)
     if (!allowedType(t))
       return std::nullopt;
-  Attrs attrs = withDefaults(
-      op, op.sampleAttrs ? op.sampleAttrs(rng, sample->types) : Attrs());
+  std::optional<Attrs> drawn = drawAttrs(op, sample->types);
+  if (!drawn)
+    return std::nullopt;
+  Attrs attrs = std::move(*drawn);
   auto results = op.infer(sample->types, attrs);
   if (!results)
     return std::nullopt;
@@ -319,6 +321,35 @@ std::optional<ValueId> Builder::step(const OpDef &op, ValueId hint,
   return commit(op, std::move(operands), std::move(attrs), std::move(*results));
 }
 
+namespace {
+// Whether the op table's emission writes a node of `op` on operands of
+// `types` in MLIR `syntax` (on a graph of that node alone).
+bool expressible(const OpDef &op, const std::vector<TensorType> &types,
+                 const Attrs &attrs, int syntax) {
+  Graph g;
+  std::vector<ValueId> operands;
+  for (const TensorType &t : types)
+    operands.push_back(g.addInput("x" + std::to_string(operands.size()), t));
+  if (!g.addNode(op.id, operands, attrs))
+    return true; // not a node at all: the type rule refuses it after this
+  EmitContext ctx(g, syntax);
+  return op.emit && !op.emit(ctx, g.nodes.back());
+}
+} // namespace
+
+std::optional<Attrs> Builder::drawAttrs(const OpDef &op,
+                                        const std::vector<TensorType> &types) {
+  // Only an older release costs draws: MLIR 22's streams are unchanged.
+  constexpr int kDraws = 8;
+  for (int k = 0; k < kDraws; ++k) {
+    Attrs a =
+        withDefaults(op, op.sampleAttrs ? op.sampleAttrs(rng, types) : Attrs());
+    if (o.mlirSyntax >= 22 || expressible(op, types, a, o.mlirSyntax))
+      return a;
+  }
+  return std::nullopt;
+}
+
 std::optional<ValueId> Builder::randomStep(ValueId hint, bool sameType) {
   for (int attempt = 0; attempt < kStepAttempts; ++attempt)
     if (auto v = step(*ops[rng.weighted(weights)], hint, sameType))
@@ -348,9 +379,12 @@ std::optional<ValueId> Builder::placeOn(const OpDef &op,
         return std::nullopt;
     leafMask = sample->leafMask;
   }
-  Attrs at = withDefaults(op, attrs            ? *attrs
-                              : op.sampleAttrs ? op.sampleAttrs(rng, types)
-                                               : Attrs());
+  std::optional<Attrs> drawn =
+      attrs ? std::optional<Attrs>(withDefaults(op, *attrs))
+            : drawAttrs(op, types);
+  if (!drawn)
+    return std::nullopt;
+  Attrs at = std::move(*drawn);
   auto results = op.infer(types, at);
   if (!results)
     return std::nullopt;

@@ -1,5 +1,6 @@
 #include "harness/CaseStream.h"
 
+#include "backends/mlir/MlirBackend.h"
 #include "backends/onnx/Onnx.h"
 #include "core/Rng.h"
 
@@ -10,9 +11,25 @@ namespace cc {
 
 using nlohmann::json;
 
+namespace {
+// The MLIR release whose TOSA every compiler under test reads: 19 when each
+// is an external MLIR 19 tool (mlir-ext[19]:, mlir-opt-19), else 22.
+int syntaxOfCuts(const CampaignOptions &o) {
+  if (o.cuts.empty() || !o.cutBackends.empty())
+    return 22;
+  for (const std::string &spec : o.cuts) {
+    auto ext = externalOfSpec(spec);
+    if (!ext || ext->syntaxVersion >= 22)
+      return 22;
+  }
+  return 19;
+}
+} // namespace
+
 Expected<CaseStream> CaseStream::make(const CampaignOptions &options) {
   CaseStream s;
   s.options = options;
+  s.options.gen.mlirSyntax = syntaxOfCuts(options);
   if (options.seedCorpus.empty())
     return s;
   namespace fs = std::filesystem;
@@ -140,6 +157,8 @@ json CaseStream::identity() const {
               {{"edge_rate", options.inputs.edgeRate},
                {"special_rate", options.inputs.specialRate}}}};
   // Only where not the default, so that older campaigns keep their identity.
+  if (g.mlirSyntax != 22)
+    id["generator"]["mlir_syntax"] = g.mlirSyntax;
   if (options.inputSets != 1)
     id["input_sets"] = options.inputSets;
   // Only for programs, so that graph campaigns keep their identity.
