@@ -66,6 +66,14 @@ std::string join(const std::vector<std::string> &v) {
     s += (s.empty() ? "" : ", ") + x;
   return s;
 }
+
+// "cut: why, ref: why": the backends that could not run the case.
+std::string join(const std::vector<BackendSkip> &v) {
+  std::string s;
+  for (const BackendSkip &x : v)
+    s += (s.empty() ? "" : ", ") + x.backend + ": " + x.reason;
+  return s;
+}
 } // namespace
 
 Expected<ConsensusResult> judgeConsensus(const TestCase &c,
@@ -108,13 +116,11 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
 
   // Every backend runs; failures to compile are findings at once.
   std::vector<Result> compilers, references;
-  std::vector<std::string> unsupported;
   for (auto [list, results] :
        {std::pair{&cuts, &compilers}, std::pair{&refs, &references}}) {
     for (Backend *b : *list) {
       Support s = b->supports(g);
       if (!s.ok) {
-        unsupported.push_back(b->name() + ": " + s.reason);
         out.unsupported.push_back({b->name(), s.reason});
         continue;
       }
@@ -131,7 +137,6 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
         // A backend that finds out only while running that it cannot
         // (the GPU backend without a GPU, after compiling) is unsupported.
         if (e.code() == ErrorCode::Unsupported) {
-          unsupported.push_back(b->name() + ": " + e.message());
           out.unsupported.push_back({b->name(), e.message()});
           continue;
         }
@@ -147,7 +152,7 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
   }
   if (compilers.empty() && !cuts.empty()) {
     out.skipped = true;
-    out.skipReason = "unsupported: " + join(unsupported);
+    out.skipReason = "unsupported: " + join(out.unsupported);
     return out;
   }
 

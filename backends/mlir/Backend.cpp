@@ -112,6 +112,15 @@ private:
     return results;
   }
 
+  // What MLIR said, without where: "'tosa.const' op requires attribute
+  // 'values'" of "... loc(...): error: 'tosa.const' op ... note: ...".
+  static std::string diagnosticOf(const std::string &message) {
+    size_t at = message.find("error: ");
+    std::string d = at == std::string::npos ? message : message.substr(at + 7);
+    d = d.substr(0, std::min(d.find(" note: "), d.find('\n')));
+    return d.substr(0, 300);
+  }
+
   // The command's first word when it is an *-opt tool (mlir-opt-19), which
   // may be run alone to read text back; other commands are not run without
   // their arguments.
@@ -133,11 +142,9 @@ private:
       return std::optional<std::string>();
     // Its first error without where it was: one missing feature, one
     // reason however many cases show it.
-    size_t at = r.err.find("error: ");
-    if (at == std::string::npos)
+    if (r.err.find("error: ") == std::string::npos)
       return std::optional<std::string>(tail(r.err, 300));
-    std::string first = r.err.substr(at, r.err.find('\n', at) - at);
-    return std::optional<std::string>(first.substr(0, 300));
+    return std::optional<std::string>("error: " + diagnosticOf(r.err));
   }
 
   Error checkExternalParses(const std::string &text,
@@ -148,15 +155,6 @@ private:
     return Error::failure("'" + optTool() +
                               "' cannot read the program: " + *rejects,
                           ErrorCode::Unsupported);
-  }
-
-  // What MLIR said, without where: "'tosa.const' op requires attribute
-  // 'values'" of "... loc(...): error: 'tosa.const' op ... note: ...".
-  static std::string diagnosticOf(const std::string &message) {
-    size_t at = message.find("error: ");
-    std::string d = at == std::string::npos ? message : message.substr(at + 7);
-    d = d.substr(0, std::min(d.find(" note: "), d.find('\n')));
-    return d.substr(0, 300);
   }
 
   // An older release's output (MLIR 19) that crosscheck's MLIR 22 cannot
@@ -173,15 +171,16 @@ private:
       return m.starts_with("cannot parse the ") ||
              m.find(" fails the verifier: ") != std::string::npos;
     };
-    if (std::none_of(results.begin(), results.end(), unreadable) ||
-        optTool().empty())
+    std::string tool = optTool();
+    if (tool.empty() ||
+        std::none_of(results.begin(), results.end(), unreadable))
       return;
     auto rejects = toolRejects(output, options);
     if (!rejects || *rejects)
       return;
     for (Expected<Outputs> &r : results)
       if (unreadable(r))
-        r = Error::failure("not read: '" + optTool() +
+        r = Error::failure("not read: '" + tool +
                                "' reads its own output, but "
                                "crosscheck's MLIR 22 cannot (MLIR " +
                                std::to_string(syntaxVersion) +
