@@ -81,6 +81,10 @@ std::unique_ptr<MLIRContext> makeContext() {
   auto ctx =
       std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
   ctx->loadAllAvailableDialects();
+  // What mlir-opt reads with -allow-unregistered-dialect (ops of MLIR's
+  // test dialect printed generically, a user's own dialect) is read; its
+  // ops are uninterpreted (Encoder::opaqueOp).
+  ctx->allowUnregisteredDialects(true);
   return ctx;
 }
 

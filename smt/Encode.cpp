@@ -4,8 +4,10 @@
 #include "smt/Encoder.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -51,11 +53,19 @@ void Encoder::encodeOp(Operation *op) {
 }
 
 void Encoder::encodeKnownOp(Operation *op) {
+  // ub.poison: every element poison.
+  if (auto poison = dyn_cast<ub::PoisonOp>(op)) {
+    Type t = poison.getType();
+    env[poison] = undef(argShape(t), getElementTypeOrSelf(t));
+    return;
+  }
   using Family = void (Encoder::*)(Operation *);
   static const llvm::StringMap<Family> kFamilies = {
       {"arith", &Encoder::encodeArithMath},
       {"math", &Encoder::encodeArithMath},
       {"index", &Encoder::encodeArithMath},
+      {"llvm", &Encoder::encodeArithMath},
+      {"builtin", &Encoder::encodeCast},
       {"linalg", &Encoder::encodeLinalg},
       {"tensor", &Encoder::encodeTensor},
       {"shape", &Encoder::encodeTensor},
@@ -81,6 +91,25 @@ void Encoder::encodeKnownOp(Operation *op) {
     unsupported("op '" + op->getName().getStringRef().str() +
                 "' on memref values");
   (this->*it->second)(op);
+}
+
+// builtin.unrealized_conversion_cast, as the conversions to LLVM leave it
+// at the boundary of a function: a value of one type seen as another of
+// the same elements in the same order (index as i64, a 2-D vector as an
+// array of 1-D vectors).
+void Encoder::encodeCast(Operation *op) {
+  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+  if (!cast || cast.getNumOperands() != 1 || cast.getNumResults() != 1)
+    unsupportedOp(op);
+  Type from = cast.getOperand(0).getType(), to = cast.getResult(0).getType();
+  if (!z3::eq(sortOf(from), sortOf(to)))
+    unsupported("a cast between element types");
+  SVal v = get(cast.getOperand(0));
+  std::vector<int64_t> shape = argShape(to);
+  if (product(shape) != v.size())
+    unsupported("a cast between element counts");
+  v.shape = shape;
+  env[cast.getResult(0)] = std::move(v);
 }
 
 // func.call: the callee's body on the call's operands (memref operands
@@ -136,15 +165,27 @@ Encoder::encodeCall(func::FuncOp f, const std::vector<SVal> &args, int depth) {
   --callDepth;
   std::vector<SVal> outs;
   for (Value v : body.getTerminator()->getOperands()) {
-    if (isa<MemRefType>(v.getType()))
-      unsupported("a function that returns a memref");
+    // The checked function's memref result is observed by its contents at
+    // the return (its identity, whether it aliases an argument, is not
+    // compared: the verdict says so).
+    if (isa<MemRefType>(v.getType())) {
+      if (depth > 0)
+        unsupported("a call of a function that returns a memref");
+      usedMemrefResults = true;
+      outs.push_back(loadView(ref(v)));
+      continue;
+    }
     outs.push_back(get(v));
   }
   return outs;
 }
 
+// An op of a dialect crosscheck does not link (unregistered: MLIR's test
+// dialect, a user's own) is assumed pure, as a declared function is: the
+// verdict names it among the uninterpreted ops.
 bool Encoder::opaqueOp(Operation *op) {
-  if (op->getNumRegions() || !isMemoryEffectFree(op) || !op->getNumResults())
+  bool pure = !op->isRegistered() || isMemoryEffectFree(op);
+  if (op->getNumRegions() || !pure || !op->getNumResults())
     return false;
   return opaqueResults(op->getName().getStringRef().str(), op);
 }
@@ -165,8 +206,14 @@ bool Encoder::opaqueResults(const std::string &what, Operation *op) {
   }
   std::string key;
   llvm::raw_string_ostream os(key);
-  os << op->getName() << op->getAttrDictionary() << op->getOperandTypes()
-     << op->getResultTypes();
+  // Inherent attributes as properties or in the dictionary (a generic
+  // printer moves them) name the same function.
+  NamedAttrList attrs(op->getAttrDictionary());
+  if (auto props =
+          dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()))
+    attrs.append(props.getValue());
+  os << op->getName() << attrs.getDictionary(op->getContext())
+     << op->getOperandTypes() << op->getResultTypes();
   char name[40];
   std::snprintf(name, sizeof name, "opaque_%016zx",
                 std::hash<std::string>{}(key));

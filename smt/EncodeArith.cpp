@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Index/IR/IndexOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -23,14 +24,24 @@ using Switch = llvm::TypeSwitch<Operation *, MaybeElem>;
 
 MaybeElem noMatch(Operation *) { return std::nullopt; }
 
-// addi, subi and muli: wrap, and an overflow that nsw/nuw excludes is
-// poison.
+// The nsw and nuw flags of an arith or llvm op.
+std::pair<bool, bool> overflowFlags(Operation *op) {
+  if (auto f = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
+    return {f.hasNoSignedWrap(), f.hasNoUnsignedWrap()};
+  if (auto f = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op)) {
+    LLVM::IntegerOverflowFlags x = f.getOverflowFlags();
+    return {LLVM::bitEnumContainsAll(x, LLVM::IntegerOverflowFlags::nsw),
+            LLVM::bitEnumContainsAll(x, LLVM::IntegerOverflowFlags::nuw)};
+  }
+  return {false, false};
+}
+
+// addi, subi and muli (llvm.add, sub, mul): wrap, and an overflow that
+// nsw/nuw excludes is poison.
 MaybeElem wrapping(Operation *op, const Exprs &a, z3::expr p) {
-  auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op);
-  bool nsw = flags && flags.hasNoSignedWrap();
-  bool nuw = flags && flags.hasNoUnsignedWrap();
+  auto [nsw, nuw] = overflowFlags(op);
   return Switch(op)
-      .Case([&](arith::AddIOp) {
+      .Case<arith::AddIOp, LLVM::AddOp>([&](Operation *) {
         if (nsw)
           p = p || !z3::bvadd_no_overflow(a[0], a[1], true) ||
               !z3::bvadd_no_underflow(a[0], a[1]);
@@ -38,7 +49,7 @@ MaybeElem wrapping(Operation *op, const Exprs &a, z3::expr p) {
           p = p || !z3::bvadd_no_overflow(a[0], a[1], false);
         return Elem{a[0] + a[1], p};
       })
-      .Case([&](arith::SubIOp) {
+      .Case<arith::SubIOp, LLVM::SubOp>([&](Operation *) {
         if (nsw)
           p = p || !z3::bvsub_no_overflow(a[0], a[1]) ||
               !z3::bvsub_no_underflow(a[0], a[1], true);
@@ -46,7 +57,7 @@ MaybeElem wrapping(Operation *op, const Exprs &a, z3::expr p) {
           p = p || !z3::bvsub_no_underflow(a[0], a[1], false);
         return Elem{a[0] - a[1], p};
       })
-      .Case([&](arith::MulIOp) {
+      .Case<arith::MulIOp, LLVM::MulOp>([&](Operation *) {
         if (nsw)
           p = p || !z3::bvmul_no_overflow(a[0], a[1], true) ||
               !z3::bvmul_no_underflow(a[0], a[1]);
@@ -110,23 +121,23 @@ std::optional<IntOp> intOp(Operation *op) {
       .Case<index::AddOp>(k(IntOp::Add))
       .Case<index::SubOp>(k(IntOp::Sub))
       .Case<index::MulOp>(k(IntOp::Mul))
-      .Case<arith::DivSIOp, index::DivSOp>(k(IntOp::DivS))
-      .Case<arith::DivUIOp, index::DivUOp>(k(IntOp::DivU))
-      .Case<arith::RemSIOp, index::RemSOp>(k(IntOp::RemS))
-      .Case<arith::RemUIOp, index::RemUOp>(k(IntOp::RemU))
+      .Case<arith::DivSIOp, index::DivSOp, LLVM::SDivOp>(k(IntOp::DivS))
+      .Case<arith::DivUIOp, index::DivUOp, LLVM::UDivOp>(k(IntOp::DivU))
+      .Case<arith::RemSIOp, index::RemSOp, LLVM::SRemOp>(k(IntOp::RemS))
+      .Case<arith::RemUIOp, index::RemUOp, LLVM::URemOp>(k(IntOp::RemU))
       .Case<arith::CeilDivSIOp, index::CeilDivSOp>(k(IntOp::CeilDivS))
       .Case<arith::FloorDivSIOp, index::FloorDivSOp>(k(IntOp::FloorDivS))
       .Case<arith::CeilDivUIOp, index::CeilDivUOp>(k(IntOp::CeilDivU))
-      .Case<arith::MaxSIOp, index::MaxSOp>(k(IntOp::MaxS))
-      .Case<arith::MinSIOp, index::MinSOp>(k(IntOp::MinS))
-      .Case<arith::MaxUIOp, index::MaxUOp>(k(IntOp::MaxU))
-      .Case<arith::MinUIOp, index::MinUOp>(k(IntOp::MinU))
-      .Case<arith::AndIOp, index::AndOp>(k(IntOp::And))
-      .Case<arith::OrIOp, index::OrOp>(k(IntOp::Or))
-      .Case<arith::XOrIOp, index::XOrOp>(k(IntOp::Xor))
-      .Case<arith::ShLIOp, index::ShlOp>(k(IntOp::Shl))
-      .Case<arith::ShRSIOp, index::ShrSOp>(k(IntOp::ShrS))
-      .Case<arith::ShRUIOp, index::ShrUOp>(k(IntOp::ShrU))
+      .Case<arith::MaxSIOp, index::MaxSOp, LLVM::SMaxOp>(k(IntOp::MaxS))
+      .Case<arith::MinSIOp, index::MinSOp, LLVM::SMinOp>(k(IntOp::MinS))
+      .Case<arith::MaxUIOp, index::MaxUOp, LLVM::UMaxOp>(k(IntOp::MaxU))
+      .Case<arith::MinUIOp, index::MinUOp, LLVM::UMinOp>(k(IntOp::MinU))
+      .Case<arith::AndIOp, index::AndOp, LLVM::AndOp>(k(IntOp::And))
+      .Case<arith::OrIOp, index::OrOp, LLVM::OrOp>(k(IntOp::Or))
+      .Case<arith::XOrIOp, index::XOrOp, LLVM::XOrOp>(k(IntOp::Xor))
+      .Case<arith::ShLIOp, index::ShlOp, LLVM::ShlOp>(k(IntOp::Shl))
+      .Case<arith::ShRSIOp, index::ShrSOp, LLVM::AShrOp>(k(IntOp::ShrS))
+      .Case<arith::ShRUIOp, index::ShrUOp, LLVM::LShrOp>(k(IntOp::ShrU))
       .Default([](Operation *) -> R { return std::nullopt; });
 }
 
@@ -228,24 +239,29 @@ MaybeElem compareSelectCast(Encoder &e, Operation *op, const Exprs &a,
         auto pred = arith::CmpIPredicate(uint64_t(cmp.getPred()));
         return Elem{e.boolToBv(compare(pred, a[0], a[1])), p};
       })
-      .Case([&](arith::SelectOp) {
+      .Case([&](LLVM::ICmpOp cmp) {
+        // So does LLVM's.
+        auto pred = arith::CmpIPredicate(uint64_t(cmp.getPredicate()));
+        return Elem{e.boolToBv(compare(pred, a[0], a[1])), p};
+      })
+      .Case<arith::SelectOp, LLVM::SelectOp>([&](Operation *) {
         z3::expr cond = e.bvTrue(a[0]);
         return Elem{z3::ite(cond, a[1], a[2]),
                     pa[0] || z3::ite(cond, pa[1], pa[2])};
       })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
-            arith::IndexCastUIOp, index::CastSOp, index::CastUOp>(
-          [&](Operation *) {
-            unsigned from = a[0].get_sort().bv_size(), to = widthOf(rt);
-            bool sgn =
-                isa<arith::ExtSIOp, arith::IndexCastOp, index::CastSOp>(op);
-            if (to < from)
-              return Elem{a[0].extract(to - 1, 0), p};
-            if (to == from)
-              return Elem{a[0], p};
-            return Elem{
-                sgn ? z3::sext(a[0], to - from) : z3::zext(a[0], to - from), p};
-          })
+            arith::IndexCastUIOp, index::CastSOp, index::CastUOp, LLVM::SExtOp,
+            LLVM::ZExtOp, LLVM::TruncOp>([&](Operation *) {
+        unsigned from = a[0].get_sort().bv_size(), to = widthOf(rt);
+        bool sgn = isa<arith::ExtSIOp, arith::IndexCastOp, index::CastSOp,
+                       LLVM::SExtOp>(op);
+        if (to < from)
+          return Elem{a[0].extract(to - 1, 0), p};
+        if (to == from)
+          return Elem{a[0], p};
+        return Elem{sgn ? z3::sext(a[0], to - from) : z3::zext(a[0], to - from),
+                    p};
+      })
       .Default(noMatch);
 }
 
@@ -254,35 +270,53 @@ MaybeElem floating(Encoder &e, Operation *op, const Exprs &a,
                    const z3::expr &p) {
   Type rt = getElementTypeOrSelf(op->getResult(0).getType());
   return Switch(op)
-      .Case([&](arith::AddFOp) { return Elem{e.fadd(a[0], a[1]), p}; })
-      .Case([&](arith::SubFOp) { return Elem{e.fsub(a[0], a[1]), p}; })
-      .Case([&](arith::MulFOp) { return Elem{e.fmul(a[0], a[1]), p}; })
-      .Case([&](arith::DivFOp) { return Elem{e.fdiv(a[0], a[1]), p}; })
-      .Case([&](arith::NegFOp) { return Elem{e.fneg(a[0]), p}; })
-      .Case<arith::MaximumFOp, arith::MinimumFOp>([&](Operation *) {
-        bool isMax = isa<arith::MaximumFOp>(op);
+      .Case<arith::AddFOp, LLVM::FAddOp>(
+          [&](Operation *) { return Elem{e.fadd(a[0], a[1]), p}; })
+      .Case<arith::SubFOp, LLVM::FSubOp>(
+          [&](Operation *) { return Elem{e.fsub(a[0], a[1]), p}; })
+      .Case<arith::MulFOp, LLVM::FMulOp>(
+          [&](Operation *) { return Elem{e.fmul(a[0], a[1]), p}; })
+      .Case<arith::DivFOp, LLVM::FDivOp>(
+          [&](Operation *) { return Elem{e.fdiv(a[0], a[1]), p}; })
+      .Case<arith::NegFOp, LLVM::FNegOp>(
+          [&](Operation *) { return Elem{e.fneg(a[0]), p}; })
+      .Case<arith::MaximumFOp, arith::MinimumFOp, LLVM::MaximumOp,
+            LLVM::MinimumOp>([&](Operation *) {
+        bool isMax = isa<arith::MaximumFOp, LLVM::MaximumOp>(op);
         return Elem{e.fmaxmin(a[0], a[1], isMax, true), p};
       })
-      .Case<arith::MaxNumFOp, arith::MinNumFOp>([&](Operation *) {
-        bool isMax = isa<arith::MaxNumFOp>(op);
-        return Elem{e.fmaxmin(a[0], a[1], isMax, false), p};
-      })
+      // llvm.intr.maxnum of +0 and -0 "returns either operand" (LangRef).
+      .Case<arith::MaxNumFOp, arith::MinNumFOp, LLVM::MaxNumOp, LLVM::MinNumOp>(
+          [&](Operation *) {
+            bool isMax = isa<arith::MaxNumFOp, LLVM::MaxNumOp>(op);
+            return Elem{e.fmaxmin(a[0], a[1], isMax, false, true), p};
+          })
       .Case([&](arith::CmpFOp cmp) {
         return Elem{e.boolToBv(e.fcmp(cmp.getPredicate(), a[0], a[1])), p};
       })
-      .Case<arith::SIToFPOp, arith::UIToFPOp>([&](Operation *) {
-        return Elem{e.intToFloat(a[0], rt, isa<arith::SIToFPOp>(op)), p};
+      .Case([&](LLVM::FCmpOp cmp) {
+        // The two enums list the same predicates in the same order.
+        auto pred = arith::CmpFPredicate(uint64_t(cmp.getPredicate()));
+        return Elem{e.boolToBv(e.fcmp(pred, a[0], a[1])), p};
       })
-      .Case<arith::FPToSIOp, arith::FPToUIOp>([&](Operation *) {
-        z3::expr bad = e.c.bool_val(false);
-        z3::expr r = e.floatToInt(a[0], widthOf(rt), isa<arith::FPToSIOp>(op),
-                                  false, bad);
-        return Elem{r, p || bad};
-      })
-      .Case<arith::ExtFOp, arith::TruncFOp>(
+      .Case<arith::SIToFPOp, arith::UIToFPOp, LLVM::SIToFPOp, LLVM::UIToFPOp>(
+          [&](Operation *) {
+            bool sgn = isa<arith::SIToFPOp, LLVM::SIToFPOp>(op);
+            return Elem{e.intToFloat(a[0], rt, sgn), p};
+          })
+      .Case<arith::FPToSIOp, arith::FPToUIOp, LLVM::FPToSIOp, LLVM::FPToUIOp>(
+          [&](Operation *) {
+            z3::expr bad = e.c.bool_val(false);
+            bool sgn = isa<arith::FPToSIOp, LLVM::FPToSIOp>(op);
+            z3::expr r = e.floatToInt(a[0], widthOf(rt), sgn, false, bad);
+            return Elem{r, p || bad};
+          })
+      .Case<arith::ExtFOp, arith::TruncFOp, LLVM::FPExtOp, LLVM::FPTruncOp>(
           [&](Operation *) { return Elem{e.fcast(a[0], rt), p}; })
-      .Case([&](arith::BitcastOp) {
+      .Case<arith::BitcastOp, LLVM::BitcastOp>([&](Operation *) {
         Type from = getElementTypeOrSelf(op->getOperand(0).getType());
+        if (widthOf(from) != widthOf(rt))
+          unsupported("a bitcast that regroups elements");
         z3::expr bits = a[0];
         if (Encoder::isFloat(from)) {
           auto [eb, sb] = e.fpBits(cast<FloatType>(from));
@@ -291,6 +325,26 @@ MaybeElem floating(Encoder &e, Operation *op, const Exprs &a,
         return Elem{Encoder::isFloat(rt) ? e.bitsToFloat(bits, rt) : bits, p};
       })
       .Default(noMatch);
+}
+
+// Result `k` of addui_extended (the sum, then its carry as i1),
+// mulsi_extended and mului_extended (the low, then the high half of the
+// double-width product).
+Elem extended(Encoder &e, Operation *op, unsigned k, const Exprs &a,
+              const Exprs &pa) {
+  z3::expr p = pa[0] || pa[1];
+  unsigned w = a[0].get_sort().bv_size();
+  if (isa<arith::AddUIExtendedOp>(op))
+    return k == 0
+               ? Elem{a[0] + a[1], p}
+               : Elem{e.boolToBv(!z3::bvadd_no_overflow(a[0], a[1], false)), p};
+  if (k == 0)
+    return {a[0] * a[1], p};
+  bool sgn = isa<arith::MulSIExtendedOp>(op);
+  auto wide = [&](const z3::expr &x) {
+    return sgn ? z3::sext(x, w) : z3::zext(x, w);
+  };
+  return {(wide(a[0]) * wide(a[1])).extract(2 * w - 1, w), p};
 }
 
 // The result element of `op` applied to one element per operand.
@@ -316,6 +370,20 @@ void Encoder::encodeArithMath(Operation *op) {
     env[cst] = constant(cst.getValue(), cst.getType());
     return;
   }
+  if (auto cst = dyn_cast<LLVM::ConstantOp>(op)) {
+    env[cst] = constant(cst.getValue(), cst.getType());
+    return;
+  }
+  // llvm.mlir.poison, and undef as poison (the source may then be anything
+  // there; the target's undef is at most as defined as poison).
+  if (isa<LLVM::PoisonOp, LLVM::UndefOp, LLVM::ZeroOp>(op)) {
+    Type t = op->getResult(0).getType();
+    SVal v = undef(argShape(t), getElementTypeOrSelf(t));
+    if (isa<LLVM::ZeroOp>(op))
+      v.p.assign(v.p.size(), c.bool_val(false));
+    env[op->getResult(0)] = std::move(v);
+    return;
+  }
   if (auto cst = dyn_cast<index::ConstantOp>(op)) {
     env[cst] = indexVal(cst.getValue().getSExtValue());
     return;
@@ -329,11 +397,23 @@ void Encoder::encodeArithMath(Operation *op) {
     return;
   }
   std::vector<SVal> ins = operandsOf(op);
+  if (isa<arith::AddUIExtendedOp, arith::MulSIExtendedOp,
+          arith::MulUIExtendedOp>(op)) {
+    for (unsigned k = 0; k < 2; ++k)
+      env[op->getResult(k)] =
+          elementwise(ins, [&](const Exprs &v, const Exprs &p) {
+            return extended(*this, op, k, v, p);
+          });
+    return;
+  }
   if (op->getNumResults() != 1)
     unsupportedOp(op);
   env[op->getResult(0)] = elementwise(ins, [&](const Exprs &v, const Exprs &p) {
-    return scalarOp(*this, op, v, p);
+    return withFastMath(op, v, p, [&](const Exprs &fv, const Exprs &fp) {
+      return scalarOp(*this, op, fv, fp);
+    });
   });
+  contractFastMath(op);
 }
 
 } // namespace cc::smt::detail

@@ -79,7 +79,7 @@ z3::expr Encoder::fabs(const z3::expr &a) {
 // IEEE maximum/minimum: NaN propagates, -0 < +0. With propagateNaN false
 // (maxnum, TOSA nan_mode IGNORE) a NaN operand yields the other one.
 z3::expr Encoder::fmaxmin(const z3::expr &x, const z3::expr &y, bool isMax,
-                          bool propagateNaN) {
+                          bool propagateNaN, bool openTie) {
   ++floatOps;
   const z3::expr &a = x.id() < y.id() ? x : y, &b = x.id() < y.id() ? y : x;
   if (mode == FMode::Abstract)
@@ -91,6 +91,14 @@ z3::expr Encoder::fmaxmin(const z3::expr &x, const z3::expr &y, bool isMax,
   z3::expr aNeg = z3::expr(c, Z3_mk_fpa_is_negative(c, a));
   z3::expr pick = isMax ? z3::ite(gt, a, z3::ite(lt, b, z3::ite(aNeg, b, a)))
                         : z3::ite(lt, a, z3::ite(gt, b, z3::ite(aNeg, a, b)));
+  if (openTie && canChoose()) {
+    z3::expr zeros = z3::expr(c, Z3_mk_fpa_is_zero(c, a)) &&
+                     z3::expr(c, Z3_mk_fpa_is_zero(c, b));
+    z3::expr other = isMax ? z3::ite(aNeg, a, b) : z3::ite(aNeg, b, a);
+    pick = z3::ite(zeros && choose("the zero sign maxnumf and minnumf leave "
+                                   "open"),
+                   other, pick);
+  }
   if (propagateNaN)
     return z3::ite(isNaN(a) || isNaN(b), fpNaN(a.get_sort()), pick);
   return z3::ite(isNaN(a), b, z3::ite(isNaN(b), a, pick));

@@ -238,6 +238,7 @@ z3::expr Generic::regrouped(Operation *op, const z3::expr &init,
   }
   bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(op);
   bool propagate = isa<arith::MaximumFOp, arith::MinimumFOp>(op);
+  bool tie = isa<arith::MaxNumFOp, arith::MinNumFOp>(op);
   // Constant terms (a pooling's padding) join the initial value: the fold
   // of the others is then the source's term over the window's inside.
   z3::expr k = init;
@@ -246,11 +247,11 @@ z3::expr Generic::regrouped(Operation *op, const z3::expr &init,
     bool constant = t.is_app() && t.num_args() == 0 &&
                     t.decl().decl_kind() != Z3_OP_UNINTERPRETED;
     if (constant)
-      k = e.fmaxmin(k, t, isMax, propagate).simplify();
+      k = e.fmaxmin(k, t, isMax, propagate, tie).simplify();
     else
-      m = m ? e.fmaxmin(*m, t, isMax, propagate) : t;
+      m = m ? e.fmaxmin(*m, t, isMax, propagate, tie) : t;
   }
-  return m ? e.fmaxmin(k, *m, isMax, propagate) : k;
+  return m ? e.fmaxmin(k, *m, isMax, propagate, tie) : k;
 }
 
 void encodeLinalgOp(Encoder &e, linalg::LinalgOp op) {

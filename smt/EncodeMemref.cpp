@@ -188,12 +188,19 @@ z3::expr Encoder::affine(AffineExpr e, const std::vector<z3::expr> &dims,
   z3::expr l = affine(b.getLHS(), dims, syms),
            r = affine(b.getRHS(), dims, syms);
   z3::expr zero = c.bv_val(0, 64);
-  // mod, floordiv and ceildiv need a positive right-hand side.
+  // mod, floordiv and ceildiv need a positive right-hand side. Affine
+  // computations do not overflow in the signed sense ("As with other affine
+  // operations, lowerings ... may assume that the underlying computations
+  // do not overflow the index type in a signed sense", AffineOps.td).
   auto floorDiv = [&](const z3::expr &x) { return (x - z3::smod(x, r)) / r; };
   switch (e.getKind()) {
   case AffineExprKind::Add:
+    ub = ub || !z3::bvadd_no_overflow(l, r, true) ||
+         !z3::bvadd_no_underflow(l, r);
     return l + r;
   case AffineExprKind::Mul:
+    ub = ub || !z3::bvmul_no_overflow(l, r, true) ||
+         !z3::bvmul_no_underflow(l, r);
     return l * r;
   case AffineExprKind::Mod:
     ub = ub || r <= zero;

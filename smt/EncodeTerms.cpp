@@ -3,7 +3,9 @@
 #include "smt/Encoder.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/TypeUtilities.h"
 
 namespace cc::smt::detail {
@@ -32,8 +34,11 @@ std::pair<unsigned, unsigned> Encoder::fpBits(FloatType ft) {
 
 z3::sort Encoder::sortOf(Type t) {
   t = getElementTypeOrSelf(t);
-  if (auto it = dyn_cast<IntegerType>(t))
+  if (auto it = dyn_cast<IntegerType>(t)) {
+    if (!it.getWidth())
+      unsupported("the type i0");
     return c.bv_sort(it.getWidth());
+  }
   if (isa<IndexType>(t))
     return c.bv_sort(64);
   if (auto ft = dyn_cast<FloatType>(t)) {
@@ -56,6 +61,21 @@ z3::expr Encoder::fpNaN(const z3::sort &s) {
 
 z3::expr Encoder::rne() { return z3::expr(c, Z3_mk_fpa_rne(c)); }
 z3::expr Encoder::rtz() { return z3::expr(c, Z3_mk_fpa_rtz(c)); }
+z3::expr Encoder::choose(const std::string &freedom) {
+  z3::expr x =
+      c.bool_const(("choice_" + std::to_string(choices.size())).c_str());
+  choices.push_back(x);
+  freedoms.insert(freedom);
+  return x;
+}
+
+std::string Encoder::freedomsText() const {
+  std::string text;
+  for (const std::string &f : freedoms)
+    text += (text.empty() ? "" : ", ") + f;
+  return text;
+}
+
 z3::expr Encoder::isNaN(const z3::expr &a) {
   return z3::expr(c, Z3_mk_fpa_is_nan(c, a));
 }
@@ -95,13 +115,24 @@ z3::expr Encoder::elemConst(Attribute a, Type elt) {
 }
 
 SVal Encoder::constant(Attribute a, Type ty) {
+  (void)sortOf(ty); // refuses element types the encoding has no sort for
   SVal r;
   Type elt = getElementTypeOrSelf(ty);
   if (auto st = dyn_cast<ShapedType>(ty)) {
     if (!st.hasStaticShape())
       unsupported("dynamic constant");
     r.shape.assign(st.getShape().begin(), st.getShape().end());
-    // Dense and sparse elements alike.
+    // Dense and sparse elements alike; a dense_resource blob is read as
+    // the dense elements it holds.
+    if (auto res = dyn_cast<DenseResourceElementsAttr>(a)) {
+      bool splat = false;
+      if (!res.getRawHandle().getBlob())
+        unsupported("dense_resource constant without its data");
+      if (!DenseElementsAttr::isValidRawBuffer(st, res.getData(), splat))
+        unsupported("dense_resource constant whose data does not fit " +
+                    str(ty));
+      a = DenseElementsAttr::getFromRawBuffer(st, res.getData());
+    }
     auto elems = dyn_cast<ElementsAttr>(a);
     if (!elems)
       unsupported("tensor constant " + str(ty) + " without elements");

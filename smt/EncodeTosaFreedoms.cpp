@@ -115,9 +115,7 @@ void openZeroSigns(Tosa &t) {
     if (!Encoder::isFloat(res.getType()))
       continue;
     for (z3::expr &v : e.env[res].v) {
-      z3::expr flip = t.c.bool_const(
-          ("zero_sign_" + std::to_string(e.choices.size())).c_str());
-      e.choices.push_back(flip);
+      z3::expr flip = e.choose("the zero signs TOSA leaves open");
       v = z3::ite(flip && z3::expr(t.c, Z3_mk_fpa_is_zero(t.c, v)), e.fneg(v),
                   v);
     }

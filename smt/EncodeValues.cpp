@@ -88,7 +88,12 @@ std::vector<int64_t> Encoder::argShape(Type t) {
   auto mt = dyn_cast<MemRefType>(t);
   if (mt && !mt.getLayout().isIdentity())
     unsupported("argument type " + str(t) + " (not the identity layout)");
-  auto rt = mt ? cast<ShapedType>(mt) : dyn_cast<RankedTensorType>(t);
+  auto vt = dyn_cast<VectorType>(t);
+  if (vt && vt.isScalable())
+    unsupported("argument type " + str(t) + " (scalable)");
+  auto rt = mt   ? cast<ShapedType>(mt)
+            : vt ? cast<ShapedType>(vt)
+                 : dyn_cast<RankedTensorType>(t);
   if (rt) {
     for (int64_t k = 0; k < rt.getRank(); ++k) {
       int64_t d = rt.getDimSize(k);
@@ -234,11 +239,27 @@ SVal Encoder::broadcastTo(const SVal &a, const std::vector<int64_t> &shape) {
   SVal r;
   r.shape = shape;
   int64_t n = product(shape);
+  if (n == 0)
+    return r;
+  if (a.v.empty())
+    unsupported("a broadcast of an empty tensor");
+  if (a.shape.size() > shape.size()) {
+    ub = c.bool_val(true); // not broadcastable: no defined element
+    r.v.assign(size_t(n), a.v[0]);
+    r.p.assign(size_t(n), c.bool_val(true));
+    return r;
+  }
   size_t off = shape.size() - a.shape.size();
+  // A dimension that is neither 1 nor the result's (dynamic sizes
+  // instantiated apart) is undefined behaviour; its index wraps so that
+  // the element read stays inside `a`.
+  for (size_t k = 0; k < a.shape.size(); ++k)
+    if (a.shape[k] != 1 && a.shape[k] != shape[k + off])
+      ub = c.bool_val(true);
   for (int64_t i = 0; i < n; ++i) {
     std::vector<int64_t> idx = unflatten(i, shape), src(a.shape.size());
     for (size_t k = 0; k < a.shape.size(); ++k)
-      src[k] = a.shape[k] == 1 ? 0 : idx[k + off];
+      src[k] = a.shape[k] == 1 ? 0 : idx[k + off] % a.shape[k];
     int64_t j = flatten(src, a.shape);
     r.v.push_back(a.v[j]);
     r.p.push_back(a.p[j]);

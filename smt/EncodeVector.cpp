@@ -251,7 +251,8 @@ Elem combine(Encoder &e, vector::CombiningKind kind, const Elem &acc,
   case K::MINIMUMF:
   case K::MAXIMUMF:
     v = e.fmaxmin(a, b, kind == K::MAXNUMF || kind == K::MAXIMUMF,
-                  kind == K::MINIMUMF || kind == K::MAXIMUMF);
+                  kind == K::MINIMUMF || kind == K::MAXIMUMF,
+                  kind == K::MINNUMF || kind == K::MAXNUMF);
     break;
   }
   if (fl && (kind == K::ADD || kind == K::MUL))
@@ -275,6 +276,12 @@ void encode(Encoder &e, vector::ReductionOp op) {
 
 void encode(Encoder &e, vector::MultiDimReductionOp op) {
   const SVal &s = e.get(op.getSource());
+  // No reduced dimension: a no-op, the accumulator unread (upstream's
+  // folder and lowering agree: llvm/llvm-project#129415, #188983).
+  if (op.getReductionDims().empty()) {
+    e.env[op] = s;
+    return;
+  }
   SVal r = e.get(op.getAcc());
   auto reduced = op.getReductionMask();
   // Source elements in row-major order: each joins its result element.

@@ -28,6 +28,7 @@
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <z3++.h>
 
@@ -197,6 +198,7 @@ public:
   z3::expr ub;
   unsigned floatOps = 0;
   bool usedReassoc = false, usedUf = false, usedDynamic = false;
+  bool usedMemrefResults = false; // compared by contents (encodeCall)
   // A NaN's bits or sign were read (bitcast, copysign): Z3 has one NaN.
   bool usedNaNBits = false;
   // The value of every term is the program's semantics: no uninterpreted
@@ -216,6 +218,17 @@ public:
   // read what TOSA leaves open from the op table (EncodeTosa.cpp).
   bool openChoices = false;
   std::vector<z3::expr> choices;
+  // Whether this side's semantics may be opened by choices (the source, in
+  // IEEE mode), and a fresh choice that stands for `freedom`, the words of
+  // the verdict's "up to ..." (freedoms): what TOSA leaves open, the sign
+  // of a maxnumf of two zeros, what a fast-math flag allows.
+  bool canChoose() const { return openChoices && mode == FMode::Ieee; }
+  z3::expr choose(const std::string &freedom);
+  std::set<std::string> freedoms;
+  std::string freedomsText() const;
+  // Fast-math flags of the source whose freedom is not modelled (reassoc,
+  // afn): a counterexample may be a value they allow (Counterexample.cpp).
+  std::set<std::string> unmodelledFlags;
   llvm::DenseMap<mlir::Value, SVal> env;
 
   // ---- sorts, constants, uninterpreted functions (EncodeTerms.cpp) --------
@@ -251,8 +264,26 @@ public:
   z3::expr fabs(const z3::expr &a);
   // IEEE maximum/minimum: NaN propagates, -0 < +0. With propagateNaN false
   // (maxnum, TOSA nan_mode IGNORE) a NaN operand yields the other one.
+  // With openTie (arith's maxnumf and minnumf: "If the arguments are -0.0
+  // and +0.0, then the result is either of them"), the source's choice
+  // picks which zero.
   z3::expr fmaxmin(const z3::expr &a, const z3::expr &b, bool isMax,
-                   bool propagateNaN);
+                   bool propagateNaN, bool openTie = false);
+  // ---- fast-math flags of arith and math ops (EncodeFastMath.cpp) ---------
+  // One element of `op` from `exact` under the op's flags: nnan and ninf
+  // make a NaN or infinite operand or result poison; in the source, nsz
+  // opens the signs of zero operands and results, arcp lets a division be
+  // a multiplication by the reciprocal (LLVM's LangRef, as Alive2 reads
+  // it). The target computes the exact result, one of its behaviours.
+  Elem withFastMath(mlir::Operation *op, const std::vector<z3::expr> &a,
+                    const std::vector<z3::expr> &pa,
+                    llvm::function_ref<Elem(const std::vector<z3::expr> &,
+                                            const std::vector<z3::expr> &)>
+                        exact);
+  // After `op` (an addf or subf) is encoded: where it and the mulf of an
+  // operand both carry `contract`, the source may compute the fused
+  // multiply-add instead.
+  void contractFastMath(mlir::Operation *op);
   z3::expr fcmp(mlir::arith::CmpFPredicate pred, const z3::expr &a,
                 const z3::expr &b);
   z3::expr roundToIntegral(const z3::expr &rm, const z3::expr &a);
@@ -374,7 +405,8 @@ public:
   std::set<std::string> opaqueOps; // ops encoded as uninterpreted functions
   // The families: each encodes the ops of its dialects (one table of ops
   // each) and rejects the others with unsupportedOp.
-  void encodeArithMath(mlir::Operation *op); // EncodeArith.cpp
+  void encodeArithMath(mlir::Operation *op); // EncodeArith.cpp (and llvm)
+  void encodeCast(mlir::Operation *op);      // Encode.cpp
   void encodeLinalg(mlir::Operation *op);    // EncodeLinalg.cpp
   void encodeTensor(mlir::Operation *op);    // EncodeTensor.cpp (and shape)
   void encodeMemref(mlir::Operation *op);    // EncodeMemref.cpp (and

@@ -57,7 +57,7 @@ Attempt Query::run() {
   std::string unknownWhy;
   z3::check_result res = search(s, pre, d, &cache, found, unknownWhy);
   if (res == z3::sat && mode == FMode::Ieee && explain(prm, disj)) {
-    found.push_back("up to the zero signs TOSA leaves open");
+    found.push_back("up to " + es.freedomsText());
     res = underEveryChoice(prm, unknownWhy);
     if (res == z3::unknown && unknownWhy == kOpenChoices)
       return {TvVerdict::Unknown, kOpenChoices};
@@ -261,6 +261,8 @@ std::vector<std::string> encodingNotes(const Encoder &es, const Encoder &et) {
     notes.push_back("correct up to reassociation of float sums");
   if (es.usedUf || et.usedUf)
     notes.push_back("math functions uninterpreted");
+  if (es.usedMemrefResults)
+    notes.push_back("memref results compared by their contents");
   return notes;
 }
 

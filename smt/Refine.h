@@ -261,8 +261,8 @@ inline constexpr int kChoiceRounds = 8;
 // Searches for a value difference after a poison-only counterexample.
 inline constexpr int kValueRounds = 4;
 inline constexpr const char *kOpenChoices =
-    "zero-sign freedom: each counterexample of 8 rounds is explained by a "
-    "choice of the zero signs TOSA leaves open";
+    "open choices: each counterexample of 8 rounds is explained by another "
+    "choice of what the source leaves open";
 
 // One refinement query: `tgt` against `src` in one float mode. The outputs
 // are the results, then the final contents of memref arguments.

@@ -12,7 +12,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <cmath>
 #include <map>
@@ -174,6 +177,44 @@ Value unmappedMemref(OpBuilder &b, Location loc, MemRefType t) {
       .getResult(0);
 }
 
+// index elements travel as i64.
+Type widened(MLIRContext *ctx, Type elt) {
+  return isa<IndexType>(elt) ? IntegerType::get(ctx, 64) : elt;
+}
+
+SmallVector<Value> zeroIndices(OpBuilder &b, Location loc, int64_t rank) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return SmallVector<Value>(size_t(rank), zero);
+}
+
+// A vector argument from its tensor (a whole, in-bounds transfer).
+Value tensorToVector(OpBuilder &b, Location loc, Value t, VectorType vt) {
+  auto tt = cast<RankedTensorType>(t.getType());
+  auto read = VectorType::get(vt.getShape(), tt.getElementType());
+  Value pad =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(tt.getElementType()));
+  SmallVector<bool> inBounds(size_t(vt.getRank()), true);
+  Value v = vector::TransferReadOp::create(
+      b, loc, read, t, zeroIndices(b, loc, vt.getRank()),
+      std::optional<Value>(pad), std::optional<ArrayRef<bool>>(inBounds));
+  return read == vt ? v : arith::IndexCastOp::create(b, loc, vt, v);
+}
+
+// A vector result as a tensor of type `tt`.
+Value vectorToTensor(OpBuilder &b, Location loc, Value v, RankedTensorType tt) {
+  auto vt = cast<VectorType>(v.getType());
+  auto written = VectorType::get(vt.getShape(), tt.getElementType());
+  if (written != vt)
+    v = arith::IndexCastOp::create(b, loc, written, v);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, tt.getShape(), tt.getElementType());
+  SmallVector<bool> inBounds(size_t(vt.getRank()), true);
+  return vector::TransferWriteOp::create(
+             b, loc, v, empty, zeroIndices(b, loc, vt.getRank()),
+             std::optional<ArrayRef<bool>>(inBounds))
+      .getResult();
+}
+
 // The JIT runs functions of tensors only. replayMain wraps `f` into
 // @cc_replay_main, whose arguments and results are tensors: a scalar
 // travels as a 0-d tensor (index as i64), a memref argument as a tensor
@@ -188,6 +229,9 @@ func::FuncOp replayMain(func::FuncOp f,
   auto boundary = [&](Type t, const std::vector<int64_t> &shape) -> Type {
     if (auto mt = dyn_cast<MemRefType>(t))
       return RankedTensorType::get(shape, mt.getElementType());
+    if (auto vt = dyn_cast<VectorType>(t))
+      return RankedTensorType::get(vt.getShape(),
+                                   widened(ctx, vt.getElementType()));
     if (isa<IndexType>(t))
       return RankedTensorType::get({}, IntegerType::get(ctx, 64));
     if (isa<IntegerType, FloatType>(t))
@@ -198,8 +242,11 @@ func::FuncOp replayMain(func::FuncOp f,
   for (auto [i, t] : llvm::enumerate(f.getArgumentTypes()))
     ins.push_back(boundary(t, i < argShapes.size() ? argShapes[i]
                                                    : std::vector<int64_t>{}));
-  for (Type t : f.getResultTypes())
-    outs.push_back(boundary(t, {}));
+  for (Type t : f.getResultTypes()) {
+    auto mt = dyn_cast<MemRefType>(t);
+    outs.push_back(boundary(t, mt ? std::vector<int64_t>(mt.getShape())
+                                  : std::vector<int64_t>{}));
+  }
   for (auto [i, t] : llvm::enumerate(f.getArgumentTypes()))
     if (isa<MemRefType>(t))
       outs.push_back(ins[i]);
@@ -241,6 +288,8 @@ func::FuncOp replayMain(func::FuncOp f,
           staticType == mt
               ? buf
               : memref::CastOp::create(b, loc, mt, buf).getResult());
+    } else if (auto vt = dyn_cast<VectorType>(t)) {
+      callArgs.push_back(tensorToVector(b, loc, a, vt));
     } else if (t != a.getType()) {
       Value x = tensor::ExtractOp::create(b, loc, a, ValueRange{});
       if (isa<IndexType>(t))
@@ -254,7 +303,19 @@ func::FuncOp replayMain(func::FuncOp f,
   std::vector<Value> results;
   for (auto [r, t] : llvm::zip(call.getResults(), outs)) {
     Value x = r;
-    if (x.getType() != t) {
+    if (auto mt = dyn_cast<MemRefType>(x.getType())) {
+      // A memref result: its contents, from a copy (it may be an argument's
+      // buffer, read again below).
+      auto flat = MemRefType::get(mt.getShape(), mt.getElementType());
+      Value copy = memref::AllocOp::create(b, loc, flat);
+      memref::CopyOp::create(b, loc, x, copy);
+      auto snap = bufferization::ToTensorOp::create(
+          b, loc, cast<RankedTensorType>(t), copy);
+      snap.setRestrict(true);
+      x = snap;
+    } else if (isa<VectorType>(x.getType())) {
+      x = vectorToTensor(b, loc, x, cast<RankedTensorType>(t));
+    } else if (x.getType() != t) {
       if (isa<IndexType>(x.getType()))
         x = arith::IndexCastOp::create(b, loc, IntegerType::get(ctx, 64), x);
       x = tensor::FromElementsOp::create(b, loc, t, ValueRange{x});
@@ -333,12 +394,37 @@ void defineDeclarations(ModuleOp m) {
 // `f`'s module, printed, ready for the JIT: `f` takes the static shapes of
 // the counterexample, its lifted constants are appended to `ins`, and
 // @cc_replay_main runs it; `results` receives main's result types.
+// Removes the functions `g` does not reach through symbol uses: another
+// function of the module may hold what the JIT cannot run (an op of a
+// dialect crosscheck does not link).
+void keepReachable(ModuleOp m, func::FuncOp g) {
+  llvm::StringSet<> reached{g.getSymName()};
+  std::vector<Operation *> work{g};
+  while (!work.empty()) {
+    Operation *op = work.back();
+    work.pop_back();
+    auto uses = SymbolTable::getSymbolUses(op);
+    if (!uses)
+      continue;
+    for (const SymbolTable::SymbolUse &u : *uses) {
+      StringRef name = u.getSymbolRef().getRootReference().getValue();
+      if (reached.insert(name).second)
+        if (Operation *def = m.lookupSymbol(name))
+          work.push_back(def);
+    }
+  }
+  for (auto h : llvm::make_early_inc_range(m.getOps<func::FuncOp>()))
+    if (!reached.contains(h.getSymName()))
+      h.erase();
+}
+
 std::string replayModule(func::FuncOp f, const Shapes &argShapes,
                          const Shapes &resShapes, const ArgMemory &memory,
                          Inputs &ins, std::vector<Type> &results) {
   OwningOpRef<ModuleOp> m(
       cast<ModuleOp>(f->getParentOfType<ModuleOp>()->clone()));
   auto g = m->lookupSymbol<func::FuncOp>(f.getSymName());
+  keepReachable(*m, g);
   defineDeclarations(*m);
   specialize(g, argShapes, resShapes);
   liftConstants(g, ins);
