@@ -30,7 +30,8 @@ Error sysError(const std::string &what) {
 bool reportsOutOfMemory(const std::string &err) {
   for (const char *marker :
        {"std::bad_alloc", "out of memory", "Out of memory", "MemoryError",
-        "Cannot allocate memory", "memory exhausted"})
+        "Cannot allocate memory", "memory exhausted",
+        "out_of_memory_error"}) // Z3's, when it escapes the C API
     if (err.find(marker) != std::string::npos)
       return true;
   return false;

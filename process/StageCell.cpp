@@ -1,8 +1,12 @@
 #include "process/StageCell.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <cxxabi.h>
+#include <exception>
 #include <new>
 #include <sys/mman.h>
+#include <typeinfo>
 
 namespace cc::process {
 
@@ -62,11 +66,21 @@ void onAllocationFailure() {
   std::set_new_handler(nullptr);
   throw std::bad_alloc();
 }
+
+// An allocator of its own (Z3's) throws its own out-of-memory exception,
+// which may end the process uncaught: still running out of memory.
+void onTerminate() {
+  const std::type_info *t = abi::__cxa_current_exception_type();
+  if (oomCell && t && std::strstr(t->name(), "out_of_memory"))
+    oomCell->setOutOfMemory();
+  std::abort();
+}
 } // namespace
 
 void noteOutOfMemoryIn(StageCell &cell) {
   oomCell = &cell;
   std::set_new_handler(onAllocationFailure);
+  std::set_terminate(onTerminate);
 }
 
 } // namespace cc::process
