@@ -83,6 +83,10 @@ def run_lines(text):
         words = shlex.split(first)
         if not words or words[0] != "mlir-opt":
             continue
+        # A RUN line is data: a flag that loads a library or writes a file
+        # is not passed on, and its line is not run.
+        if any(unsafe_flag(w) for w in words[1:]):
+            continue
         flags = []
         for w in words[1:]:
             # The chunks are split here; expected diagnostics make the
@@ -94,6 +98,14 @@ def run_lines(text):
             flags.append(anchored(w))
         runs.append(flags)
     return runs
+
+
+UNSAFE = ("plugin", "load", "reproducer", "dump", "log-actions", "output",
+          "-o=")
+
+
+def unsafe_flag(word):
+    return word.startswith("-") and any(u in word for u in UNSAFE)
 
 
 def anchored(flag):

@@ -1,4 +1,5 @@
 // RUN: mlir-opt %s -split-input-file -canonicalize | FileCheck %s
+// RUN: mlir-opt %s --load-pass-plugin=plugin.so -canonicalize | FileCheck %s
 // A lit-style file of crosscheck's own for bench/lit_tv.py: a legal fold,
 // an illegal one (index.cmp of 0 - x against 0, llvm/llvm-project#216042),
 // an op of MLIR's test dialect, and a chunk mlir-opt rejects.
