@@ -5,7 +5,7 @@ Each test file is split at `// -----`; every chunk is a source, and each
 of the file's RUN lines that pipes `mlir-opt` into FileCheck gives a
 target: the chunk through `mlir-opt-22` with that line's flags. `crosscheck
 tv` then checks every function of the pair. Reported per file and in all:
-functions checked, decided (correct or incorrect), each verdict, the
+functions checked, decided (correct, incorrect or approximate), each verdict, the
 unknowns by reason, chunks crosscheck could not read although mlir-opt
 did, and crashes of crosscheck. JSON on stdout (or --out).
 
@@ -237,7 +237,7 @@ def check_file(args, row, triage):
                     stats["functions"] += 1
                     v = fr["verdict"]
                     stats[v] += 1
-                    if v in ("correct", "incorrect"):
+                    if v in ("correct", "incorrect", "approximate"):
                         stats["decided"] += 1
                     if v in ("unknown", "timeout"):
                         unknowns[v + ": " + unknown_class(fr["reason"])] += 1
@@ -303,6 +303,7 @@ def main():
     for f in files:
         print(f"{f['file']}: {f.get('decided', 0)}/{f.get('functions', 0)} "
               f"decided, {f.get('incorrect', 0)} incorrect, "
+              f"{f.get('approximate', 0)} approximate, "
               f"{f.get('not_read', 0)} not read, {f.get('crashed', 0)} "
               f"crashed", file=sys.stderr)
     print(f"total: {total['decided']}/{total['functions']} decided "

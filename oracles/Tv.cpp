@@ -88,6 +88,7 @@ std::vector<FindingRecord> tvFindings(const TestCase &c,
         ++t.incorrect;
         break;
       case smt::TvVerdict::Unknown:
+      case smt::TvVerdict::Approximate: // not proved
         ++t.unknown;
         break;
       case smt::TvVerdict::Timeout:

@@ -37,8 +37,8 @@ StepCheck readStep(WireReader &r) {
   s.pattern = r.str();
   s.function = r.str();
   uint64_t verdict = r.u64();
-  s.verdict = verdict <= uint64_t(TvVerdict::Timeout) ? TvVerdict(verdict)
-                                                      : TvVerdict::Unknown;
+  s.verdict = verdict <= uint64_t(TvVerdict::Approximate) ? TvVerdict(verdict)
+                                                          : TvVerdict::Unknown;
   s.reason = r.str();
   s.seconds = r.f64();
   s.before = r.str();
@@ -57,8 +57,8 @@ FunctionCheck readCheck(WireReader &r) {
   FunctionCheck c;
   c.function = r.str();
   uint64_t verdict = r.u64();
-  c.verdict = verdict <= uint64_t(TvVerdict::Timeout) ? TvVerdict(verdict)
-                                                      : TvVerdict::Unknown;
+  c.verdict = verdict <= uint64_t(TvVerdict::Approximate) ? TvVerdict(verdict)
+                                                          : TvVerdict::Unknown;
   c.reason = r.str();
   c.counterexample = r.str();
   c.seconds = r.f64();

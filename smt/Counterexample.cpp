@@ -75,16 +75,9 @@ std::optional<ModelNum> modelValue(const Eval &eval, const z3::expr &e,
 
 namespace {
 
-std::string fmtValue(double d) {
-  std::ostringstream os;
-  os.precision(d == std::floor(d) && std::abs(d) < 1e15 ? 20 : 9);
-  os << d;
-  return os.str();
-}
-
 // Integers exactly (an i64 near its extremes is not a double).
 std::string fmtValue(const ModelNum &n) {
-  return n.i ? std::to_string(*n.i) : fmtValue(n.d);
+  return n.i ? std::to_string(*n.i) : detail::fmtValue(n.d);
 }
 
 // The arguments' values, shown and as the replay's inputs.
@@ -220,23 +213,32 @@ static std::string opaqueNonCalls(const Encoder &e) {
 // declared function (run as its stand-in): where that op is undefined is
 // unknown too (affine.delinearize_index of a non-positive basis), so a
 // probe's difference may be the op's undefined behaviour.
-std::optional<Attempt> Query::probeExecution() {
-  if (!es.usedUf && !et.usedUf && es.opaqueOps.empty() && et.opaqueOps.empty())
-    return std::nullopt;
-  if (!opaqueNonCalls(es).empty() || !opaqueNonCalls(et).empty())
-    return std::nullopt;
+// The probes where the source is defined, shown; none where an argument
+// cannot be replayed.
+std::vector<Shown> Query::definedProbes() {
+  std::vector<Shown> shown;
   for (const Assignment &as : probeSet(c, args)) {
     Eval eval = [&](const z3::expr &e) {
       return under(noChoice(), e).substitute(as.vars, as.vals).simplify();
     };
     if (!eval(es.ub).is_false())
       continue;
-    Shown x = show(eval);
-    if (!x.notReplayable.empty())
-      return std::nullopt;
-    Shapes shapes;
-    for (const SVal &r : os)
-      shapes.push_back(r.shape);
+    shown.push_back(show(eval));
+    if (!shown.back().notReplayable.empty())
+      return {};
+  }
+  return shown;
+}
+
+std::optional<Attempt> Query::probeExecution() {
+  if (!es.usedUf && !et.usedUf && es.opaqueOps.empty() && et.opaqueOps.empty())
+    return std::nullopt;
+  if (!opaqueNonCalls(es).empty() || !opaqueNonCalls(et).empty())
+    return std::nullopt;
+  Shapes shapes;
+  for (const SVal &r : os)
+    shapes.push_back(r.shape);
+  for (const Shown &x : definedProbes()) {
     Replay rp = replay(src, tgt, x.inputs, shapes, x.mask, 0, x.memory);
     if (rp.kind == Replay::Differ)
       return Attempt{TvVerdict::Incorrect,
@@ -271,6 +273,9 @@ Attempt Query::confirm(const Shown &x, bool targetUb) {
             "uninterpreted ops (" +
                 opaqueNonCalls(es) + ") may be undefined at these inputs",
             x.text.str()};
+  if (rp.kind == Replay::Differ || rp.kind == Replay::Agree)
+    if (std::optional<Attempt> a = approximation(x, rp.kind == Replay::Differ))
+      return *a;
   if (rp.kind == Replay::Differ && !es.unmodelledFlags.empty())
     return {TvVerdict::Unknown,
             "counterexample not confirmed as a miscompile: the source's "
@@ -323,6 +328,78 @@ Attempt Query::confirm(const Shown &x, bool targetUb) {
             x.text.str()};
   return {TvVerdict::Unknown, "counterexample not confirmed: " + rp.why + note,
           x.text.str()};
+}
+
+// A target that computes a math function of the source by a formula of
+// its own (math-expand-ops: tan as sin/cos) rounds differently, and MLIR
+// documents no accuracy for math functions: measured on seeded inputs, it
+// is approximate within --ulp-bound, incorrect beyond it or where no
+// distance is finite (a NaN for a number but at ±0 and ±inf, where MLIR
+// defines no value; another integer).
+std::optional<Attempt> Query::approximation(const Shown &x, bool differs) {
+  std::vector<std::string> replaced = replacedMathFns();
+  if (replaced.empty())
+    return std::nullopt;
+  std::string fns = llvm::join(replaced, ", ");
+  Shapes shapes;
+  for (const SVal &r : os)
+    shapes.push_back(r.shape);
+  UlpMeasure m = measureUlp(src, tgt, x.inputs, shapes, x.mask, x.memory);
+  if (!m.notRun.empty())
+    return !differs
+               ? std::nullopt
+               : std::optional<Attempt>(Attempt{
+                     TvVerdict::Unknown,
+                     "the target computes " + fns +
+                         " by a formula whose accuracy was not measured (" +
+                         m.notRun.substr(0, 200) + ")",
+                     x.text.str()});
+  std::string what = "the target computes " + fns + " by a formula";
+  if (!m.exactMiss.empty())
+    return Attempt{TvVerdict::Incorrect,
+                   "counterexample confirmed by execution: " + what +
+                       " that gives " + m.exactMiss,
+                   m.at};
+  std::string ulp = fmtValue(m.maxUlp) + " ulp";
+  if (m.maxUlp > o.ulpBound)
+    return Attempt{TvVerdict::Incorrect,
+                   "counterexample confirmed by execution: " + what + " " +
+                       ulp + " from the source, more than --ulp-bound " +
+                       fmtValue(o.ulpBound) +
+                       "; the largest difference is shown",
+                   m.at};
+  return Attempt{
+      TvVerdict::Approximate,
+      what + ", at most " + ulp + " from the source on " +
+          std::to_string(m.sets) + " seeded inputs" +
+          (m.open.empty()
+               ? ""
+               : ", and a NaN for a number (or the reverse) at ±0 or ±inf, "
+                 "where MLIR defines no value (shown last)") +
+          "; the largest difference is shown",
+      m.at + (m.open.empty() ? "" : "at ±0 or ±inf:\n" + m.open)};
+}
+
+// The source's math functions the target does not call (it computes them
+// by a formula), as "math.NAME".
+std::vector<std::string> Query::replacedMathFns() const {
+  std::vector<std::string> replaced;
+  for (const std::string &f : es.mathFns)
+    if (!et.mathFns.count(f))
+      replaced.push_back("math." + f);
+  return replaced;
+}
+
+// Where the target computes a math function of the source by a formula
+// and the search in IEEE floats is undecided (formulas of divisions are
+// hard for Z3), measured from the first probe where the source is defined.
+std::optional<Attempt> Query::measuredApproximation() {
+  if (replacedMathFns().empty() || !o.confirm)
+    return std::nullopt;
+  std::vector<Shown> probes = definedProbes();
+  if (probes.empty())
+    return std::nullopt;
+  return approximation(probes.front(), false);
 }
 
 // The replay lowers both sides the same way, so a bug in that lowering

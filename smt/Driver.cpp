@@ -41,6 +41,8 @@ const char *verdictName(TvVerdict v) {
     return "unknown";
   case TvVerdict::Timeout:
     return "timeout";
+  case TvVerdict::Approximate:
+    return "approximate";
   }
   return "unknown";
 }
@@ -55,16 +57,19 @@ int verdictExitCode(TvVerdict v) {
     return 3;
   case TvVerdict::Timeout:
     return 4;
+  case TvVerdict::Approximate:
+    return 5;
   }
   return 3;
 }
 
 TvVerdict worstVerdict(TvVerdict a, TvVerdict b) {
   auto rank = [](TvVerdict v) {
-    return v == TvVerdict::Incorrect ? 3
-           : v == TvVerdict::Timeout ? 2
-           : v == TvVerdict::Unknown ? 1
-                                     : 0;
+    return v == TvVerdict::Incorrect     ? 4
+           : v == TvVerdict::Timeout     ? 3
+           : v == TvVerdict::Unknown     ? 2
+           : v == TvVerdict::Approximate ? 1
+                                         : 0;
   };
   return rank(a) >= rank(b) ? a : b;
 }

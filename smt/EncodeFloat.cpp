@@ -202,6 +202,7 @@ z3::expr Encoder::mathFn(const std::string &name,
     return z3::ite(neg, fneg(fabs(args[0])), fabs(args[0]));
   }
   usedUf = true;
+  mathFns.insert(name);
   z3::expr rest = uf("math_" + name, args, args[0].get_sort());
   return mode == FMode::Ieee ? transcendental(name, args, rest) : rest;
 }

@@ -199,6 +199,8 @@ public:
   unsigned floatOps = 0;
   bool usedReassoc = false, usedUf = false, usedDynamic = false;
   bool usedMemrefResults = false; // compared by contents (encodeCall)
+  // The math functions left uninterpreted (usedUf), by name ("tan").
+  std::set<std::string> mathFns;
   // A NaN's bits or sign were read (bitcast, copysign): Z3 has one NaN.
   bool usedNaNBits = false;
   // The value of every term is the program's semantics: no uninterpreted

@@ -64,6 +64,9 @@ Attempt Query::run() {
   }
   if (res == z3::unsat)
     return proved(prm, found, cache);
+  if (res == z3::unknown && mode == FMode::Ieee)
+    if (std::optional<Attempt> a = measuredApproximation())
+      return *a;
   if (res == z3::unknown)
     return undecided(unknownWhy);
   if (mode == FMode::Abstract)

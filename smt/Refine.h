@@ -314,8 +314,12 @@ private:
   Attempt counterexample(const Eval &eval);
   Attempt confirm(const Shown &x, bool targetUb);
   Shown show(const Eval &eval);
+  std::vector<Shown> definedProbes();
   std::optional<Attempt> probeExecution();
   std::optional<Attempt> againstSource(const Replay &rp, const Shown &x);
+  std::vector<std::string> replacedMathFns() const;
+  std::optional<Attempt> approximation(const Shown &x, bool differs);
+  std::optional<Attempt> measuredApproximation();
   bool allowed(const Replay &rp, const Shown &x);
 
   mlir::func::FuncOp src, tgt;

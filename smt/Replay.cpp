@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <map>
+#include <sstream>
 
 namespace cc::smt::detail {
 
@@ -418,26 +419,64 @@ void keepReachable(ModuleOp m, func::FuncOp g) {
       h.erase();
 }
 
+// `f` as @cc_replay_main of a module of its own, printed; the values of
+// its lifted constants, the inputs that follow the arguments, in `extra`.
 std::string replayModule(func::FuncOp f, const Shapes &argShapes,
                          const Shapes &resShapes, const ArgMemory &memory,
-                         Inputs &ins, std::vector<Type> &results) {
+                         Inputs &extra, std::vector<Type> &results) {
   OwningOpRef<ModuleOp> m(
       cast<ModuleOp>(f->getParentOfType<ModuleOp>()->clone()));
   auto g = m->lookupSymbol<func::FuncOp>(f.getSymName());
   keepReachable(*m, g);
   defineDeclarations(*m);
   specialize(g, argShapes, resShapes);
-  liftConstants(g, ins);
+  liftConstants(g, extra);
   restrictToTensors(g);
   Shapes shapes = argShapes;
-  for (size_t k = argShapes.size(); k < ins.size(); ++k)
-    shapes.push_back(ins[k].shape());
+  for (const Tensor &t : extra)
+    shapes.push_back(t.shape());
   func::FuncOp main = replayMain(g, shapes, memory);
   results.assign(main.getResultTypes().begin(), main.getResultTypes().end());
   std::string s;
   llvm::raw_string_ostream os(s);
   m->print(os);
   return s;
+}
+
+// Both sides as the JIT runs them (source first): the replay modules, the
+// inputs each appends, the outputs' types; or why they cannot run.
+struct Prepared {
+  std::string text[2];
+  Inputs extra[2];
+  std::vector<TensorType> outTypes;
+  std::string notRun;
+};
+
+Prepared prepare(func::FuncOp src, func::FuncOp tgt, const Shapes &argShapes,
+                 const Shapes &outShapes, const ArgMemory &memory) {
+  size_t numResults = src.getNumResults();
+  Shapes resShapes(outShapes.begin(), outShapes.begin() + long(numResults));
+  Prepared p;
+  func::FuncOp sides[2] = {src, tgt};
+  for (int k = 0; k < 2; ++k) {
+    std::vector<Type> results;
+    p.text[k] = replayModule(sides[k], argShapes, resShapes, memory, p.extra[k],
+                             results);
+    p.outTypes.clear();
+    for (auto [t, shape] : llvm::zip(results, outShapes)) {
+      if (auto dt = dtypeOf(t))
+        p.outTypes.push_back(TensorType{*dt, Shape(shape)});
+      else
+        p.notRun = "an output of type " + str(t);
+    }
+  }
+  return p;
+}
+
+Inputs withExtra(const Inputs &inputs, const Inputs &extra) {
+  Inputs all = inputs;
+  all.insert(all.end(), extra.begin(), extra.end());
+  return all;
 }
 
 // Whether `b` computes what `a` does where `mask` says so (everywhere when
@@ -464,6 +503,13 @@ bool agree(const Tensor &a, const Tensor &b, const std::vector<bool> &mask,
 
 } // namespace
 
+std::string fmtValue(double d) {
+  std::ostringstream os;
+  os.precision(d == std::floor(d) && std::abs(d) < 1e15 ? 20 : 9);
+  os << d;
+  return os.str();
+}
+
 double roundingTolerance(func::FuncOp src) {
   double tolerance = 1e-3;
   for (Type t : src.getResultTypes())
@@ -476,39 +522,20 @@ double roundingTolerance(func::FuncOp src) {
 Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
               const Shapes &outShapes, const Mask &mask, double tolerance,
               const ArgMemory &memory) {
-  Shapes argShapes, resShapes;
+  Shapes argShapes;
   for (const Tensor &t : inputs)
     argShapes.push_back(t.shape());
-  size_t numResults = src.getNumResults();
-  resShapes.assign(outShapes.begin(), outShapes.begin() + long(numResults));
-  std::vector<TensorType> outTypes;
-  std::optional<Replay> bad;
-  auto outputTypes = [&](const std::vector<Type> &results) {
-    outTypes.clear();
-    for (auto [t, shape] : llvm::zip(results, outShapes)) {
-      auto dt = dtypeOf(t);
-      if (!dt)
-        bad = Replay{Replay::NotRun, "an output of type " + str(t)};
-      else
-        outTypes.push_back(TensorType{*dt, Shape(shape)});
-    }
-  };
-  Inputs srcIns = inputs, tgtIns = inputs;
-  std::vector<Type> results;
-  std::string srcText =
-      replayModule(src, argShapes, resShapes, memory, srcIns, results);
-  outputTypes(results);
-  std::string tgtText =
-      replayModule(tgt, argShapes, resShapes, memory, tgtIns, results);
-  outputTypes(results);
-  if (bad)
-    return *bad;
+  Prepared p = prepare(src, tgt, argShapes, outShapes, memory);
+  if (!p.notRun.empty())
+    return Replay{Replay::NotRun, p.notRun};
+  Inputs srcIns = withExtra(inputs, p.extra[0]);
+  Inputs tgtIns = withExtra(inputs, p.extra[1]);
   NamedPipeline pl = straightLowering();
   RunOptions ro;
   ro.limits.timeoutSeconds = 20;
-  auto a = runMlirModule(srcText, "cc_replay_main", outTypes, srcIns,
+  auto a = runMlirModule(p.text[0], "cc_replay_main", p.outTypes, srcIns,
                          pl.pipeline, pl.llvmOptLevel, ro);
-  auto b = runMlirModule(tgtText, "cc_replay_main", outTypes, tgtIns,
+  auto b = runMlirModule(p.text[1], "cc_replay_main", p.outTypes, tgtIns,
                          pl.pipeline, pl.llvmOptLevel, ro);
   std::string srcWhy =
       a ? "" : "source did not run: " + a.error().message().substr(0, 300);
@@ -538,6 +565,45 @@ Replay replay(func::FuncOp src, func::FuncOp tgt, const Inputs &inputs,
     return {Replay::Agree, "", std::move(*b)};
   bool rounding = agreeWithin(std::max(tolerance, roundingTolerance(src)));
   return {Replay::Differ, "", std::move(*b), rounding};
+}
+
+Expected<std::vector<std::pair<Outputs, Outputs>>>
+replaySets(func::FuncOp src, func::FuncOp tgt, const std::vector<Inputs> &sets,
+           const Shapes &outShapes, const ArgMemory &memory) {
+  if (sets.empty())
+    return std::vector<std::pair<Outputs, Outputs>>{};
+  Shapes argShapes;
+  for (const Tensor &t : sets.front())
+    argShapes.push_back(t.shape());
+  Prepared p = prepare(src, tgt, argShapes, outShapes, memory);
+  if (!p.notRun.empty())
+    return Error::failure("cannot replay " + p.notRun);
+  StraightInserts libm;
+  libm.beforeLlvm = kLibmPass;
+  NamedPipeline pl = straightLowering(libm);
+  RunOptions ro;
+  ro.limits.timeoutSeconds = 60;
+  std::vector<Expected<Outputs>> runs[2];
+  for (int k = 0; k < 2; ++k) {
+    std::vector<Inputs> all;
+    for (const Inputs &in : sets)
+      all.push_back(withExtra(in, p.extra[k]));
+    InputSets ptrs;
+    for (const Inputs &in : all)
+      ptrs.push_back(&in);
+    runs[k] = runMlirModuleSets(p.text[k], "cc_replay_main", p.outTypes, ptrs,
+                                pl.pipeline, pl.llvmOptLevel, ro);
+  }
+  std::vector<std::pair<Outputs, Outputs>> out;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    for (int k = 0; k < 2; ++k)
+      if (!runs[k][i])
+        return Error::failure(
+            std::string(k ? "target" : "source") +
+            " did not run: " + runs[k][i].error().message().substr(0, 300));
+    out.emplace_back(std::move(*runs[0][i]), std::move(*runs[1][i]));
+  }
+  return out;
 }
 
 } // namespace cc::smt::detail

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir {
@@ -38,6 +39,10 @@ struct Replay {
   bool withinRounding = false;
 };
 
+// A value as a counterexample shows it: integral values exactly, others
+// with 9 significant digits.
+std::string fmtValue(double d);
+
 // A tolerance for two compiled programs that may round differently (a
 // float sum in another order), relative to each output's largest
 // magnitude: 16 epsilons of the coarsest float result (bf16: 0.125), at
@@ -64,6 +69,38 @@ struct ArgMemory {
 Replay replay(mlir::func::FuncOp src, mlir::func::FuncOp tgt,
               const Inputs &inputs, const Shapes &outShapes, const Mask &mask,
               double tolerance = 0, const ArgMemory &memory = {});
+
+// Both sides on each of several input sets of one shape, each side
+// compiled once: per set, the source's and the target's outputs. An error
+// where a side does not run on some set.
+Expected<std::vector<std::pair<Outputs, Outputs>>>
+replaySets(mlir::func::FuncOp src, mlir::func::FuncOp tgt,
+           const std::vector<Inputs> &sets, const Shapes &outShapes,
+           const ArgMemory &memory = {});
+
+// How far the target's float outputs are from the source's (Approximate.cpp):
+// both sides run on the counterexample's inputs `first` and on seeded ones,
+// every float element at once ±0, ±inf, NaN, ±1, the largest, smallest
+// normal and smallest subnormal values, and random values of every
+// magnitude.
+struct UlpMeasure {
+  std::string notRun; // why nothing was measured
+  int sets = 0;       // the input sets run
+  // The largest distance seen, in units in the last place of the source's
+  // result (an infinity is the value after the largest finite one).
+  double maxUlp = 0;
+  // The sides differ where no distance is finite: a NaN for a number or a
+  // number for a NaN (but at ±0 and ±inf inputs), an integer output. `at`
+  // shows where.
+  std::string exactMiss; // what differs, or empty
+  std::string at;        // the inputs and the element of maxUlp or the miss
+  // The first NaN for a number (or the reverse) at ±0 or ±inf inputs,
+  // where MLIR defines no value: shown, not measured.
+  std::string open;
+};
+UlpMeasure measureUlp(mlir::func::FuncOp src, mlir::func::FuncOp tgt,
+                      const Inputs &first, const Shapes &outShapes,
+                      const Mask &mask, const ArgMemory &memory = {});
 
 // For programs too large to refine an abstract counterexample: runs both
 // sides on a few seeded random inputs of `argShapes` and compares the

@@ -10,19 +10,25 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace cc::smt {
 
-enum class TvVerdict { Correct, Incorrect, Unknown, Timeout };
+// Approximate: the target computes a math function by a formula of its
+// own, within TvOptions::ulpBound of the source on the inputs run (MLIR
+// documents no accuracy for math functions), and no NaN for a number or
+// the reverse but at ±0 and ±inf.
+enum class TvVerdict { Correct, Incorrect, Unknown, Timeout, Approximate };
 const char *verdictName(TvVerdict v);
 
 // Exit status of `crosscheck tv` / `verify-pass` for the worst verdict seen:
-// 0 correct, 1 incorrect, 2 error (bad input), 3 unknown, 4 timeout.
+// 0 correct, 1 incorrect, 2 error (bad input), 3 unknown, 4 timeout,
+// 5 approximate.
 int verdictExitCode(TvVerdict v);
-// Incorrect > Timeout > Unknown > Correct.
+// Incorrect > Timeout > Unknown > Approximate > Correct.
 TvVerdict worstVerdict(TvVerdict a, TvVerdict b);
 
 struct TvOptions {
@@ -53,6 +59,9 @@ struct TvOptions {
   // scf.for and scf.while whose trip count is not a constant are unrolled
   // this many times; a loop that may run longer makes a check `unknown`.
   unsigned loopBound = 8;
+  // A formula farther than this from the source, in units in the last
+  // place, is incorrect rather than approximate.
+  double ulpBound = std::numeric_limits<double>::infinity();
   // The files the MLIR came from, for the locations in parse errors.
   std::string sourceName = "source.mlir";
   std::string targetName = "target.mlir";

@@ -338,4 +338,14 @@ Expected<Outputs> runMlirModule(const std::string &module,
   return mlirbackend::lowerAndRun(req, resultTypes, inputs, options);
 }
 
+std::vector<Expected<Outputs>>
+runMlirModuleSets(const std::string &module, const std::string &funcName,
+                  const std::vector<TensorType> &resultTypes,
+                  const InputSets &sets, const std::string &pipeline,
+                  int llvmOptLevel, const RunOptions &options) {
+  LowerRequest req{&module,  Origin::Crosscheck, "input module",
+                   funcName, pipeline,           llvmOptLevel};
+  return mlirbackend::lowerAndRunSets(req, resultTypes, sets, options);
+}
+
 } // namespace cc

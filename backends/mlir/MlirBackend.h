@@ -59,6 +59,11 @@ struct StraightInserts {
 };
 NamedPipeline straightLowering(const StraightInserts &at = {},
                                int llvmOptLevel = 0);
+// A module pass for StraightInserts::beforeLlvm: math.expm1 and math.log1p
+// (f32, f64) as calls of libm's, which convert-math-to-llvm computes by
+// formulas of its own (exp(x) - 1): the reference that an approximation's
+// accuracy is measured against.
+extern const char *const kLibmPass;
 
 // The completing lowering (Pipelines.cpp): what finishes an external
 // compiler's output of a graph and a graph's bisection prefix (a
@@ -122,5 +127,12 @@ Expected<Outputs> runMlirModule(const std::string &module,
                                 const Inputs &inputs,
                                 const std::string &pipeline, int llvmOptLevel,
                                 const RunOptions &options = {});
+// runMlirModule on several input sets, lowered and compiled once: one
+// result per set.
+std::vector<Expected<Outputs>>
+runMlirModuleSets(const std::string &module, const std::string &funcName,
+                  const std::vector<TensorType> &resultTypes,
+                  const InputSets &sets, const std::string &pipeline,
+                  int llvmOptLevel, const RunOptions &options = {});
 
 } // namespace cc

@@ -49,6 +49,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Transforms/Passes.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Pass/Pass.h"
@@ -274,13 +275,81 @@ public:
       signalPassFailure();
   }
 };
+// ---- cc-math-to-libm --------------------------------------------------------
+
+// libm's function for `op` of element type `elt`, or "" where libm is not
+// the better reference (convert-math-to-llvm computes expm1 as exp(x) - 1
+// and log1p by a formula of its own).
+std::string libmName(Operation *op, Type elt) {
+  const char *base = isa<math::ExpM1Op>(op)   ? "expm1"
+                     : isa<math::Log1pOp>(op) ? "log1p"
+                                              : nullptr;
+  if (!base || !(elt.isF32() || elt.isF64()))
+    return "";
+  return std::string(base) + (elt.isF32() ? "f" : "");
+}
+
+// One call of `fn` per element of `x` (a scalar or a fixed vector).
+Value callPerElement(OpBuilder &b, Location loc, func::FuncOp fn, Value x) {
+  auto vt = dyn_cast<VectorType>(x.getType());
+  if (!vt)
+    return func::CallOp::create(b, loc, fn, ValueRange{x}).getResult(0);
+  Value out = x;
+  for (int64_t k = 0; k < vt.getNumElements(); ++k) {
+    SmallVector<int64_t> at = delinearize(k, computeStrides(vt.getShape()));
+    Value e = vector::ExtractOp::create(b, loc, x, at);
+    Value r = func::CallOp::create(b, loc, fn, ValueRange{e}).getResult(0);
+    out = vector::InsertOp::create(b, loc, r, out, at);
+  }
+  return out;
+}
+
+// math.expm1 and math.log1p as calls of libm's: the reference a formula's
+// accuracy is measured against (smt/Approximate.cpp).
+class MathToLibmPass
+    : public PassWrapper<MathToLibmPass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MathToLibmPass)
+  StringRef getArgument() const override { return kLibmPass; }
+  StringRef getDescription() const override {
+    return "math.expm1 and math.log1p as calls of libm's";
+  }
+  void runOnOperation() override {
+    ModuleOp m = getOperation();
+    std::vector<Operation *> ops;
+    m.walk([&](Operation *op) { ops.push_back(op); });
+    OpBuilder b(&getContext());
+    for (Operation *op : ops) {
+      Type t = op->getNumResults() ? op->getResult(0).getType() : Type();
+      auto vt = dyn_cast_or_null<VectorType>(t);
+      std::string name = t ? libmName(op, getElementTypeOrSelf(t)) : "";
+      if (name.empty() || (vt && vt.isScalable()) || !(isa<FloatType>(t) || vt))
+        continue;
+      auto fn = m.lookupSymbol<func::FuncOp>(name);
+      if (!fn) {
+        b.setInsertionPointToStart(m.getBody());
+        Type elt = getElementTypeOrSelf(t);
+        fn = func::FuncOp::create(b, m.getLoc(), name,
+                                  b.getFunctionType({elt}, {elt}));
+        fn.setPrivate();
+      }
+      b.setInsertionPoint(op);
+      Value r = callPerElement(b, op->getLoc(), fn, op->getOperand(0));
+      op->getResult(0).replaceAllUsesWith(r);
+      op->erase();
+    }
+  }
+};
 } // namespace
+
+const char *const kLibmPass = "cc-math-to-libm";
 
 namespace mlirbackend {
 void registerStraightPasses() {
   static const bool registered = [] {
     PassRegistration<TosaToLinalgNoFoldPass>();
     PassRegistration<ReplayExpandPass>();
+    PassRegistration<MathToLibmPass>();
     return true;
   }();
   (void)registered;

@@ -19,10 +19,12 @@ namespace {
 const char *kVerdictEpilog =
     "Verdicts: correct (the target refines the source), incorrect (a "
     "counterexample,\nconfirmed by running both sides through the JIT), "
-    "unknown (with the reason:\nunsupported op, approximated semantics, "
-    "spurious or unconfirmed counterexample)\nand timeout.\n"
+    "unknown (with the reason:\nunsupported op, uninterpreted semantics, "
+    "spurious or unconfirmed counterexample),\ntimeout, and approximate "
+    "(the target computes a math function by a formula\nwithin --ulp-bound "
+    "of the source on seeded inputs, with no NaN for a number).\n"
     "Exit status (the worst verdict): 0 correct, 1 incorrect, 2 error (bad "
-    "input\nor usage), 3 unknown, 4 timeout.\n";
+    "input\nor usage), 3 unknown, 4 timeout, 5 approximate.\n";
 
 // tv's and verify-pass's options.
 struct TvFlags : smt::TvOptions {
@@ -48,6 +50,10 @@ const FlagTable<F> kCommonFlags = {
      "unroll scf loops whose trip count is not a constant this many times; "
      "a loop that may run longer makes a check unknown (default {})",
      count(&F::loopBound, 1)},
+    {"--ulp-bound", "", "N",
+     "a math function computed by a formula farther than N ulp from the "
+     "source is incorrect, not approximate (default: no bound)",
+     positive(&F::ulpBound)},
     {"--budget", "", "S",
      "wall-clock budget of the whole run: 90, 30s, 10m; the check running "
      "when it is spent and those after it are unknown (default {})",
@@ -134,6 +140,10 @@ void printStep(const smt::StepCheck &s, nlohmann::json *json) {
   if (!s.reason.empty())
     std::cout << " (" << terminalText(s.reason) << ")";
   std::printf(" [%.3f s%s]\n", s.seconds, s.cached ? ", cached" : "");
+  if (s.verdict == smt::TvVerdict::Approximate) {
+    std::cout << "  largest difference:\n";
+    printIndented(s.counterexample);
+  }
   if (s.verdict == smt::TvVerdict::Incorrect) {
     std::cout << "  before:\n";
     printIndented(s.before);
@@ -202,7 +212,9 @@ int tv(TvFlags &o, const Args &args) {
       std::cout << " (" << terminalText(c.reason) << ")";
     std::printf(" [%.3f s]\n", c.seconds);
     if (!c.counterexample.empty()) {
-      std::cout << "  counterexample:\n";
+      std::cout << (c.verdict == smt::TvVerdict::Approximate
+                        ? "  largest difference:\n"
+                        : "  counterexample:\n");
       printIndented(c.counterexample);
     }
   }
