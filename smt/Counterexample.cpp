@@ -267,11 +267,12 @@ Attempt Query::confirm(const Shown &x, bool targetUb) {
   // An op of the source the encoding does not know may be undefined at
   // these inputs (affine.delinearize_index of a non-positive basis): a
   // difference there is no miscompile it can show.
-  if (rp.kind == Replay::Differ && !opaqueNonCalls(es).empty())
+  if (std::string ops = opaqueNonCalls(es);
+      rp.kind == Replay::Differ && !ops.empty())
     return {TvVerdict::Unknown,
             "counterexample not confirmed as a miscompile: the source's "
             "uninterpreted ops (" +
-                opaqueNonCalls(es) + ") may be undefined at these inputs",
+                ops + ") may be undefined at these inputs",
             x.text.str()};
   if (rp.kind == Replay::Differ || rp.kind == Replay::Agree)
     if (std::optional<Attempt> a = approximation(x, rp.kind == Replay::Differ))
@@ -344,7 +345,12 @@ std::optional<Attempt> Query::approximation(const Shown &x, bool differs) {
   Shapes shapes;
   for (const SVal &r : os)
     shapes.push_back(r.shape);
-  UlpMeasure m = measureUlp(src, tgt, x.inputs, shapes, x.mask, x.memory);
+  // From the first probe where there is one: what is measured does not
+  // depend on where, or whether, Z3 found a point in its time.
+  std::vector<Shown> probes = definedProbes();
+  const Shown &from = probes.empty() ? x : probes.front();
+  UlpMeasure m =
+      measureUlp(src, tgt, from.inputs, shapes, from.mask, from.memory);
   if (!m.notRun.empty())
     return !differs
                ? std::nullopt

@@ -1,6 +1,6 @@
 // Fast-math flags of arith, math and llvm ops (#arith.fastmath,
-// #llvm.fastmath), read as LLVM's
-// LangRef defines the flags of the same names and Alive2 encodes them:
+// #llvm.fastmath), read as LLVM's LangRef defines the flags of the same
+// names and Alive2 encodes them:
 // nnan and ninf turn a NaN or infinite operand or result into poison; nsz
 // makes the sign of a zero operand or result insignificant; arcp allows a
 // division to be a multiplication by the reciprocal; contract allows a

@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace cc::smt::detail {
 
@@ -69,12 +70,7 @@ z3::expr Encoder::choose(const std::string &freedom) {
   return x;
 }
 
-std::string Encoder::freedomsText() const {
-  std::string text;
-  for (const std::string &f : freedoms)
-    text += (text.empty() ? "" : ", ") + f;
-  return text;
-}
+std::string Encoder::freedomsText() const { return llvm::join(freedoms, ", "); }
 
 z3::expr Encoder::isNaN(const z3::expr &a) {
   return z3::expr(c, Z3_mk_fpa_is_nan(c, a));

@@ -79,7 +79,7 @@ replaySets(mlir::func::FuncOp src, mlir::func::FuncOp tgt,
            const ArgMemory &memory = {});
 
 // How far the target's float outputs are from the source's (Approximate.cpp):
-// both sides run on the counterexample's inputs `first` and on seeded ones,
+// both sides run on the inputs `first` (a probe's) and on seeded ones,
 // every float element at once ±0, ±inf, NaN, ±1, the largest, smallest
 // normal and smallest subnormal values, and random values of every
 // magnitude.
