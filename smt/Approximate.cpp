@@ -26,9 +26,9 @@ namespace {
 constexpr int kRandomSets = 48;
 constexpr uint64_t kSeed = 0xa9910c5;
 
-// The input sets after the counterexample's: every float element ±0 or
-// ±inf, NaN, then finite edges, then random values of every magnitude.
-// Other elements keep the counterexample's values.
+// The input sets after the first: every float element ±0 or ±inf, NaN,
+// then finite edges, then random values of every magnitude. Other
+// elements keep the first set's values.
 using Sets = std::vector<Inputs>;
 
 // Whether every float element of `in` is ±0 or ±inf (and one is).

@@ -206,13 +206,6 @@ static std::string opaqueNonCalls(const Encoder &e) {
   return names;
 }
 
-// A counterexample that depends on uninterpreted functions (their model
-// is Z3's choice, not libm's) may not replay; the probes' edge values
-// (±0, ±1, ±inf, NaN, small integers) may, where the source is defined.
-// Not where the source has an op the encoding does not know but for a
-// declared function (run as its stand-in): where that op is undefined is
-// unknown too (affine.delinearize_index of a non-positive basis), so a
-// probe's difference may be the op's undefined behaviour.
 // The probes where the source is defined, shown; none where an argument
 // cannot be replayed.
 std::vector<Shown> Query::definedProbes() {
@@ -230,14 +223,19 @@ std::vector<Shown> Query::definedProbes() {
   return shown;
 }
 
+// A counterexample that depends on uninterpreted functions (their model
+// is Z3's choice, not libm's) may not replay; the probes' edge values
+// (±0, ±1, ±inf, NaN, small integers) may, where the source is defined.
+// Not where the source has an op the encoding does not know but for a
+// declared function (run as its stand-in): where that op is undefined is
+// unknown too (affine.delinearize_index of a non-positive basis), so a
+// probe's difference may be the op's undefined behaviour.
 std::optional<Attempt> Query::probeExecution() {
   if (!es.usedUf && !et.usedUf && es.opaqueOps.empty() && et.opaqueOps.empty())
     return std::nullopt;
   if (!opaqueNonCalls(es).empty() || !opaqueNonCalls(et).empty())
     return std::nullopt;
-  Shapes shapes;
-  for (const SVal &r : os)
-    shapes.push_back(r.shape);
+  Shapes shapes = outputShapes();
   for (const Shown &x : definedProbes()) {
     Replay rp = replay(src, tgt, x.inputs, shapes, x.mask, 0, x.memory);
     if (rp.kind == Replay::Differ)
@@ -250,10 +248,7 @@ std::optional<Attempt> Query::probeExecution() {
 }
 
 Attempt Query::confirm(const Shown &x, bool targetUb) {
-  Shapes shapes;
-  for (const SVal &r : os)
-    shapes.push_back(r.shape);
-  Replay rp = replay(src, tgt, x.inputs, shapes, x.mask, 0, x.memory);
+  Replay rp = replay(src, tgt, x.inputs, outputShapes(), x.mask, 0, x.memory);
   // A float sum in another order (a convolution's bias added before the
   // cast) rounds differently: TOSA bounds a dot product's error, not its
   // order, so a difference of a few roundings is not a miscompile.
@@ -275,7 +270,7 @@ Attempt Query::confirm(const Shown &x, bool targetUb) {
                 ops + ") may be undefined at these inputs",
             x.text.str()};
   if (rp.kind == Replay::Differ || rp.kind == Replay::Agree)
-    if (std::optional<Attempt> a = approximation(x, rp.kind == Replay::Differ))
+    if (std::optional<Attempt> a = approximation(&x, rp.kind == Replay::Differ))
       return *a;
   if (rp.kind == Replay::Differ && !es.unmodelledFlags.empty())
     return {TvVerdict::Unknown,
@@ -337,29 +332,29 @@ Attempt Query::confirm(const Shown &x, bool targetUb) {
 // is approximate within --ulp-bound, incorrect beyond it or where no
 // distance is finite (a NaN for a number but at ±0 and ±inf, where MLIR
 // defines no value; another integer).
-std::optional<Attempt> Query::approximation(const Shown &x, bool differs) {
+// Measured from the first probe where there is one (what is measured does
+// not depend on where, or whether, Z3 found a point in its time), else from
+// `x`, the counterexample that `differs` when replayed.
+std::optional<Attempt> Query::approximation(const Shown *x, bool differs) {
   std::vector<std::string> replaced = replacedMathFns();
   if (replaced.empty())
     return std::nullopt;
   std::string fns = llvm::join(replaced, ", ");
-  Shapes shapes;
-  for (const SVal &r : os)
-    shapes.push_back(r.shape);
-  // From the first probe where there is one: what is measured does not
-  // depend on where, or whether, Z3 found a point in its time.
   std::vector<Shown> probes = definedProbes();
-  const Shown &from = probes.empty() ? x : probes.front();
+  if (probes.empty() && !x)
+    return std::nullopt;
+  const Shown &from = probes.empty() ? *x : probes.front();
   UlpMeasure m =
-      measureUlp(src, tgt, from.inputs, shapes, from.mask, from.memory);
+      measureUlp(src, tgt, from.inputs, outputShapes(), from.mask, from.memory);
   if (!m.notRun.empty())
-    return !differs
+    return !differs || !x
                ? std::nullopt
                : std::optional<Attempt>(Attempt{
                      TvVerdict::Unknown,
                      "the target computes " + fns +
                          " by a formula whose accuracy was not measured (" +
                          m.notRun.substr(0, 200) + ")",
-                     x.text.str()});
+                     x->text.str()});
   std::string what = "the target computes " + fns + " by a formula";
   if (!m.exactMiss.empty())
     return Attempt{TvVerdict::Incorrect,
@@ -386,6 +381,13 @@ std::optional<Attempt> Query::approximation(const Shown &x, bool differs) {
       m.at + (m.open.empty() ? "" : "at ±0 or ±inf:\n" + m.open)};
 }
 
+Shapes Query::outputShapes() const {
+  Shapes shapes;
+  for (const SVal &r : os)
+    shapes.push_back(r.shape);
+  return shapes;
+}
+
 // The source's math functions the target does not call (it computes them
 // by a formula), as "math.NAME".
 std::vector<std::string> Query::replacedMathFns() const {
@@ -400,12 +402,7 @@ std::vector<std::string> Query::replacedMathFns() const {
 // and the search in IEEE floats is undecided (formulas of divisions are
 // hard for Z3), measured from the first probe where the source is defined.
 std::optional<Attempt> Query::measuredApproximation() {
-  if (replacedMathFns().empty() || !o.confirm)
-    return std::nullopt;
-  std::vector<Shown> probes = definedProbes();
-  if (probes.empty())
-    return std::nullopt;
-  return approximation(probes.front(), false);
+  return o.confirm ? approximation(nullptr, false) : std::nullopt;
 }
 
 // The replay lowers both sides the same way, so a bug in that lowering

@@ -318,7 +318,8 @@ private:
   std::optional<Attempt> probeExecution();
   std::optional<Attempt> againstSource(const Replay &rp, const Shown &x);
   std::vector<std::string> replacedMathFns() const;
-  std::optional<Attempt> approximation(const Shown &x, bool differs);
+  std::optional<Attempt> approximation(const Shown *x, bool differs);
+  Shapes outputShapes() const; // of os
   std::optional<Attempt> measuredApproximation();
   bool allowed(const Replay &rp, const Shown &x);
 
