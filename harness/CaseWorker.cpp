@@ -2,15 +2,18 @@
 // every compiler under test and the references, or triages a finding.
 #include "harness/CampaignSteps.h"
 
+#include "backends/mlir/MlirBackend.h"
 #include "harness/CaseStream.h"
 #ifdef CC_HAVE_SMT
 #include "oracles/Tv.h"
 #endif
 #include "oracles/Consensus.h"
 #include "oracles/Program.h"
+#include "reducers/Reduce.h"
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 
 namespace cc {
 
@@ -88,6 +91,33 @@ std::vector<TestCase> buildCases(const CaseStream &stream,
   return cases;
 }
 
+// A program miscompile's signature says only the dtype and kind of its
+// first wrong element, so the first bug of a cut would absorb every later
+// one: on a pipeline cut its stage becomes the culprit pass, bisected once
+// per program, cut and signature (the triage's budget; none without
+// triage).
+void nameProgramCulprits(const std::vector<CaseOutcome *> &judged,
+                         const CampaignOptions &options) {
+  if (options.triageCalls <= 0)
+    return;
+  std::map<std::string, std::string> culprit; // by signature
+  for (CaseOutcome *o : judged)
+    for (FindingRecord &f : o->findings) {
+      Signature &s = f.finding.signature;
+      if (s.kind != Kind::Miscompile || !pipelineOfSpec(s.backend))
+        continue;
+      auto [it, fresh] = culprit.try_emplace(s.str());
+      if (fresh) {
+        ReduceOptions ro;
+        ro.maxCalls = options.triageCalls;
+        ro.budgetSeconds = options.triageSeconds;
+        auto c = bisectCulprit(f, ro);
+        it->second = c ? *c : "";
+      }
+      s.stage = it->second;
+    }
+}
+
 // The outcomes of a request's cases, one graph on as many input sets
 // (CaseStream): each compiler compiles the graph once. The compilers'
 // coverage and translation validation are the graph's, recorded with its
@@ -131,6 +161,8 @@ std::vector<CaseOutcome> runCases(const CaseStream &stream,
     o.findings = std::move(results[j]->findings);
     o.times = std::move(results[j]->times);
   }
+  if (cases.front().program)
+    nameProgramCulprits(judged, options);
   if (options.tv && !head.skipped)
     validatePasses(cases.front(), options, head);
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();

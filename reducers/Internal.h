@@ -10,8 +10,9 @@
 
 namespace cc::reduce {
 
-// "The same bug": kind, stage and detail agree. The backend is left out so
-// that a reduced pipeline (another cut spec) can show the same failure.
+// "The same bug": kind, stage and detail agree (a miscompile's stage, its
+// bisected culprit, aside). The backend is left out so that a reduced
+// pipeline (another cut spec) can show the same failure.
 bool sameFailure(const Signature &a, const Signature &b);
 
 // The finding c shows now to the oracle that found `target`: translation
@@ -25,7 +26,14 @@ Expected<FindingRecord> judgeLike(const TestCase &c, const Signature &target);
 Expected<std::optional<FindingRecord>>
 programFinding(const TestCase &c, Backend &cut, bool smtReference = false);
 
-enum class Outcome : char { Same = 'S', Other = 'O', Invalid = 'I' };
+// Same: the target's failure; Clean: no failure at all; Other: another
+// failure (a pass failure, a different wrong output); Invalid: not run.
+enum class Outcome : char {
+  Same = 'S',
+  Clean = 'C',
+  Other = 'O',
+  Invalid = 'I'
+};
 
 // Judges candidates against the target signature with a cache, the budget
 // and optional parallelism (one forked process per candidate).
@@ -33,8 +41,12 @@ class CaseOracle {
 public:
   CaseOracle(Signature target, const ReduceOptions &options,
              ReduceStats &stats);
+  // Index of the first case (in order) whose outcome is `want`, or -1.
+  int firstWith(const std::vector<TestCase> &cases, Outcome want);
   // Index of the first case (in order) that fails the same way, or -1.
-  int firstSame(const std::vector<TestCase> &cases);
+  int firstSame(const std::vector<TestCase> &cases) {
+    return firstWith(cases, Outcome::Same);
+  }
   bool same(const TestCase &c) { return firstSame({c}) == 0; }
   // From now on a miscompile counts as the same only when the compiler's
   // wrong outputs are the same as on `c` (where each output fails, how

@@ -19,7 +19,10 @@
 namespace cc::reduce {
 
 bool sameFailure(const Signature &a, const Signature &b) {
-  return a.kind == b.kind && a.stage == b.stage && a.detail == b.detail;
+  // A miscompile's stage is its bisected culprit (a program's), which a
+  // candidate's run does not know.
+  return a.kind == b.kind && a.detail == b.detail &&
+         (a.stage == b.stage || a.kind == Kind::Miscompile);
 }
 
 Expected<std::optional<FindingRecord>>
@@ -130,7 +133,9 @@ Outcome CaseOracle::judge(const TestCase &c) {
     auto f = programFinding(c, *cut, smtTarget());
     if (!f)
       return Outcome::Invalid;
-    if (!*f || !sameFailure((*f)->finding.signature, target))
+    if (!*f)
+      return Outcome::Clean;
+    if (!sameFailure((*f)->finding.signature, target))
       return Outcome::Other;
     return pinned && (*f)->finding.message != *pinned ? Outcome::Other
                                                       : Outcome::Same;
@@ -141,7 +146,9 @@ Outcome CaseOracle::judge(const TestCase &c) {
   if (!r)
     return Outcome::Invalid;
   const std::optional<Finding> &f = r->verdict.finding();
-  if (!f || !sameFailure(f->signature, target))
+  if (!f)
+    return Outcome::Clean;
+  if (!sameFailure(f->signature, target))
     return Outcome::Other;
   return pinned && fingerprint(*r) != *pinned ? Outcome::Other : Outcome::Same;
 }
@@ -188,13 +195,13 @@ void CaseOracle::judgeForked(const std::vector<TestCase> &cases,
     }
     process::WireReader r(results[k]->out);
     auto o = Outcome(char(r.u64()));
-    bool known =
-        o == Outcome::Same || o == Outcome::Other || o == Outcome::Invalid;
+    bool known = o == Outcome::Same || o == Outcome::Clean ||
+                 o == Outcome::Other || o == Outcome::Invalid;
     outcome[i] = r.done() && known ? o : Outcome::Other;
   }
 }
 
-int CaseOracle::firstSame(const std::vector<TestCase> &cases) {
+int CaseOracle::firstWith(const std::vector<TestCase> &cases, Outcome want) {
   size_t jobs = size_t(std::max(1, options.jobs));
   std::vector<std::optional<Outcome>> outcome(cases.size());
   std::vector<uint64_t> keys(cases.size());
@@ -211,7 +218,7 @@ int CaseOracle::firstSame(const std::vector<TestCase> &cases) {
       if (hit != cache.end()) {
         ++stats.cacheHits;
         outcome[end] = hit->second;
-        if (hit->second == Outcome::Same) {
+        if (hit->second == want) {
           ++end;
           break;
         }
@@ -227,7 +234,7 @@ int CaseOracle::firstSame(const std::vector<TestCase> &cases) {
     if (!window.empty() && spent()) {
       // Answers found on the way still count.
       for (size_t i = next; i < window.front(); ++i)
-        if (outcome[i] == Outcome::Same)
+        if (outcome[i] == want)
           return int(i);
       return -1;
     }
@@ -248,7 +255,7 @@ int CaseOracle::firstSame(const std::vector<TestCase> &cases) {
       cache[keys[i]] = *outcome[i];
     }
     for (size_t i = next; i < end; ++i)
-      if (outcome[i] == Outcome::Same)
+      if (outcome[i] == want)
         return int(i);
     if (cut)
       return -1;

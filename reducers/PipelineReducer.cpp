@@ -109,11 +109,36 @@ Expected<std::vector<int>> dropPasses(CaseOracle &oracle, BestSoFar &best,
   return kept;
 }
 
+// The pass among the first `hi` of the reduced pipeline whose removal makes
+// the failure vanish, the case still running clean: `hi - 1` (the one the
+// prefixes named) when that holds, else the latest one before it. A prefix
+// completed by the plain lowering is no compiler of its own: after
+// buffer-deallocation-pipeline, say, the completion's own deallocation
+// rejects the IR until memref.dealloc is lowered, so a prefix search alone
+// blames the pass that lowers it. -1 when no removal makes it vanish (or
+// the budget is spent).
+int confirmByRemoval(CaseOracle &oracle, const BestSoFar &best,
+                     const PassNode &reducedRoot, size_t n, size_t hi,
+                     const std::string &completion, int level) {
+  std::vector<TestCase> without;
+  for (size_t k = hi; k-- > 0;) {
+    std::vector<bool> mask(n, true);
+    mask[k] = false;
+    std::string inner = printKept(reducedRoot, mask);
+    without.push_back(withPipeline(
+        best.current(), inner.empty() ? completion : inner + "," + completion,
+        level));
+  }
+  int i = oracle.firstWith(without, Outcome::Clean);
+  return i < 0 ? -1 : int(hi) - 1 - i;
+}
+
 // Bisection: the first k passes of the reduced pipeline, completed by the
 // completing lowering (which leaves lowered IR alone), or for a program by
 // the straight lowering (its reference). The culprit
-// is the pass whose addition makes the failure appear; or LLVM's back end
-// when the failure needs its optimizer (gone at LLVM -O0).
+// is the pass whose addition makes the failure appear, confirmed by
+// removing it (confirmByRemoval); or LLVM's back end when the failure
+// needs its optimizer (gone at LLVM -O0).
 void bisectPasses(CaseOracle &oracle, const BestSoFar &best,
                   ReduceResult &result, const ReduceOptions &options) {
   const NamedPipeline o0 =
@@ -164,10 +189,21 @@ void bisectPasses(CaseOracle &oracle, const BestSoFar &best,
   }
   if (hi - lo != 1)
     return;
+  int k =
+      confirmByRemoval(oracle, best, *reducedRoot, n, hi, completion, level);
+  if (k < 0) {
+    say(options, "bisection not confirmed: removing no single pass makes "
+                 "the failure vanish; named: the pass after which it shows");
+    k = int(hi) - 1;
+  }
+  const std::string &pass = result.passesAfter[size_t(k)];
+  if (size_t(k) != hi - 1)
+    say(options, "bisection: the failure shows after " +
+                     result.passesAfter[hi - 1] + ", and vanishes without " +
+                     pass);
   // A failure gone at LLVM -O0 is the back end's (or IR whose undefined
   // behaviour only its optimizer exploits): named so, with the pass after
   // which it shows, however small the pipeline was made first.
-  const std::string &pass = result.passesAfter[hi - 1];
   result.firstFailingPass =
       needsLlvmOpt ? backEnd + " (shows after " + pass + ")" : pass;
 }

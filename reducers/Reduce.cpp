@@ -71,6 +71,8 @@ Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
   result.reduced = finding;
   result.reduced.testCase = best.current();
   result.reduced.finding = last->finding;
+  if (result.reduced.finding.signature.stage.empty()) // a bisected culprit
+    result.reduced.finding.signature.stage = finding.finding.signature.stage;
   result.reduced.evidence = last->evidence;
   Reduction &r = result.reduced.reduction.emplace();
   r.opsBefore = stats.opsBefore;
@@ -89,6 +91,16 @@ Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
   BestSoFar done(result.reduced, options);
   CC_TRY(done.update(result.reduced.testCase));
   return result;
+}
+
+Expected<std::string> bisectCulprit(const FindingRecord &finding,
+                                    ReduceOptions options) {
+  options.reduceGraph = false;
+  options.reducePipeline = true;
+  options.quick = true;
+  options.outDir.clear();
+  CC_ASSIGN(r, reduceFinding(finding, options));
+  return r.firstFailingPass;
 }
 
 } // namespace cc

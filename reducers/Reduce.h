@@ -70,6 +70,12 @@ struct ReduceResult {
 Expected<ReduceResult> reduceFinding(const FindingRecord &finding,
                                      const ReduceOptions &options = {});
 
+// The culprit of a finding on an mlir:NAME or mlir:pipeline= cut, its case
+// left as it is: the pipeline bisected as a campaign's triage bisects it
+// (prefixes, then removal); "" when not computable within the budget.
+Expected<std::string> bisectCulprit(const FindingRecord &finding,
+                                    ReduceOptions options);
+
 // The finding a test case shows now (a Finding record with the case), an
 // ErrorCode::NotReproduced error when it passes, or the case's own error
 // (undefined behaviour, unsupported graph). For `crosscheck reduce CASE`.

@@ -278,6 +278,31 @@ TEST(Reduce, PipelineShrinksAndNamesTheCulprit) {
   EXPECT_TRUE(r.reduced.testCase.cut.starts_with("mlir:pipeline="));
 }
 
+// A campaign's triage bisects the whole pipeline. Its prefixes past
+// buffer-deallocation-pipeline do not complete (the completion's own
+// deallocation rejects memref.dealloc), so the prefixes alone blame the pass
+// that lowers memref.dealloc; removing each pass names the mutant. The graph
+// is kept whole, with its intermediate buffers.
+TEST(Reduce, BisectionConfirmsTheCulpritByRemoval) {
+  FindingRecord f =
+      findingOf(caseOf(twoBugs(false), mutated("cc-mutant-sub-swap")));
+  ReduceOptions o = quick();
+  o.quick = true;
+  o.reduceGraph = false;
+  o.reducePipeline = true;
+  std::vector<std::string> log;
+  o.log = [&](const std::string &line) { log.push_back(line); };
+  auto r = reduceFinding(f, o);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->passesAfter, r->passesBefore);
+  EXPECT_EQ(r->firstFailingPass, "cc-mutant-sub-swap");
+  bool refined = false;
+  for (const std::string &line : log)
+    refined = refined || line.find("vanishes without cc-mutant-sub-swap") !=
+                             std::string::npos;
+  EXPECT_TRUE(refined) << "the prefixes alone named the culprit";
+}
+
 // A budget spent before the named pipeline is spelled out leaves it named:
 // the reduction stops there, keeping the finding.
 TEST(Reduce, BudgetSpentOnANamedPipelineKeepsTheFinding) {
