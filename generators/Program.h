@@ -42,6 +42,9 @@ struct Program {
   // Ops printed by name ("linalg.matmul": 2), counted like `families`.
   std::map<std::string, int> opCounts;
   int ops = 0; // ops printed (the sum of `families`)
+  // Rewrite shapes emitted ("shape.round-trip": 1): op sequences that
+  // folders and canonicalization patterns match (ProgramScalar.cpp).
+  std::map<std::string, int> shapes;
 };
 
 Program generateProgram(const ProgramOptions &options, uint64_t seed);

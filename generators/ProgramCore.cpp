@@ -100,8 +100,8 @@ bool countedOp(const std::string &name) {
     if (name == n)
       return false;
   static const char *const kDialects[] = {
-      "arith.",  "math.",   "tensor.", "linalg.",       "scf.",
-      "vector.", "memref.", "affine.", "bufferization."};
+      "arith.",  "math.",   "tensor.", "linalg.",        "scf.",
+      "vector.", "memref.", "affine.", "bufferization.", "index."};
   for (const char *d : kDialects)
     if (name.rfind(d, 0) == 0 && name.size() > strlen(d))
       return true;
@@ -395,6 +395,7 @@ void Gen::finish(Program &p) {
   p.args = argTypes;
   for (const Value &v : results)
     p.results.push_back(TensorType{*dtypeOf(v.type.elt), v.type.shape});
+  p.shapes = shapes;
   p.opCounts = countProgramOps(p.mlir);
   for (const auto &[name, n] : p.opCounts) {
     std::string family = name.substr(0, name.find('.'));

@@ -77,7 +77,8 @@ public:
 
   Rng rng;
   ProgramOptions opt;
-  std::vector<Elt> elts; // the element types of tensors and vectors
+  std::vector<Elt> elts;             // the element types of tensors and vectors
+  std::map<std::string, int> shapes; // Program::shapes
 
   // --- emission ------------------------------------------------------------
   // Prints "%vN = <rhs>" and adds the value to the current scope.
@@ -191,6 +192,21 @@ bool emitScalarOps(Gen &g);
 bool emitScfOp(Gen &g);
 bool emitVectorOps(Gen &g);
 bool emitMemrefOps(Gen &g);
+
+// Op emitters shared by the scalar ops and the rewrite shapes
+// (ProgramScalar.cpp).
+Value cmpi(Gen &g, const char *pred, const Value &a, const Value &b);
+Value cmpf(Gen &g, const char *pred, const Value &a, const Value &b);
+Value select(Gen &g, const Value &c, const Value &a, const Value &b);
+Value binary(Gen &g, const std::string &op, const Value &a, const Value &b);
+Value indexBinary(Gen &g, const std::string &op, const Value &a,
+                  const Value &b); // index.add %a, %b: no type
+Value castOp(Gen &g, const std::string &op, const Value &v, Elt to);
+extern const char *const kCmpI[10]; // arith.cmpi / index.cmp predicates
+extern const char *const kCmpF[16];
+int64_t signedMin(Elt e);
+// The rewrite shape `shape` ("shape.repeat") on `a` (ProgramShapes.cpp).
+Value applyShape(Gen &g, const std::string &shape, const Value &a);
 
 // Helpers shared by files.
 std::string join(const std::vector<std::string> &xs, const std::string &sep);

@@ -26,6 +26,14 @@ enum class OpKind {
   IsClass, // math.isnan/isfinite
   Cast,
   Bitcast,
+  // The index dialect: index operands only, scalars only.
+  IndexBin,
+  IndexDiv,   // divisor (and signed overflow) guarded
+  IndexShift, // amount masked below 32: index may be 32 bits wide
+  IndexCmp,
+  IndexCast, // index.casts/castu between index and an integer type
+  // A rewrite shape (below): a few ops that a folder or pattern matches.
+  Shape,
 };
 
 struct ScalarOpDef {
@@ -78,6 +86,23 @@ const std::vector<ScalarOpDef> &scalarOps() {
       t.push_back({n, OpKind::IsClass, 0.5});
     t.push_back({"cast", OpKind::Cast, 4});
     t.push_back({"arith.bitcast", OpKind::Bitcast});
+    for (const char *n :
+         {"index.add", "index.sub", "index.mul", "index.and", "index.or",
+          "index.xor", "index.maxs", "index.mins", "index.maxu", "index.minu"})
+      t.push_back({n, OpKind::IndexBin, 0.3});
+    for (const char *n :
+         {"index.divs", "index.divu", "index.rems", "index.remu",
+          "index.ceildivs", "index.ceildivu", "index.floordivs"})
+      t.push_back({n, OpKind::IndexDiv, 0.3});
+    for (const char *n : {"index.shl", "index.shrs", "index.shru"})
+      t.push_back({n, OpKind::IndexShift, 0.3});
+    t.push_back({"index.cmp", OpKind::IndexCmp, 1});
+    for (const char *n : {"index.casts", "index.castu"})
+      t.push_back({n, OpKind::IndexCast, 0.5});
+    for (const char *n :
+         {"shape.round-trip", "shape.constant-operand", "shape.select-constant",
+          "shape.negate-compare", "shape.repeat", "shape.mul-high"})
+      t.push_back({n, OpKind::Shape, 1});
     return t;
   }();
   return t;
@@ -88,7 +113,13 @@ bool floatOp(OpKind k) {
          k == OpKind::Fma || k == OpKind::FPowI || k == OpKind::IsClass;
 }
 bool anyEltOp(OpKind k) {
-  return k == OpKind::Select || k == OpKind::Cast || k == OpKind::Bitcast;
+  return k == OpKind::Select || k == OpKind::Cast || k == OpKind::Bitcast ||
+         k == OpKind::Shape;
+}
+bool indexOp(OpKind k) {
+  return k == OpKind::IndexBin || k == OpKind::IndexDiv ||
+         k == OpKind::IndexShift || k == OpKind::IndexCmp ||
+         k == OpKind::IndexCast;
 }
 
 // Ops the straight lowering cannot lower on n-D vectors (docs/PROGRAMS.md).
@@ -103,33 +134,33 @@ bool noIndex(const std::string &name) {
   return name == "math.ipowi" || name == "arith.addui_extended";
 }
 
-const char *const kCmpI[] = {"eq",  "ne",  "slt", "sle", "sgt",
-                             "sge", "ult", "ule", "ugt", "uge"};
-const char *const kCmpF[] = {"false", "oeq", "ogt", "oge", "olt", "ole",
-                             "one",   "ord", "ueq", "ugt", "uge", "ult",
-                             "ule",   "une", "uno", "true"};
+} // namespace
+
+const char *const kCmpI[10] = {"eq",  "ne",  "slt", "sle", "sgt",
+                               "sge", "ult", "ule", "ugt", "uge"};
+const char *const kCmpF[16] = {"false", "oeq", "ogt", "oge", "olt", "ole",
+                               "one",   "ord", "ueq", "ugt", "uge", "ult",
+                               "ule",   "une", "uno", "true"};
 
 int64_t signedMin(Elt e) {
   int w = widthOf(e);
   return w == 64 ? INT64_MIN : -(int64_t(1) << (w - 1));
 }
 
-} // namespace
-
 // a == b as an i1 container.
-static Value cmpi(Gen &g, const char *pred, const Value &a, const Value &b) {
+Value cmpi(Gen &g, const char *pred, const Value &a, const Value &b) {
   return g.def(a.type.with(Elt::i1), "arith.cmpi " + std::string(pred) + ", " +
                                          g.use(a) + ", " + g.use(b) + " : " +
                                          a.type.str());
 }
 
-static Value cmpf(Gen &g, const char *pred, const Value &a, const Value &b) {
+Value cmpf(Gen &g, const char *pred, const Value &a, const Value &b) {
   return g.def(a.type.with(Elt::i1), "arith.cmpf " + std::string(pred) + ", " +
                                          g.use(a) + ", " + g.use(b) + " : " +
                                          a.type.str());
 }
 
-static Value select(Gen &g, const Value &c, const Value &a, const Value &b) {
+Value select(Gen &g, const Value &c, const Value &a, const Value &b) {
   std::string types = a.type.kind == Kind::Scalar
                           ? a.type.str()
                           : c.type.str() + ", " + a.type.str();
@@ -137,13 +168,17 @@ static Value select(Gen &g, const Value &c, const Value &a, const Value &b) {
                            g.use(b) + " : " + types);
 }
 
-static Value binary(Gen &g, const std::string &op, const Value &a,
-                    const Value &b) {
+Value binary(Gen &g, const std::string &op, const Value &a, const Value &b) {
   return g.def(a.type,
                op + " " + g.use(a) + ", " + g.use(b) + " : " + a.type.str());
 }
 
-static Value castOp(Gen &g, const std::string &op, const Value &v, Elt to) {
+Value indexBinary(Gen &g, const std::string &op, const Value &a,
+                  const Value &b) {
+  return g.def(a.type, op + " " + g.use(a) + ", " + g.use(b));
+}
+
+Value castOp(Gen &g, const std::string &op, const Value &v, Elt to) {
   Type t = v.type.with(to);
   return g.def(t,
                op + " " + g.use(v) + " : " + v.type.str() + " to " + t.str());
@@ -310,6 +345,32 @@ Value applyScalarOp(Gen &g, const ScalarOpDef &d, const Value &a) {
         same.push_back(e);
     return castOp(g, name, a, g.rng.pick(same));
   }
+  case OpKind::IndexBin:
+    return indexBinary(g, name, a, g.operand(t));
+  case OpKind::IndexDiv: {
+    bool isSigned = name.back() == 's';
+    auto [x, y] = guardDivision(g, a, g.operand(t), isSigned);
+    return indexBinary(g, name, x, y);
+  }
+  case OpKind::IndexShift:
+    return indexBinary(
+        g, name, a,
+        indexBinary(g, "index.and", g.operand(t), g.intConst(t, 31)));
+  case OpKind::IndexCmp:
+    return g.def(t.with(Elt::i1),
+                 "index.cmp " + std::string(kCmpI[g.rng.uniformInt(0, 9)]) +
+                     "(" + g.use(a) + ", " + g.use(g.operand(t)) + ")");
+  case OpKind::Shape:
+    return applyShape(g, name, a);
+  case OpKind::IndexCast: {
+    if (t.elt != Elt::index)
+      return castOp(g, name, a, Elt::index);
+    std::vector<Elt> ints;
+    for (Elt e : g.elts)
+      if (isInt(e) && e != Elt::index)
+        ints.push_back(e);
+    return castOp(g, name, a, ints.empty() ? Elt::i32 : g.rng.pick(ints));
+  }
   }
   return a;
 }
@@ -319,7 +380,8 @@ Value Gen::scalarOp(const Type &like) {
   const bool vec = like.kind == Kind::Vector;
   std::vector<double> w;
   for (const ScalarOpDef &d : scalarOps()) {
-    bool ok = !(vec && like.rank() > 1 && needsRank1(d.name));
+    bool ok = !(vec && like.rank() > 1 && needsRank1(d.name)) &&
+              !(vec && indexOp(d.kind));
     w.push_back(ok ? d.weight : 0);
   }
   const ScalarOpDef &d = scalarOps()[rng.weighted(w)];
@@ -332,6 +394,10 @@ Value Gen::scalarOp(const Type &like) {
       return false;
     if (d.kind == OpKind::Bitcast) // needs another type of its width
       return e != Elt::i1 && e != Elt::i8 && e != Elt::index;
+    if (d.kind == OpKind::IndexCast)
+      return isInt(e);
+    if (indexOp(d.kind))
+      return e == Elt::index;
     return anyEltOp(d.kind) || floatOp(d.kind) == isFloat(e);
   };
   std::vector<Value> cands = visible([&](const Value &v) {

@@ -87,7 +87,7 @@ TEST(Program, EveryFamilyAndOpIsReached) {
   }
   for (const char *f :
        {"linalg.generic", "linalg.named", "tensor", "arith", "math", "scf",
-        "vector", "memref", "affine", "bufferization"})
+        "vector", "memref", "affine", "bufferization", "index"})
     EXPECT_GT(families[f], 0) << f;
   for (const char *op : {"linalg.generic",
                          "linalg.matmul",
@@ -221,8 +221,44 @@ TEST(Program, EveryFamilyAndOpIsReached) {
                          "math.powf",
                          "math.fpowi",
                          "math.isnan",
-                         "math.isfinite"})
+                         "math.isfinite",
+                         "index.add",
+                         "index.sub",
+                         "index.mul",
+                         "index.and",
+                         "index.or",
+                         "index.xor",
+                         "index.maxs",
+                         "index.mins",
+                         "index.maxu",
+                         "index.minu",
+                         "index.divs",
+                         "index.divu",
+                         "index.rems",
+                         "index.remu",
+                         "index.ceildivs",
+                         "index.ceildivu",
+                         "index.floordivs",
+                         "index.shl",
+                         "index.shrs",
+                         "index.shru",
+                         "index.cmp",
+                         "index.casts",
+                         "index.castu"})
     EXPECT_GT(ops[op], 0) << op;
+}
+
+// The shapes folders and patterns match are emitted on purpose, each in
+// many programs.
+TEST(Program, EveryRewriteShapeIsReached) {
+  std::map<std::string, int> programsWith;
+  for (const Program &p : programs())
+    for (const auto &[shape, n] : p.shapes)
+      programsWith[shape] += n > 0;
+  for (const char *shape :
+       {"shape.round-trip", "shape.constant-operand", "shape.select-constant",
+        "shape.negate-compare", "shape.repeat", "shape.mul-high"})
+    EXPECT_GE(programsWith[shape], 20) << shape;
 }
 
 TEST(Program, OptionsAreHonoured) {
