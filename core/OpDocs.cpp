@@ -125,18 +125,23 @@ std::string rounding() {
 }
 
 std::string freedoms() {
-  std::vector<std::string> zeroSign, undefined;
+  std::vector<std::string> zeroSign, undefined, steps;
   for (const OpDef &op : allOps()) {
     if (op.freedoms.zeroSign)
       zeroSign.push_back(op.name);
     if (op.freedoms.undefinedAt)
       undefined.push_back(op.name);
+    if (op.freedoms.openWithin)
+      steps.push_back(op.name);
   }
   return "| freedom | ops |\n|---|---|\n"
          "| the sign of a zero result (`freedoms.zeroSign`) | " +
          join(zeroSign, ", ") +
          " |\n| undefined elements (`freedoms.undefinedAt`) | " +
-         join(undefined, ", ") + " |\n";
+         join(undefined, ", ") +
+         " |\n| either side of a step within an operand's permitted error "
+         "(`freedoms.openWithin`) | " +
+         join(steps, ", ") + " |\n";
 }
 
 std::string matrix() {

@@ -159,6 +159,16 @@ struct Freedoms {
   // (pow: a NaN operand, a negative base, a zero base with a non-positive
   // exponent). Empty: none.
   std::function<bool(const double *operands)> undefinedAt;
+  // Elements of result 0 that a float operand moved within its permitted
+  // error (`bound`: per operand, the absolute error of each element that
+  // the numeric oracle permits, in f64; no bytes for an operand without
+  // one) could
+  // put on the other side of a step: floor, ceil, a cast to an integer, a
+  // comparison, argmax. A compiler's value there is a permitted rounding
+  // difference, not a miscompile, so the element is open. Empty: no step.
+  std::function<std::vector<uint8_t>(const EvalArgs &args,
+                                     const std::vector<Tensor> &bound)>
+      openWithin;
 };
 
 // The operands on which integer minimum and maximum are defined: the op

@@ -85,6 +85,7 @@ Expected<ConsensusResult> judgeConsensus(const TestCase &c,
   auto start = Clock::now();
   Outputs magnitudes;
   Latitude latitude;
+  latitude.permittedError = permittedErrors(g, options.numeric);
   auto ref = interpret(g, c.inputs, Precision::F64, &magnitudes, &latitude);
   if (!ref && ref.error().code() == ErrorCode::Undefined) {
     out.skipped = true;

@@ -23,6 +23,7 @@ Expected<CaseResult> runDifferential(const Graph &g, const Inputs &inputs,
   auto start = Clock::now();
   Outputs magnitudes;
   Latitude latitude;
+  latitude.permittedError = permittedErrors(g, options.numeric);
   auto ref = interpret(g, inputs, Precision::F64, &magnitudes, &latitude);
   if (!ref)
     return ref.error().withContext("reference");

@@ -79,6 +79,17 @@ std::vector<ValueErrorModel> analyzeErrors(const Graph &g) {
   return m;
 }
 
+std::vector<double> permittedErrors(const Graph &g, const NumericOptions &o) {
+  std::vector<ValueErrorModel> m = analyzeErrors(g);
+  std::vector<double> out(g.values.size());
+  for (size_t v = 0; v < out.size(); ++v) {
+    DType d = g.values[v].type.dtype;
+    if (isFloat(d))
+      out[v] = o.epsPerStep * epsilon(d) * m[v].accumulation;
+  }
+  return out;
+}
+
 std::vector<OutputSpec> outputSpecs(const Graph &g) {
   std::vector<ValueErrorModel> m = analyzeErrors(g);
   std::vector<OutputSpec> specs;

@@ -48,6 +48,13 @@ struct NumericOptions {
   double epsPerStep = 2;
 };
 
+// Per graph value, the relative error the oracle permits its float
+// elements: epsPerStep epsilons of its dtype per accumulated rounding step
+// (0 for integers, inputs and constants, which no compiler rounds). For
+// Latitude::permittedError: a value that close to a step leaves it open.
+std::vector<double> permittedErrors(const Graph &g,
+                                    const NumericOptions &o = {});
+
 // One output's expected type, error model and name.
 struct OutputSpec {
   std::string name;

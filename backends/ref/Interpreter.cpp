@@ -73,9 +73,10 @@ Tensor magnitudeOf(const Node &node, const OpDef &def,
 class Evaluation {
 public:
   Evaluation(const Graph &g, Precision p, bool magnitudes, bool latitude,
-             bool flipZeroSigns)
+             bool flipZeroSigns, std::vector<double> permitted = {})
       : g(g), precision(p), wantMags(magnitudes), wantLatitude(latitude),
-        flip(flipZeroSigns), values(g.values.size()) {
+        flip(flipZeroSigns), permitted(std::move(permitted)),
+        values(g.values.size()) {
     if (wantMags)
       mags.resize(g.values.size());
     if (wantLatitude)
@@ -92,6 +93,7 @@ public:
   const Graph &g;
   const Precision precision;
   const bool wantMags, wantLatitude, flip;
+  const std::vector<double> permitted; // Latitude::permittedError
   std::vector<Tensor> values, mags;
   // Per value, its undefined elements (empty: none).
   std::vector<std::vector<uint8_t>> undefined;
@@ -103,6 +105,7 @@ private:
   void zeroSigns(const OpDef &def, std::vector<Tensor> &results);
   void markUndefined(const OpDef &def, const EvalArgs &args,
                      const std::vector<Tensor> &results);
+  std::vector<uint8_t> openAtSteps(const OpDef &def, const EvalArgs &args);
 };
 
 Error Evaluation::run(const Inputs &inputs) {
@@ -189,6 +192,12 @@ void Evaluation::markUndefined(const OpDef &def, const EvalArgs &args,
   const Node &node = args.node;
   std::vector<std::vector<uint8_t>> marks(results.size());
   marks[0] = def.undefinedElements(args);
+  std::vector<uint8_t> open = openAtSteps(def, args);
+  if (!open.empty()) {
+    marks[0].resize(open.size());
+    for (size_t i = 0; i < open.size(); ++i)
+      marks[0][i] |= open[i];
+  }
   auto mark = [&](size_t r, int64_t i) {
     marks[r].resize(size_t(results[r].size()));
     marks[r][size_t(i)] = 1;
@@ -224,6 +233,34 @@ void Evaluation::markUndefined(const OpDef &def, const EvalArgs &args,
     undefined[node.results[r]] = std::move(marks[r]);
 }
 
+// The elements of an op with a step that a float operand within its
+// permitted error could move across it (Freedoms::openWithin). The bound
+// of an element is relative to its magnitude, or to the terms behind it
+// when they are larger (a cancellation).
+std::vector<uint8_t> Evaluation::openAtSteps(const OpDef &def,
+                                             const EvalArgs &args) {
+  if (!def.freedoms.openWithin || permitted.empty())
+    return {};
+  const Node &node = args.node;
+  std::vector<Tensor> bound(node.operands.size());
+  bool any = false;
+  for (size_t k = 0; k < node.operands.size(); ++k) {
+    ValueId v = node.operands[k];
+    const Tensor &x = *args.operands[k];
+    double rel = size_t(v) < permitted.size() ? permitted[size_t(v)] : 0;
+    if (rel <= 0 || !isFloat(x.dtype()))
+      continue;
+    bound[k] = Tensor(DType::f64, x.shape());
+    for (int64_t i = 0, n = x.size(); i < n; ++i) {
+      double xi = x.getF(i), m = wantMags ? mags[v].asDouble(i) : 0;
+      if (std::isfinite(xi))
+        bound[k].setF(i, rel * std::max(std::fabs(xi), m));
+    }
+    any = true;
+  }
+  return any ? def.freedoms.openWithin(args, bound) : std::vector<uint8_t>();
+}
+
 } // namespace
 
 Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
@@ -232,7 +269,8 @@ Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
   if ((magnitudes || latitude) && precision != Precision::F64)
     return makeError("magnitudes and latitude are computed with "
                      "Precision::F64 only");
-  Evaluation e(g, precision, magnitudes, latitude, false);
+  Evaluation e(g, precision, magnitudes, latitude, false,
+               latitude ? latitude->permittedError : std::vector<double>());
   CC_TRY(e.run(inputs));
   if (magnitudes)
     *magnitudes = e.outputs(e.mags);

@@ -14,6 +14,12 @@ namespace cc {
 // freedoms of OpDef::freedoms, carried through the graph): the numeric
 // oracle accepts any permitted choice, not only the one interpret() made.
 struct Latitude {
+  // In: per graph value, the relative error the numeric oracle permits its
+  // float elements (cc::permittedErrors, oracles/Numeric.h); empty: none.
+  // An op with a step (Freedoms::openWithin: floor, a cast to an integer,
+  // a comparison, argmax) whose float operand is that close to the step
+  // leaves the element undefined below: either side is permitted.
+  std::vector<double> permittedError;
   // Per output: 1 for an element TOSA leaves undefined, because an op made
   // it undefined or it depends on such an element (any value is
   // permitted). Empty vectors: none.

@@ -357,6 +357,14 @@ void addConversionOps(std::vector<OpDef> &ops) {
     return oneType({to, ops[0].shape});
   };
   cast.eval = evalCast;
+  // A cast to an integer rounds to a step; one to a float rounds within
+  // the tolerance the oracle already allows.
+  cast.freedoms.openWithin =
+      [moved = openWhenMoved(evalCast)](const EvalArgs &args,
+                                        const std::vector<Tensor> &bound) {
+        return isFloat(args.resultTypes[0].dtype) ? std::vector<uint8_t>()
+                                                  : moved(args, bound);
+      };
   cast.emit = [](EmitContext &ctx, const Node &node) -> Error {
     emitTosa(ctx, node, "cast", {}, "");
     return Error();

@@ -371,6 +371,7 @@ struct FloatUnary {
   Domain domain; // what the generator should draw to stay in the useful range
   double ulps;   // error as compilers implement it (Rounding::steps)
   double (*slope)(double x, double fx); // f'(x) (OpDef::slope); none: null
+  bool steps = false;                   // floor, ceil: Freedoms::openWithin
 };
 
 // The float-only unary ops, computed in f64 with <cmath>. Their special
@@ -395,12 +396,11 @@ const FloatUnary kFloatUnary[] = {
      [](double, double fx) { return -0.5 * fx * fx * fx; }},
     {OpId::Reciprocal, "1 / x", [](double x) { return 1.0 / x; },
      Domain::NonZero, kApproxUlps, [](double, double fx) { return -fx * fx; }},
-    // Steps: an error in x moves the result by a whole step or not at all
-    // (not modelled).
+    // Steps: an error in x moves the result by a whole step or not at all.
     {OpId::Floor, "round toward -inf", [](double x) { return std::floor(x); },
-     Domain::Any, 0, nullptr},
+     Domain::Any, 0, nullptr, true},
     {OpId::Ceil, "round toward +inf", [](double x) { return std::ceil(x); },
-     Domain::Any, 0, nullptr},
+     Domain::Any, 0, nullptr, true},
 };
 
 OpDef floatUnaryOp(const FloatUnary &u) {
@@ -412,6 +412,8 @@ OpDef floatUnaryOp(const FloatUnary &u) {
       });
   op.domains = {u.domain};
   op.rounding = Rounding::fixed(u.ulps);
+  if (u.steps)
+    op.freedoms.openWithin = openWhenMoved(op.eval);
   if (u.slope) {
     op.magnitude = Magnitude::BySlope;
     op.slope = u.slope;

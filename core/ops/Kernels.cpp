@@ -328,4 +328,38 @@ std::vector<uint8_t> OpDef::undefinedElements(const EvalArgs &args) const {
   return mask;
 }
 
+decltype(Freedoms::openWithin) openWhenMoved(decltype(OpDef::eval) eval) {
+  return [eval](const EvalArgs &args, const std::vector<Tensor> &bound) {
+    std::vector<uint8_t> mask;
+    auto base = eval(args);
+    if (!base)
+      return mask;
+    for (double sign : {1.0, -1.0}) {
+      std::vector<Tensor> moved;
+      EvalArgs m = args;
+      for (size_t k = 0; k < args.operands.size(); ++k) {
+        moved.push_back(*args.operands[k]);
+        if (k >= bound.size() || bound[k].byteCount() == 0 ||
+            bound[k].shape() != moved[k].shape() || !isFloat(moved[k].dtype()))
+          continue;
+        double s = k == 0 ? sign : -sign;
+        for (int64_t i = 0, n = moved[k].size(); i < n; ++i)
+          moved[k].setF(i, moved[k].getF(i) + s * bound[k].getF(i));
+      }
+      for (size_t k = 0; k < moved.size(); ++k)
+        m.operands[k] = &moved[k];
+      auto other = eval(m);
+      if (!other) // out of the op's domain: no step to speak of
+        continue;
+      const Tensor &a = base->front(), &b = other->front();
+      for (int64_t i = 0, n = a.size(); i < n; ++i)
+        if (!sameValue(a.asDouble(i), b.asDouble(i))) {
+          mask.resize(size_t(n));
+          mask[size_t(i)] = 1;
+        }
+    }
+    return mask;
+  };
+}
+
 } // namespace cc

@@ -194,6 +194,12 @@ std::string scalarLiteral(DType t, double v);
 AttrSpec nanModeSpec();
 Error checkNanMode(const Attrs &attrs);
 
+// Freedoms::openWithin of an elementwise op with steps (floor, ceil, a cast
+// to an integer, a comparison): open where moving the float operands by
+// their bounds, the first one way and the others the other way, or all the
+// reverse, changes the result.
+decltype(Freedoms::openWithin) openWhenMoved(decltype(OpDef::eval) eval);
+
 // --- value ranges (OpDef::range) ------------------------------------------
 
 using RangeRule = decltype(OpDef::range);

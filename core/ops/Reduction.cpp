@@ -65,6 +65,38 @@ int64_t argMax(const Tensor &in, int64_t base, int64_t stride, int64_t n,
   return best;
 }
 
+// Freedoms::openWithin of argmax: a slice whose maximum another element
+// could reach within both their bounds (a float tie) is open.
+std::vector<uint8_t> argMaxOpen(const EvalArgs &a,
+                                const std::vector<Tensor> &bound) {
+  std::vector<uint8_t> mask;
+  const Tensor &in = a.in(0);
+  if (!isFloat(in.dtype()) || bound.empty() || bound[0].byteCount() == 0 ||
+      bound[0].shape() != in.shape())
+    return mask;
+  bool ignore = a.attrs().getString("nan_mode") == "IGNORE";
+  AxisSplit s(in.shape(), a.attrs().getInt("axis"));
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (int64_t j = 0; j < s.inner; ++j) {
+      int64_t base = o * s.extent * s.inner + j;
+      int64_t m = base + argMax(in, base, s.inner, s.extent, ignore) * s.inner;
+      double top = in.getF(m) - bound[0].getF(m);
+      if (std::isnan(top))
+        continue; // a NaN wins exactly
+      for (int64_t k = 0; k < s.extent; ++k) {
+        int64_t i = base + k * s.inner;
+        double b = bound[0].getF(i) + bound[0].getF(m);
+        // Equal values without a bound are an exact tie: the first wins.
+        if (i != m && b > 0 && in.getF(i) + bound[0].getF(i) >= top) {
+          mask.resize(size_t(s.outer * s.inner));
+          mask[size_t(o * s.inner + j)] = 1;
+          break;
+        }
+      }
+    }
+  return mask;
+}
+
 Expected<std::vector<Tensor>> evalReduce(Fold fold, const EvalArgs &a) {
   const Tensor &in = a.in(0);
   DType dt = in.dtype();
@@ -161,6 +193,8 @@ void addReductionOps(std::vector<OpDef> &ops) {
     d.accumulates = fold == Fold::Sum || fold == Fold::Product;
     // Sums and products meet an accuracy bound; max and min of zeros.
     d.freedoms.zeroSign = fold != Fold::ArgMax;
+    if (fold == Fold::ArgMax)
+      d.freedoms.openWithin = argMaxOpen;
     d.intExtremes =
         hasNanMode(fold) ? IntExtremes::AllOperands : IntExtremes::None;
     if (fold == Fold::Sum)

@@ -26,6 +26,13 @@ Tensor f32s(Shape s, const std::vector<double> &v) {
   return t;
 }
 
+Tensor ints(DType d, Shape s, const std::vector<int64_t> &v) {
+  Tensor t(d, std::move(s));
+  for (size_t i = 0; i < v.size(); ++i)
+    t.setI(int64_t(i), v[i]);
+  return t;
+}
+
 using test::add;
 using test::axis;
 
@@ -37,6 +44,7 @@ struct Judged {
 Judged judge(const Graph &g, const Inputs &in, const Outputs &actual) {
   Outputs mags;
   Latitude lat;
+  lat.permittedError = permittedErrors(g);
   auto ref = interpret(g, in, Precision::F64, &mags, &lat);
   auto target = interpret(g, in, Precision::Target);
   EXPECT_TRUE(ref && target);
@@ -147,4 +155,54 @@ TEST(Latitude, AnOperandsErrorGrowsWithTheSlopeOfWhatFollows) {
   EXPECT_TRUE(j.withLatitude) << j.report.summary();
   // 1% off is still a miscompile.
   EXPECT_FALSE(judge(g, in, {f32s({2}, {s, s * 1.01})}).withLatitude);
+}
+
+// 3 * (1 - 2^-24) is 3 - 1.8e-7, and the product may be 2 ulps off (one
+// rounding): on either side of 3. floor of it, and a comparison with 3,
+// may then give either result; the same ops clear of a step are exact.
+TEST(Latitude, AStepWithinAnOperandsErrorIsOpen) {
+  Graph g;
+  ValueId a = g.addInput("a", {DType::f32, {2}});
+  ValueId b = g.addInput("b", {DType::f32, {2}});
+  ValueId c = g.addInput("c", {DType::f32, {2}});
+  ValueId p = add(g, "mul", {a, b});
+  g.addOutput(add(g, "floor", {p}));
+  g.addOutput(add(g, "greater", {c, p}));
+  const double below1 = 1 - std::ldexp(1.0, -24);
+  Inputs in = {f32s({2}, {3, 2.5}), f32s({2}, {below1, 1}), f32s({2}, {3, 3})};
+  // The reference: floor [2, 2], 3 > p [true, true].
+  Judged j = judge(g, in, {f32s({2}, {3, 2}), ints(DType::i1, {2}, {0, 1})});
+  EXPECT_FALSE(j.without);
+  EXPECT_TRUE(j.withLatitude) << j.report.summary();
+  EXPECT_EQ(j.report.outputs[0].undefined, 1);
+  EXPECT_EQ(j.report.outputs[1].undefined, 1);
+  Judged wrong =
+      judge(g, in, {f32s({2}, {3, 3}), ints(DType::i1, {2}, {0, 0})});
+  EXPECT_FALSE(wrong.withLatitude);
+  EXPECT_EQ(wrong.report.outputs[0].first.flatIndex, 1);
+  EXPECT_EQ(wrong.report.outputs[1].first.flatIndex, 1);
+}
+
+// argmax of a row whose two largest values are within their errors may be
+// either index; a row with a clear maximum may not. Graph inputs are exact:
+// floor of an input is never open.
+TEST(Latitude, ATieWithinTheErrorsOpensArgmaxOnly) {
+  Graph g;
+  ValueId a = g.addInput("a", {DType::f32, {2, 2}});
+  ValueId b = g.addInput("b", {DType::f32, {2, 2}});
+  g.addOutput(add(g, "argmax", {add(g, "mul", {a, b})}, axis(1)));
+  g.addOutput(add(g, "floor", {a}));
+  const double below1 = 1 - std::ldexp(1.0, -24);
+  Inputs in = {f32s({2, 2}, {3, 3, 1, 2}), f32s({2, 2}, {below1, 1, 1, 1})};
+  Outputs exact = {ints(DType::i32, {2}, {1, 1}), f32s({2, 2}, {3, 3, 1, 2})};
+  Outputs other = exact;
+  other[0] = ints(DType::i32, {2}, {0, 1});
+  Judged j = judge(g, in, other);
+  EXPECT_FALSE(j.without);
+  EXPECT_TRUE(j.withLatitude) << j.report.summary();
+  other[0] = ints(DType::i32, {2}, {1, 0});
+  EXPECT_FALSE(judge(g, in, other).withLatitude);
+  other = exact;
+  other[1] = f32s({2, 2}, {2, 3, 1, 2});
+  EXPECT_FALSE(judge(g, in, other).withLatitude);
 }
