@@ -1,5 +1,6 @@
 #include "backends/ref/Interpreter.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -94,6 +95,9 @@ public:
   const Precision precision;
   const bool wantMags, wantLatitude, flip;
   const std::vector<double> permitted; // Latitude::permittedError
+  // The values of the evaluation in the target precision, when `permitted`
+  // is given: an element it computes exactly has no error to move by.
+  std::vector<Tensor> faithful;
   std::vector<Tensor> values, mags;
   // Per value, its undefined elements (empty: none).
   std::vector<std::vector<uint8_t>> undefined;
@@ -236,7 +240,9 @@ void Evaluation::markUndefined(const OpDef &def, const EvalArgs &args,
 // The elements of an op with a step that a float operand within its
 // permitted error could move across it (Freedoms::openWithin). The bound
 // of an element is relative to its magnitude, or to the terms behind it
-// when they are larger (a cancellation).
+// when they are larger (a cancellation); none where the evaluation in the
+// target precision gives the exact value (a tie of 2.5 that exact ops
+// made stays a tie: rounding it half away from zero is a miscompile).
 std::vector<uint8_t> Evaluation::openAtSteps(const OpDef &def,
                                              const EvalArgs &args) {
   if (!def.freedoms.openWithin || permitted.empty())
@@ -251,9 +257,13 @@ std::vector<uint8_t> Evaluation::openAtSteps(const OpDef &def,
     if (rel <= 0 || !isFloat(x.dtype()))
       continue;
     bound[k] = Tensor(DType::f64, x.shape());
+    const Tensor *t =
+        size_t(v) < faithful.size() && faithful[size_t(v)].shape() == x.shape()
+            ? &faithful[size_t(v)]
+            : nullptr;
     for (int64_t i = 0, n = x.size(); i < n; ++i) {
       double xi = x.getF(i), m = wantMags ? mags[v].asDouble(i) : 0;
-      if (std::isfinite(xi))
+      if (std::isfinite(xi) && !(t && t->asDouble(i) == xi))
         bound[k].setF(i, rel * std::max(std::fabs(xi), m));
     }
     any = true;
@@ -271,6 +281,14 @@ Expected<Outputs> interpret(const Graph &g, const Inputs &inputs,
                      "Precision::F64 only");
   Evaluation e(g, precision, magnitudes, latitude, false,
                latitude ? latitude->permittedError : std::vector<double>());
+  bool steps = std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node &n) {
+    return bool(opDef(n.op).freedoms.openWithin);
+  });
+  if (steps && !e.permitted.empty()) {
+    Evaluation faithful(g, Precision::Target, false, false, false);
+    if (!faithful.run(inputs))
+      e.faithful = std::move(faithful.values);
+  }
   CC_TRY(e.run(inputs));
   if (magnitudes)
     *magnitudes = e.outputs(e.mags);

@@ -206,3 +206,18 @@ TEST(Latitude, ATieWithinTheErrorsOpensArgmaxOnly) {
   other[1] = f32s({2, 2}, {2, 3, 1, 2});
   EXPECT_FALSE(judge(g, in, other).withLatitude);
 }
+
+// A tie that exact ops make (2 + 0.5, in f64 and in f32 alike) has no
+// error to move by: rounding it half away from zero is still a miscompile.
+TEST(Latitude, AnExactTieStaysExact) {
+  Graph g;
+  ValueId a = g.addInput("a", {DType::f32, {2}});
+  ValueId b = g.addInput("b", {DType::f32, {2}});
+  Attrs to;
+  to.set("to", DType::i32);
+  g.addOutput(add(g, "cast", {add(g, "add", {a, b})}, to));
+  Inputs in = {f32s({2}, {2, 1}), f32s({2}, {0.5, 0.5})};
+  EXPECT_TRUE(judge(g, in, {ints(DType::i32, {2}, {2, 2})}).withLatitude);
+  Judged away = judge(g, in, {ints(DType::i32, {2}, {3, 2})});
+  EXPECT_FALSE(away.withLatitude) << away.report.summary();
+}
