@@ -44,20 +44,26 @@ Value roundTrip(Gen &g, const Value &a) {
 Value intConstantOperand(Gen &g, const Value &a) {
   const Type t = a.type;
   const int64_t smin = signedMin(t.elt), smax = -(smin + 1);
-  static const std::pair<const char *, int64_t> withConst[] = {
-      {"arith.addi", 0},  {"arith.subi", 0},  {"arith.muli", 1},
-      {"arith.muli", 0},  {"arith.muli", -1}, {"arith.andi", -1},
-      {"arith.andi", 0},  {"arith.ori", 0},   {"arith.ori", -1},
-      {"arith.xori", 0},  {"arith.xori", -1}, {"arith.divsi", 1},
-      {"arith.divui", 1}, {"arith.shli", 0},  {"arith.shrsi", 0},
-      {"arith.maxui", 0}, {"arith.minui", -1}};
+  // The constant may go first where the op commutes.
+  struct WithConst {
+    const char *op;
+    int64_t value;
+    bool commutes;
+  };
+  static const WithConst withConst[] = {
+      {"arith.addi", 0, true},   {"arith.subi", 0, false},
+      {"arith.muli", 1, true},   {"arith.muli", 0, true},
+      {"arith.muli", -1, true},  {"arith.andi", -1, true},
+      {"arith.andi", 0, true},   {"arith.ori", 0, true},
+      {"arith.ori", -1, true},   {"arith.xori", 0, true},
+      {"arith.xori", -1, true},  {"arith.divsi", 1, false},
+      {"arith.divui", 1, false}, {"arith.shli", 0, false},
+      {"arith.shrsi", 0, false}, {"arith.maxui", 0, true},
+      {"arith.minui", -1, true}};
   int pick = g.rng.uniformInt(0, 20);
   if (pick < 17) {
-    auto [op, v] = withConst[pick];
+    auto [op, v, commutes] = withConst[pick];
     Value c = g.intConst(t, v);
-    bool commutes = std::string(op) != "arith.subi" &&
-                    std::string(op).find("div") == std::string::npos &&
-                    std::string(op).find("sh") == std::string::npos;
     return commutes && g.rng.chance(0.5) ? binary(g, op, c, a)
                                          : binary(g, op, a, c);
   }
@@ -74,22 +80,25 @@ Value intConstantOperand(Gen &g, const Value &a) {
 Value floatConstantOperand(Gen &g, const Value &a) {
   const Type t = a.type;
   const double inf = INFINITY, nan = NAN;
-  static const std::pair<const char *, double> withConst[] = {
-      {"arith.addf", -0.0},    {"arith.addf", 0.0},
-      {"arith.subf", 0.0},     {"arith.subf", -0.0},
-      {"arith.mulf", 1.0},     {"arith.mulf", -1.0},
-      {"arith.mulf", 0.0},     {"arith.divf", 1.0},
-      {"arith.divf", -1.0},    {"arith.maxnumf", nan},
-      {"arith.minnumf", nan},  {"arith.maximumf", -inf},
-      {"arith.minimumf", inf}, {"arith.maximumf", nan},
-      {"arith.minnumf", inf},  {"math.copysign", 1.0}};
+  struct WithConst {
+    const char *op;
+    double value;
+    bool commutes;
+  };
+  static const WithConst withConst[] = {
+      {"arith.addf", -0.0, true},    {"arith.addf", 0.0, true},
+      {"arith.subf", 0.0, false},    {"arith.subf", -0.0, false},
+      {"arith.mulf", 1.0, true},     {"arith.mulf", -1.0, true},
+      {"arith.mulf", 0.0, true},     {"arith.divf", 1.0, false},
+      {"arith.divf", -1.0, false},   {"arith.maxnumf", nan, true},
+      {"arith.minnumf", nan, true},  {"arith.maximumf", -inf, true},
+      {"arith.minimumf", inf, true}, {"arith.maximumf", nan, true},
+      {"arith.minnumf", inf, true},  {"math.copysign", 1.0, false}};
   int pick = g.rng.uniformInt(0, 17);
   if (pick < 16) {
-    auto [op, v] = withConst[pick];
+    auto [op, v, commutes] = withConst[pick];
     Value c = g.constant(t, floatLiteral(t.elt, v));
-    bool first = g.rng.chance(0.3) && std::string(op) != "arith.subf" &&
-                 std::string(op) != "arith.divf" &&
-                 std::string(op) != "math.copysign";
+    bool first = g.rng.chance(0.3) && commutes;
     return first ? binary(g, op, c, a) : binary(g, op, a, c);
   }
   return binary(g, pick == 16 ? "arith.subf" : "arith.maxnumf", a, a);

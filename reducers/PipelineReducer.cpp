@@ -109,6 +109,16 @@ Expected<std::vector<int>> dropPasses(CaseOracle &oracle, BestSoFar &best,
   return kept;
 }
 
+// The case compiled by the passes of `root` that `keep` selects, then the
+// plain lowering `completion`.
+TestCase keptThenCompleted(const TestCase &c, const PassNode &root,
+                           const std::vector<bool> &keep,
+                           const std::string &completion, int llvmLevel) {
+  std::string inner = printKept(root, keep);
+  return withPipeline(c, inner.empty() ? completion : inner + "," + completion,
+                      llvmLevel);
+}
+
 // The pass among the first `hi` of the reduced pipeline whose removal makes
 // the failure vanish, the case still running clean: `hi - 1` (the one the
 // prefixes named) when that holds, else the latest one before it. A prefix
@@ -124,10 +134,8 @@ int confirmByRemoval(CaseOracle &oracle, const BestSoFar &best,
   for (size_t k = hi; k-- > 0;) {
     std::vector<bool> mask(n, true);
     mask[k] = false;
-    std::string inner = printKept(reducedRoot, mask);
-    without.push_back(withPipeline(
-        best.current(), inner.empty() ? completion : inner + "," + completion,
-        level));
+    without.push_back(keptThenCompleted(best.current(), reducedRoot, mask,
+                                        completion, level));
   }
   int i = oracle.firstWith(without, Outcome::Clean);
   return i < 0 ? -1 : int(hi) - 1 - i;
@@ -161,10 +169,8 @@ void bisectPasses(CaseOracle &oracle, const BestSoFar &best,
   auto prefix = [&](size_t k, int llvmLevel) {
     std::vector<bool> mask(n, false);
     std::fill(mask.begin(), mask.begin() + long(k), true);
-    std::string inner = printKept(*reducedRoot, mask);
-    return withPipeline(best.current(),
-                        inner.empty() ? completion : inner + "," + completion,
-                        llvmLevel);
+    return keptThenCompleted(best.current(), *reducedRoot, mask, completion,
+                             llvmLevel);
   };
   if (oracle.spent() || !oracle.same(prefix(n, level))) {
     say(options, "bisection not computable: the failure does not show with "
