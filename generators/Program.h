@@ -21,6 +21,11 @@ struct ProgramOptions {
   std::vector<DType> dtypes;
   // Relative weights of the families (0 disables one).
   double linalg = 1, tensor = 1, scalar = 1, scf = 1, vector = 1, memref = 1;
+  // The oldest MLIR release the program must be expressible in: 22, or 19
+  // (campaigns against MLIR 19 alone: the ops it lacks are left out). The
+  // text is MLIR 22's either way; toOlderSyntax (backends/mlir) rewrites
+  // what MLIR 19 spells differently.
+  int mlirSyntax = 22;
 };
 
 // The families by name ("linalg", "tensor", "scalar", "scf", "vector",

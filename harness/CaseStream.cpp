@@ -30,6 +30,8 @@ Expected<CaseStream> CaseStream::make(const CampaignOptions &options) {
   CaseStream s;
   s.options = options;
   s.options.gen.mlirSyntax = syntaxOfCuts(options);
+  s.options.program.mlirSyntax =
+      std::min(options.program.mlirSyntax, s.options.gen.mlirSyntax);
   if (options.seedCorpus.empty())
     return s;
   namespace fs = std::filesystem;
@@ -172,6 +174,8 @@ json CaseStream::identity() const {
         {"ops", p.ops},
         {"dtypes", pdtypes},
         {"weights", {p.linalg, p.tensor, p.scalar, p.scf, p.vector}}};
+    if (p.mlirSyntax != 22)
+      id["programs"]["mlir_syntax"] = p.mlirSyntax;
   }
   // Only when on, so that campaigns without --tv keep their identity.
   if (options.tv)

@@ -96,7 +96,8 @@ Expected<std::string> writeExternalRepro(const ReproSpec &spec,
   CC_TRY(writeScript(spec.dir + "/repro.sh",
                      repro::externalScript(check, ext.command, in.file,
                                            onModule(completion.pipeline),
-                                           completion.llvmOptLevel)));
+                                           completion.llvmOptLevel,
+                                           ext.syntaxVersion)));
   return std::string(
              "```sh\n./repro.sh            # exit 1: the bug is present; 0: "
              "fixed\n```\n\nNeeds the compiler under test, mlir-opt and "
@@ -192,8 +193,14 @@ Expected<std::string> writeExternalProgramRepro(const ReproSpec &spec,
   CC_ASSIGN(ext, externalOfSpec(cut));
   return writeExternalRepro(
       spec, ext,
-      {"program.mlir", p.mlir, driverText(p.args, p.results, inputs, p.name),
-       "program.mlir, the program as the campaign gave it"},
+      {"program.mlir", toOlderSyntax(p.mlir, ext.syntaxVersion),
+       driverText(p.args, p.results, inputs, p.name),
+       ext.syntaxVersion < 22
+           ? "program.mlir, the program as the campaign "
+             "gave it, in MLIR " +
+                 std::to_string(ext.syntaxVersion) + "'s syntax"
+           : "program.mlir, the program as the campaign "
+             "gave it"},
       {"straight", "", completion, 0});
 }
 

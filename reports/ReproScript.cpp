@@ -103,9 +103,32 @@ echo "input:       ${REPRO_MLIR#"$here"/}"
          compare(check);
 }
 
+namespace {
+// MLIR 19 prints bufferization.to_tensor without its result type and
+// linalg.map's payload without the init's block argument; MLIR 22 needs
+// both (backends/mlir/OlderSyntax.cpp does the same for crosscheck).
+const char *kUpgradeFrom19 =
+    R"SH(# MLIR 19 prints bufferization.to_tensor without its result type and
+# linalg.map's payload without the init's argument: as MLIR 22 spells them.
+awk '/= bufferization\.to_tensor / && !/ to tensor</ && match($0, /: memref<[^>]*>/) {
+    t = substr($0, RSTART + 9, RLENGTH - 10); sub(/,.*/, "", t)
+    $0 = $0 " to tensor<" t ">" }
+  ins && /^[ \t]*\(.*\) \{$/ { h = $0
+    if (gsub(/%/, "", h) == ins) sub(/\) \{$/, ", %cc_init" k++ ": " elt ") {") }
+  { ins = 0 }
+  /= linalg\.map ins\(/ && match($0, /outs\([^)]*\)/) {
+    elt = substr($0, RSTART, RLENGTH); sub(/>.*/, "", elt)
+    sub(/.*</, "", elt); sub(/.*[0-9?]x/, "", elt)
+    s = $0; sub(/.*= linalg\.map ins\(/, "", s); sub(/ : .*/, "", s)
+    ins = gsub(/%/, "", s) }
+  { print }' "$work/compiled.mlir" >"$work/upgraded.mlir" && mv "$work/upgraded.mlir" "$work/compiled.mlir"
+)SH";
+} // namespace
+
 std::string externalScript(const Check &check, const std::string &command,
                            const std::string &input,
-                           const std::string &completion, int optLevel) {
+                           const std::string &completion, int optLevel,
+                           int syntaxVersion) {
   return head(check,
               "# Reproduces with upstream tools only: the compiler under test "
               "(the\n# command below) compiles " +
@@ -125,7 +148,8 @@ std::string externalScript(const Check &check, const std::string &command,
 $limit sh -c "$REPRO_COMPILER" <"$here/)SH" +
          input + R"SH(" >"$work/compiled.mlir" 2>"$work/compiler.err" ||
   failed "the compiler under test" $? "$work/compiler.err"
-# The driver goes before the closing brace of the compiled module, or after
+)SH" + std::string(syntaxVersion < 22 ? kUpgradeFrom19 : "") +
+         R"SH(# The driver goes before the closing brace of the compiled module, or after
 # the text when its top level is not a module (a pass-through compiler).
 awk 'FNR == NR { driver = driver $0 "\n"; next }
   { line[++n] = $0 }

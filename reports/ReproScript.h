@@ -36,10 +36,13 @@ std::string mlirScript(const Check &check, const std::string &pipeline,
 // An external compiler: `command` reads `input` (a file name of the
 // bundle's own, tosa.mlir or program.mlir) on stdin; driver.mlir
 // (@repro_main) is added to its output, which mlir-opt completes with
-// `completion` and mlir-runner runs.
+// `completion` and mlir-runner runs. An older release's output
+// (syntaxVersion 19) is first rewritten as MLIR 22 spells it, as crosscheck
+// reads it (fromOlderSyntax).
 std::string externalScript(const Check &check, const std::string &command,
                            const std::string &input,
-                           const std::string &completion, int optLevel);
+                           const std::string &completion, int optLevel,
+                           int syntaxVersion = 22);
 
 // TorchScript: builds repro.cpp (torchProgram()) against LibTorch and runs it
 // on model.pt and inputs.pt.

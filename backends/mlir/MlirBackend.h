@@ -18,6 +18,13 @@ namespace cc {
 // selects the MLIR release whose TOSA syntax is written (22, or 19).
 Expected<std::string> emitModule(const Graph &g, int syntaxVersion = 22);
 
+// Mid-level MLIR in MLIR 22's syntax rewritten as MLIR `version` (19) reads
+// it, and an older release's printed output rewritten as MLIR 22 reads it
+// (bufferization.to_tensor's result type, linalg.map's init argument; see
+// OlderSyntax.cpp). Version 22 returns the text unchanged.
+std::string toOlderSyntax(const std::string &text, int version);
+std::string fromOlderSyntax(const std::string &text, int version);
+
 // Parses and verifies MLIR text with MLIR 22 (all upstream dialects); the
 // error carries MLIR's diagnostics.
 Error verifyMlir(const std::string &module);

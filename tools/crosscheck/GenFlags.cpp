@@ -1,6 +1,7 @@
 // The generator's knobs as flags, shared by gen and fuzz.
 #include "tools/crosscheck/GenFlags.h"
 #include "core/Limits.h"
+#include "tools/crosscheck/Options.h"
 
 namespace cc::cli {
 
@@ -137,6 +138,10 @@ std::string showWeights(const P &o) {
             showNumber(o.*f.weight);
   return text;
 }
+Expected<int> parseSyntax(const std::string &flag, const std::string &text) {
+  CC_ASSIGN(name, parseChoice(flag, text, {"22", "19"}));
+  return std::stoi(name);
+}
 } // namespace
 
 FlagTable<ProgramOptions> programFlags() {
@@ -154,6 +159,12 @@ FlagTable<ProgramOptions> programFlags() {
        "mlir generator: weights of the families linalg, tensor, scalar, "
        "scf, vector, memref (default {})",
        {setWeights, showWeights}},
+      {"--program-syntax", "", "N",
+       "mlir generator: the oldest MLIR release the programs must be "
+       "expressible in, {} (default) or 19 (leaves out the ops MLIR 19 "
+       "lacks; fuzz uses 19 when every compiler under test is MLIR 19's)",
+       value(&P::mlirSyntax, parseSyntax,
+             [](const int &v) { return std::to_string(v); })},
   };
 }
 
