@@ -129,46 +129,39 @@ std::string withArgs(const std::string &line,
   return line.substr(0, line.find('(')) + "(" + join(args, ", ") + ") {";
 }
 
-} // namespace
-
-std::string toOlderSyntax(const std::string &text, int version) {
-  if (version >= 22)
-    return text;
-  std::vector<std::string> lines = split(text, "\n");
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (isToTensor(lines[i]))
-      lines[i] = dropTensorType(lines[i]);
-    auto head = mapHead(lines[i]);
-    if (!head || i + 1 == lines.size())
-      continue;
-    auto args = headerArgs(lines[i + 1]);
-    if (args && args->size() == head->ins + 1) {
-      args->pop_back();
-      lines[i + 1] = withArgs(lines[i + 1], *args);
-    }
-  }
-  return join(lines, "\n");
-}
-
-std::string fromOlderSyntax(const std::string &text, int version) {
-  if (version >= 22)
-    return text;
+// Both directions, line by line: to_tensor's result type dropped (toOlder)
+// or added, and a map header with the init argument (ins + 1 arguments)
+// made one without it, or the reverse.
+std::string rewrite(const std::string &text, bool toOlder) {
   std::vector<std::string> lines = split(text, "\n");
   int fresh = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (isToTensor(lines[i]))
-      lines[i] = addTensorType(lines[i]);
+      lines[i] = toOlder ? dropTensorType(lines[i]) : addTensorType(lines[i]);
     auto head = mapHead(lines[i]);
     if (!head || i + 1 == lines.size())
       continue;
     auto args = headerArgs(lines[i + 1]);
-    if (args && args->size() == head->ins) {
+    if (!args || args->size() != head->ins + (toOlder ? 1 : 0))
+      continue;
+    if (toOlder)
+      args->pop_back();
+    else
       args->push_back("%cc_init" + std::to_string(fresh++) + ": " +
                       head->initElt);
-      lines[i + 1] = withArgs(lines[i + 1], *args);
-    }
+    lines[i + 1] = withArgs(lines[i + 1], *args);
   }
   return join(lines, "\n");
+}
+
+} // namespace
+
+std::string toOlderSyntax(const std::string &text, int version) {
+  return version >= 22 ? text : rewrite(text, true);
+}
+
+std::string fromOlderSyntax(const std::string &text, int version) {
+  return version >= 22 ? text : rewrite(text, false);
 }
 
 } // namespace cc
