@@ -5,6 +5,8 @@
 // before a kill or a crash is kept.
 #include "smt/Validate.h"
 
+#include "backends/mlir/Internal.h"
+
 #include "process/Process.h"
 #include "process/StageCell.h"
 #include "process/Wire.h"
@@ -116,7 +118,7 @@ Expected<process::ProcessResult> runBounded(const std::function<int(int)> &main,
   return process::runChild(
       [&](int fd) {
         if (cell.ok())
-          process::noteOutOfMemoryIn(cell);
+          mlirbackend::noteLlvmOutOfMemoryIn(cell);
         return main(fd);
       },
       co);

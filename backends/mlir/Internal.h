@@ -12,6 +12,9 @@
 namespace mlir {
 class Type;
 } // namespace mlir
+namespace cc::process {
+class StageCell;
+} // namespace cc::process
 
 namespace cc::mlirbackend {
 
@@ -96,6 +99,11 @@ std::vector<Expected<Outputs>>
 lowerAndRunSets(const LowerRequest &req,
                 const std::vector<TensorType> &resultTypes,
                 const InputSets &sets, const RunOptions &options);
+
+// process::noteOutOfMemoryIn(cell), and LLVM's own failed allocations (which
+// abort rather than throw) marked in the cell too: for forked children that
+// run MLIR or LLVM under a memory limit.
+void noteLlvmOutOfMemoryIn(process::StageCell &cell);
 
 // Checks that a pipeline string parses against the registered passes.
 Error checkPipeline(const std::string &pipeline);

@@ -17,6 +17,8 @@
 #include "process/StageCell.h"
 #include "process/Wire.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -36,6 +38,17 @@ process::StageCell *workerCell = nullptr;
 
 void setStage(const char *stage) { workerCell->setStage(stage); }
 
+// LLVM's own allocations (built without exceptions) do not throw: they call
+// this handler, which must not return. Marked, then ended as LLVM would.
+[[noreturn]] void onLlvmBadAlloc(void *cell, const char *reason, bool) {
+  static_cast<process::StageCell *>(cell)->setOutOfMemory();
+  const char msg[] = "LLVM ERROR: out of memory\n";
+  (void)!::write(2, msg, sizeof msg - 1);
+  (void)!::write(2, reason, std::strlen(reason));
+  (void)!::write(2, "\n", 1);
+  std::abort();
+}
+
 LowerRequest::InProcess inProcessOf(const LowerRequest &req) {
   return req.inProcess ? req.inProcess : lowerAndRunSetsInProcess;
 }
@@ -51,7 +64,7 @@ int runWorker(int outFd, pid_t parent, process::StageCell &cell,
     return 1;
   workerCell = &cell;
   process::installCrashHandlers();
-  process::noteOutOfMemoryIn(cell);
+  noteLlvmOutOfMemoryIn(cell);
   LowerRequest own = req;
   own.onStage = setStage;
   own.sandboxed = true;
@@ -161,6 +174,11 @@ void prepareFork() {
   (void)done;
 }
 } // namespace
+
+void noteLlvmOutOfMemoryIn(process::StageCell &cell) {
+  process::noteOutOfMemoryIn(cell);
+  llvm::install_bad_alloc_error_handler(onLlvmBadAlloc, &cell);
+}
 
 namespace {
 // Every set's outputs in one list, from one forked worker.
