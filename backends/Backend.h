@@ -116,6 +116,10 @@ struct MlirProgram {
   std::string name = "main";
   std::string mlir;
   std::vector<TensorType> args, results;
+  // Where a seed program came from ("Arith-canonicalize.mlir, chunk 12,
+  // @fold"); empty for generated programs, which are free of undefined
+  // behaviour by construction (a seed program is checked case by case).
+  std::string source = {};
   bool operator==(const MlirProgram &) const = default;
 };
 

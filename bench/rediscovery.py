@@ -97,13 +97,23 @@ def first_sightings(campaign, merged):
     return seen
 
 
+# A family's generators: "lit" is the program generator seeded with the
+# input side of MLIR's own lit tests (corpus/lit), mutated.
+GENERATORS = {
+    "graph": ["--generator", "graph"],
+    "mlir": ["--generator", "mlir"],
+    "lit": ["--generator", "mlir", "--seed-corpus",
+            os.path.join(ROOT, "corpus", "lit")],
+}
+
+
 def campaign(args, family, generator, seed, bugs):
     name = "%s-%s-seed%d" % (family["name"], generator, seed)
     out = os.path.join(args.work, name)
     shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(out + ".merged", ignore_errors=True)
     log = out + ".log"
-    cmd = [args.crosscheck, "fuzz", "--generator", generator,
+    cmd = [args.crosscheck, "fuzz"] + GENERATORS[generator] + [
            "--time", args.budget, "--jobs", str(args.jobs), "--seed",
            str(seed), "--reduce", "--reduce-budget", args.reduce_budget,
            "-q", "-o", out]

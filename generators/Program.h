@@ -57,7 +57,17 @@ Program generateProgram(const ProgramOptions &options, uint64_t seed);
 // One tensor per argument, a pure function of (program, seed): mixes edge
 // values (+-0, +-1, +-2, integer extremes, for floats also +-inf, NaN,
 // denormals, 0.5) with random values.
-Inputs programInputs(const Program &p, uint64_t seed);
+Inputs programInputs(const std::vector<TensorType> &args, uint64_t seed);
+inline Inputs programInputs(const Program &p, uint64_t seed) {
+  return programInputs(p.args, seed);
+}
+
+// A seed program (backends/mlir seedPrograms, MLIR as MLIR prints it) with
+// `count` draws of its scalar and splat constants set to an edge value of
+// their type (0, +-1, 2, the extremes, width - 1 and width; +-0, +-inf, NaN,
+// a denormal), deterministic in `seed`. Only constants whose every use is
+// an arith, index or math op change: not loop bounds, sizes or indices.
+MlirProgram mutateSeedConstants(const MlirProgram &p, uint64_t seed, int count);
 
 // Counts the ops of MLIR text the way Program::opCounts does: every
 // "dialect.op" token of arith, math, tensor, linalg, scf, vector, memref,

@@ -444,11 +444,11 @@ Program generateProgram(const ProgramOptions &options, uint64_t seed) {
   return prog::Gen(options, seed).run();
 }
 
-Inputs programInputs(const Program &p, uint64_t seed) {
+Inputs programInputs(const std::vector<TensorType> &args, uint64_t seed) {
   Inputs inputs;
-  for (size_t a = 0; a < p.args.size(); ++a) {
+  for (size_t a = 0; a < args.size(); ++a) {
     Rng rng = Rng::forStream(seed, a);
-    Tensor t(p.args[a]);
+    Tensor t(args[a]);
     const DType d = t.dtype();
     const std::vector<double> edges = edgeValues(d, EdgeUse::Input);
     const std::vector<double> specials =

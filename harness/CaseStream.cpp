@@ -2,6 +2,7 @@
 
 #include "backends/mlir/MlirBackend.h"
 #include "backends/onnx/Onnx.h"
+#include "core/File.h"
 #include "core/Rng.h"
 
 #include <algorithm>
@@ -43,7 +44,8 @@ Expected<CaseStream> CaseStream::make(const CampaignOptions &options) {
   for (const auto &e :
        fs::recursive_directory_iterator(options.seedCorpus, ec)) {
     std::string ext = e.path().extension().string();
-    if (e.is_regular_file() && (ext == ".json" || ext == ".onnx"))
+    if (e.is_regular_file() &&
+        (ext == ".json" || ext == ".onnx" || ext == ".mlir"))
       files.push_back(e.path().string());
   }
   if (ec)
@@ -51,16 +53,41 @@ Expected<CaseStream> CaseStream::make(const CampaignOptions &options) {
                      "': " + ec.message());
   std::sort(files.begin(), files.end());
   for (const std::string &f : files) {
-    auto g = loadAnyGraph(f);
-    if (!g)
-      return g.error().withContext("seed corpus");
-    s.corpusNames.push_back(fs::relative(f, options.seedCorpus).string());
-    s.corpus.push_back(std::move(*g));
+    std::string name = fs::relative(f, options.seedCorpus).string();
+    if (fs::path(f).extension() == ".mlir") {
+      CC_ASSIGN(text, readFile(f));
+      for (MlirProgram &p : seedPrograms(text, name))
+        s.programCorpus.push_back(std::move(p));
+    } else {
+      auto g = loadAnyGraph(f);
+      if (!g)
+        return g.error().withContext("seed corpus");
+      s.corpus.push_back(std::move(*g));
+    }
+    s.corpusNames.push_back(name);
   }
-  if (s.corpus.empty())
-    return makeError("seed corpus '" + options.seedCorpus +
-                     "' holds no .json or .onnx graph");
+  using Generator = CampaignOptions::Generator;
+  bool programs = options.generator != Generator::Graph;
+  if (s.corpus.empty() && (!programs || s.programCorpus.empty()))
+    return makeError("seed corpus '" + options.seedCorpus + "' holds no " +
+                     (programs ? ".json or .onnx graph and no .mlir "
+                                 "function a program can call"
+                               : ".json or .onnx graph"));
   return s;
+}
+
+// Program slot `slot` (the how-manieth program case): first each seed
+// program as it is, then every other one a seed program with 1 to 3
+// constants set to edge values, the others generated.
+MlirProgram CaseStream::programAt(uint64_t slot, uint64_t caseSeed) const {
+  if (slot < programCorpus.size())
+    return programCorpus[slot];
+  if (!programCorpus.empty() && caseSeed % 2 == 0)
+    return mutateSeedConstants(
+        programCorpus[(caseSeed >> 1) % programCorpus.size()], caseSeed,
+        1 + int((caseSeed >> 8) % 3));
+  Program p = generateProgram(options.program, caseSeed);
+  return MlirProgram{p.name, p.mlir, p.args, p.results};
 }
 
 Expected<TestCase> CaseStream::at(uint64_t index) const {
@@ -75,10 +102,12 @@ Expected<TestCase> CaseStream::at(uint64_t index) const {
   if (graphIndex >= corpus.size() &&
       (options.generator == Generator::Mlir ||
        (options.generator == Generator::Mixed && graphIndex % 2))) {
-    Program p = generateProgram(options.program, caseSeed);
-    c.program = MlirProgram{p.name, p.mlir, p.args, p.results};
-    c.inputs =
-        programInputs(p, set ? Rng::forStream(caseSeed, set).next() : caseSeed);
+    uint64_t slot = options.generator == Generator::Mlir
+                        ? graphIndex - corpus.size()
+                        : graphIndex / 2;
+    c.program = programAt(slot, caseSeed);
+    c.inputs = programInputs(
+        c.program->args, set ? Rng::forStream(caseSeed, set).next() : caseSeed);
     return c;
   }
   if (graphIndex < corpus.size()) {

@@ -12,13 +12,17 @@ namespace cc {
 
 class CaseStream {
 public:
-  // Loads the seed corpus, if any (.json and .onnx files, sorted by name).
+  // Loads the seed corpus, if any (.json and .onnx graphs, .mlir files whose
+  // functions become seed programs: backends/mlir seedPrograms), sorted by
+  // name.
   static Expected<CaseStream> make(const CampaignOptions &options);
 
   // Case `index` (its `cut` is left empty: every compiler runs it). The
   // first cases are the seed corpus' graphs, then generated graphs, each
   // as generated or as a precision variant; with a seed corpus, every
   // other generated graph is instead a seed graph grown by 1 to 4 ops.
+  // Program cases likewise: the seed programs, then generated programs
+  // and (every other one) seed programs with mutated constants.
   Expected<TestCase> at(uint64_t index) const;
   size_t corpusSize() const { return corpus.size(); }
 
@@ -26,8 +30,11 @@ public:
   nlohmann::json identity() const;
 
 private:
+  MlirProgram programAt(uint64_t slot, uint64_t caseSeed) const;
+
   CampaignOptions options;
   std::vector<Graph> corpus;
+  std::vector<MlirProgram> programCorpus;
   std::vector<std::string> corpusNames;
 };
 

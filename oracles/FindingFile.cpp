@@ -83,6 +83,8 @@ Expected<MlirProgram> programFromJson(const json &j) {
   CC_ASSIGN(results, typesFromJson(j.value("results", json()), "results"));
   p.args = std::move(args);
   p.results = std::move(results);
+  CC_ASSIGN(source, typed<std::string>(j, "source", ""));
+  p.source = std::move(source);
   return p;
 }
 } // namespace
@@ -110,13 +112,16 @@ json testCaseToJson(const TestCase &c) {
             {"seed", c.seed},
             {"index", c.index},
             {"inputs", inputs}};
-  if (c.program)
+  if (c.program) {
     j["program"] = {{"name", c.program->name},
                     {"mlir", c.program->mlir},
                     {"args", typesToJson(c.program->args)},
                     {"results", typesToJson(c.program->results)}};
-  else
+    if (!c.program->source.empty())
+      j["program"]["source"] = c.program->source;
+  } else {
     j["graph"] = graphToJson(c.graph);
+  }
   return j;
 }
 

@@ -29,6 +29,17 @@ std::string fromOlderSyntax(const std::string &text, int version);
 // error carries MLIR's diagnostics.
 Error verifyMlir(const std::string &module);
 
+// The seed programs of an MLIR file (MLIR's lit tests, a user's suite):
+// one per function with a body of each `// -----` chunk that parses and
+// verifies, calls no bodiless function and takes and returns scalars,
+// indices and static tensors of crosscheck's element types. Each is the
+// chunk plus @cc_main, which takes every argument as a tensor (a scalar as
+// tensor<T>, an index as i64) and calls the function; its `source` names
+// `name`, the chunk and the function. Chunks that do not qualify are left
+// out, not errors.
+std::vector<MlirProgram> seedPrograms(const std::string &text,
+                                      const std::string &name);
+
 // MLIR's parser recurses once per nested bracket, so text nested thousands
 // deep overflows the stack. Every parse of MLIR text from outside goes
 // through this first: deeper than kMaxMlirNesting brackets is an error

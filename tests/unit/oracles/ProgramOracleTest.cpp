@@ -234,5 +234,43 @@ func.func @main(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
   EXPECT_FALSE(std::filesystem::exists(marker));
 }
 
+// A seed program (MLIR's lit tests) is not free of undefined behaviour by
+// construction: on inputs where its encoding finds it undefined (here a
+// division by zero, which traps when run), the case is skipped, not blamed
+// on the reference or a compiler; on the others it is judged.
+TEST(ProgramOracle, ASeedProgramUndefinedOnItsInputsIsSkipped) {
+#ifndef CC_HAVE_SMT
+  GTEST_SKIP() << "built without Z3";
+#endif
+  TensorType t{DType::i32, {4}};
+  TestCase c;
+  c.program = MlirProgram{"main",
+                          R"(
+func.func @main(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %r = arith.divsi %a, %b : tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+)",
+                          {t, t},
+                          {t},
+                          "t.mlir, chunk 1, @main"};
+  c.inputs = {ints({1, 2, 3, 4}), ints({1, 0, 1, 1})};
+  TestCase defined = c;
+  defined.inputs[1] = ints({1, 2, 3, -4});
+  auto cut = makeMlirBackend("mlir:mid-canon");
+  ASSERT_TRUE(cut) << cut.error().message();
+  auto r = judgeProgramSets({c, defined}, {cut->get()});
+  ASSERT_EQ(r.size(), 2u);
+  ASSERT_TRUE(r[0]) << r[0].error().message();
+  EXPECT_TRUE(r[0]->skipped);
+  EXPECT_NE(r[0]->skipReason.find("undefined on these inputs"),
+            std::string::npos)
+      << r[0]->skipReason;
+  EXPECT_TRUE(r[0]->findings.empty());
+  ASSERT_TRUE(r[1]) << r[1].error().message();
+  EXPECT_FALSE(r[1]->skipped) << r[1]->skipReason;
+  EXPECT_TRUE(r[1]->findings.empty());
+}
+
 } // namespace
 } // namespace cc
